@@ -1,0 +1,32 @@
+# Two commands do everything on a fresh machine with Python 3.11+ and make:
+#   make run    set up .venv if needed, then start the bot (reads .env)
+#   make test   set up .venv if needed, then ruff + the whole pytest suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m bot
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+test: lint
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -1,0 +1,66 @@
+"""cribbage-bot's rules engine: pure Python, no I/O, deterministic from (variant, seed, actions).
+
+>>> from bot.engine import Game, Variant, Card, score_show
+>>> score_show([Card.parse(c) for c in ("5H", "5C", "5S", "JD")], Card.parse("5D")).total
+29
+"""
+
+from .actions import Action, Cut, Discard, Play, action_from_dict
+from .cards import FULL_PACK, Card, Suit, card_from_code, parse_cards, rank_name
+from .events import (
+    CountReset,
+    CutForDeal,
+    CutTied,
+    DealerChosen,
+    Dealt,
+    Discarded,
+    Event,
+    GameOver,
+    Go,
+    Played,
+    Scored,
+    ScoreReason,
+    Shown,
+    StarterCut,
+)
+from .game import Game, IllegalAction, Phase
+from .scoring import Breakdown, ScoreItem, ScoreKind, score_pegging, score_show, show_points
+from .variant import Variant
+
+__all__ = [
+    "FULL_PACK",
+    "Action",
+    "Breakdown",
+    "Card",
+    "CountReset",
+    "Cut",
+    "CutForDeal",
+    "CutTied",
+    "DealerChosen",
+    "Dealt",
+    "Discard",
+    "Discarded",
+    "Event",
+    "Game",
+    "GameOver",
+    "Go",
+    "IllegalAction",
+    "Phase",
+    "Play",
+    "Played",
+    "ScoreItem",
+    "ScoreKind",
+    "ScoreReason",
+    "Scored",
+    "Shown",
+    "StarterCut",
+    "Suit",
+    "Variant",
+    "action_from_dict",
+    "card_from_code",
+    "parse_cards",
+    "rank_name",
+    "score_pegging",
+    "score_show",
+    "show_points",
+]

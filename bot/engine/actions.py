@@ -1,0 +1,73 @@
+"""What a seat can do: cut the pack, lay away discards, play a card.
+
+Go is not an action: a seat that cannot play is passed automatically.
+
+>>> Discard([Card.parse("KH"), Card.parse("5C")])
+Discard(5♣ K♥)
+>>> action_from_dict(Play(Card.parse("7D")).to_dict())
+Play(7♦)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .cards import Card, card_from_code
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Cut the pack ``depth`` cards deep; the top card of the lower part is turned."""
+
+    depth: int
+
+    def to_dict(self) -> dict:
+        return {"type": "cut", "depth": self.depth}
+
+    def __repr__(self) -> str:
+        return f"Cut({self.depth})"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Discard:
+    """Lay away all of a seat's discards to the crib at once (kept sorted)."""
+
+    cards: tuple[Card, ...]
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        object.__setattr__(self, "cards", tuple(sorted(cards)))
+
+    def to_dict(self) -> dict:
+        return {"type": "discard", "cards": [c.code for c in self.cards]}
+
+    def __repr__(self) -> str:
+        return f"Discard({' '.join(str(c) for c in self.cards)})"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Lay one card in the play (pegging)."""
+
+    card: Card
+
+    def to_dict(self) -> dict:
+        return {"type": "play", "card": self.card.code}
+
+    def __repr__(self) -> str:
+        return f"Play({self.card})"
+
+
+Action = Cut | Discard | Play
+
+
+def action_from_dict(data: dict) -> Action:
+    """Rebuild an action stored with ``action.to_dict()``."""
+    kind = data.get("type")
+    if kind == "cut":
+        return Cut(int(data["depth"]))
+    if kind == "discard":
+        return Discard(card_from_code(c) for c in data["cards"])
+    if kind == "play":
+        return Play(card_from_code(data["card"]))
+    raise ValueError(f"Unknown action: {data!r}")

@@ -1,0 +1,514 @@
+"""The game state machine: cut for deal, deal, discard, starter, the play, the show, again.
+
+>>> game = Game.new(Variant(players=2), seed=7, first_dealer=0)
+>>> game.phase, game.dealer, game.to_act
+(<Phase.DISCARD: 'discard'>, 0, [0, 1])
+>>> len(game.hand(1)), len(game.legal_actions(1))
+(6, 15)
+>>> events = game.apply(1, game.legal_actions(1)[0])
+>>> events
+[Discarded(seat=1, count=2)]
+
+Everything automatic (dealing, go, last card, resets, the show, the next deal) happens inside
+``apply`` and is reported in the events it returns.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import random
+import secrets
+from itertools import combinations
+from typing import Any
+
+from .actions import Action, Cut, Discard, Play
+from .cards import Card, card_from_code, new_pack
+from .events import (
+    CountReset,
+    CutForDeal,
+    CutTied,
+    DealerChosen,
+    Dealt,
+    Discarded,
+    Event,
+    GameOver,
+    Go,
+    Played,
+    Scored,
+    ScoreReason,
+    Shown,
+    StarterCut,
+)
+from .scoring import score_pegging, score_show
+from .variant import Variant
+
+STATE_VERSION = 1
+MIN_CUT = 4  # ACC: a cut leaves at least four cards on each side
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message is fit to show the player."""
+
+
+class Phase(enum.Enum):
+    CUT_FOR_DEAL = "cut for deal"
+    DISCARD = "discard"
+    CUT_FOR_STARTER = "cut for starter"
+    PLAY = "play"
+    GAME_OVER = "game over"
+
+
+_WHAT_NOW = {
+    Phase.CUT_FOR_DEAL: "cut for the deal",
+    Phase.DISCARD: "lay away cards to the crib",
+    Phase.CUT_FOR_STARTER: "cut for the starter",
+    Phase.PLAY: "play a card",
+}
+_ACTION_FOR_PHASE = {
+    Phase.CUT_FOR_DEAL: Cut,
+    Phase.DISCARD: Discard,
+    Phase.CUT_FOR_STARTER: Cut,
+    Phase.PLAY: Play,
+}
+
+
+def _shuffled_pack(seed: int, purpose: str) -> list[Card]:
+    """A pack shuffled by a generator derived from the game's secret seed and ``purpose``."""
+    digest = hashlib.sha256(f"{seed}:{purpose}".encode()).digest()
+    pack = new_pack()
+    random.Random(int.from_bytes(digest, "big")).shuffle(pack)
+    return pack
+
+
+class Game:
+    """One game of cribbage, from the cut for deal to the winner.
+
+    Build one with :meth:`Game.new` or :meth:`Game.from_dict`; change it only with
+    :meth:`apply`. Seats are numbered 0..n-1 clockwise; the deal passes to the left.
+    """
+
+    def __init__(self, variant: Variant, seed: int) -> None:
+        n = variant.players
+        self.variant = variant
+        self.seed = seed
+        self.phase = Phase.CUT_FOR_DEAL
+        self.dealer: int | None = None
+        self.deal_number = 0
+        self.scores = [0] * variant.sides
+        self.winner: int | None = None
+        # the cut for first deal
+        self.cut_round = 0
+        self.cut_pack: list[Card] = []
+        self.cutting: list[int] = []
+        self.cut_cards: dict[int, Card] = {}
+        # the deal
+        self.pack: list[Card] = []
+        self._hands: list[list[Card]] = [[] for _ in range(n)]
+        self._kept: list[list[Card]] = [[] for _ in range(n)]
+        self._crib: list[Card] = []
+        self.discarded: set[int] = set()
+        self.starter: Card | None = None
+        # the play
+        self.count = 0
+        self._pile: list[Card] = []
+        self.played: list[tuple[int, Card]] = []
+        self.turn: int | None = None
+        self.gone: set[int] = set()
+        self.last_events: list[Event] = []
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new(
+        cls, variant: Variant, seed: int | None = None, first_dealer: int | None = None
+    ) -> Game:
+        """A new game. Without ``first_dealer`` it opens with the cut for deal.
+
+        Without a seed, one is drawn from :mod:`secrets` (128 bits); the game is fully
+        deterministic from its seed and the actions applied.
+        """
+        if seed is None:
+            seed = secrets.randbits(128)
+        game = cls(variant, seed)
+        if first_dealer is None:
+            game._start_cut_for_deal(list(range(variant.players)))
+        else:
+            if first_dealer not in range(variant.players):
+                raise ValueError(f"There is no seat {first_dealer!r} to deal")
+            game.dealer = first_dealer
+            game.last_events = game._deal()
+        return game
+
+    # ------------------------------------------------------------------ public view
+
+    @property
+    def players(self) -> int:
+        return self.variant.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def pone(self) -> int | None:
+        """The player to the dealer's left (two-handed: the non-dealer)."""
+        return None if self.dealer is None else (self.dealer + 1) % self.players
+
+    @property
+    def to_act(self) -> list[int]:
+        """The seats that must act now (several during the cut for deal and the discard)."""
+        if self.phase is Phase.CUT_FOR_DEAL:
+            return [s for s in self.cutting if s not in self.cut_cards]
+        if self.phase is Phase.DISCARD:
+            return [s for s in range(self.players) if s not in self.discarded]
+        if self.phase is Phase.CUT_FOR_STARTER:
+            return [self.pone]
+        if self.phase is Phase.PLAY:
+            return [self.turn]
+        return []
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat scores for: its own, or its team (seat % 2) in partnerships."""
+        return seat % 2 if self.variant.partnerships else seat
+
+    def seats_of(self, side: int) -> list[int]:
+        return [s for s in range(self.players) if self.side_of(s) == side]
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards this seat still holds (sorted); they leave the hand as they are laid."""
+        return sorted(self._hands[seat])
+
+    def kept(self, seat: int) -> list[Card]:
+        """The four cards this seat kept for this deal's show (empty before its discard)."""
+        return list(self._kept[seat])
+
+    @property
+    def crib(self) -> list[Card]:
+        return sorted(self._crib)
+
+    @property
+    def pile(self) -> list[Card]:
+        """The cards laid since the count was last reset, in order."""
+        return list(self._pile)
+
+    @property
+    def skunks(self) -> list[int]:
+        """Per side: 0 none, 1 skunk, 2 double skunk (zeros until the game is over)."""
+        if self.winner is None:
+            return [0] * len(self.scores)
+        result = []
+        for side, score in enumerate(self.scores):
+            if side == self.winner:
+                result.append(0)
+            elif self.variant.double_skunk_line and score < self.variant.double_skunk_line:
+                result.append(2)
+            elif score < self.variant.skunk_line:
+                result.append(1)
+            else:
+                result.append(0)
+        return result
+
+    def can_play(self, seat: int) -> bool:
+        return any(self.count + c.value <= 31 for c in self._hands[seat])
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` now (empty when it has none)."""
+        if seat not in self.to_act:
+            return []
+        if self.phase is Phase.CUT_FOR_DEAL:
+            return [Cut(d) for d in self._cut_depths(len(self.cut_pack))]
+        if self.phase is Phase.CUT_FOR_STARTER:
+            return [Cut(d) for d in self._cut_depths(len(self.pack))]
+        if self.phase is Phase.DISCARD:
+            k = self.variant.discards
+            return [Discard(combo) for combo in combinations(self.hand(seat), k)]
+        return [Play(c) for c in self.hand(seat) if self.count + c.value <= 31]
+
+    @staticmethod
+    def _cut_depths(pack_size: int) -> range:
+        return range(MIN_CUT, pack_size - MIN_CUT + 1)
+
+    # ------------------------------------------------------------------ applying actions
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``seat``'s action and every automatic step it triggers; return the events.
+
+        Raises :class:`IllegalAction` (and changes nothing) for anything not in
+        ``legal_actions(seat)``.
+        """
+        self._check(seat, action)
+        if isinstance(action, Cut) and self.phase is Phase.CUT_FOR_DEAL:
+            events = self._cut_for_deal(seat, action.depth)
+        elif isinstance(action, Cut):
+            events = self._cut_starter(action.depth)
+        elif isinstance(action, Discard):
+            events = self._discard(seat, action.cards)
+        else:
+            events = self._play(seat, action.card)
+        self.last_events = events
+        return events
+
+    def _check(self, seat: int, action: Action) -> None:
+        if self.is_over:
+            raise IllegalAction("The game is over.")
+        if not isinstance(seat, int) or seat not in range(self.players):
+            raise IllegalAction(f"There is no seat {seat!r} at this table.")
+        expected = _ACTION_FOR_PHASE[self.phase]
+        if seat not in self.to_act:
+            if self.phase is Phase.DISCARD:
+                raise IllegalAction("You have already laid away your cards for this deal.")
+            if self.phase is Phase.CUT_FOR_DEAL and seat in self.cut_cards:
+                raise IllegalAction("You have already cut for the deal.")
+            raise IllegalAction("It's not your turn.")
+        if not isinstance(action, expected):
+            raise IllegalAction(f"Now is the time to {_WHAT_NOW[self.phase]}.")
+        if isinstance(action, Cut):
+            pack = self.cut_pack if self.phase is Phase.CUT_FOR_DEAL else self.pack
+            depths = self._cut_depths(len(pack))
+            if not isinstance(action.depth, int) or action.depth not in depths:
+                raise IllegalAction(
+                    f"Cut at least {MIN_CUT} cards deep and leave at least {MIN_CUT}: "
+                    f"choose from {depths.start} to {depths.stop - 1}."
+                )
+        elif isinstance(action, Discard):
+            k = self.variant.discards
+            noun = "card" if k == 1 else "cards"
+            if len(action.cards) != k:
+                raise IllegalAction(f"Lay away exactly {k} {noun} to the crib.")
+            if len(set(action.cards)) != k:
+                raise IllegalAction(f"Choose {k} different cards.")
+            for card in action.cards:
+                if card not in self._hands[seat]:
+                    raise IllegalAction(f"You don't hold the {card}.")
+        else:
+            card = action.card
+            if card not in self._hands[seat]:
+                raise IllegalAction(f"You don't hold the {card}.")
+            if self.count + card.value > 31:
+                raise IllegalAction(
+                    f"The {card} would take the count past 31 (the count is {self.count})."
+                )
+
+    def _award(self, seat: int, points: int, reason: ScoreReason, events: list[Event]) -> bool:
+        """Peg points for seat's side; True (and the game is over) when it reaches the target."""
+        side = self.side_of(seat)
+        target = self.variant.target
+        self.scores[side] = min(target, self.scores[side] + points)
+        events.append(Scored(seat, side, points, reason, self.scores[side]))
+        if self.scores[side] < target:
+            return False
+        self.winner = side
+        self.phase = Phase.GAME_OVER
+        self.turn = None
+        events.append(GameOver(side, tuple(self.scores), tuple(self.skunks)))
+        return True
+
+    # the cut for first deal
+
+    def _start_cut_for_deal(self, seats: list[int]) -> None:
+        self.phase = Phase.CUT_FOR_DEAL
+        self.cutting = seats
+        self.cut_cards = {}
+        self.cut_pack = _shuffled_pack(self.seed, f"cut-for-deal:{self.cut_round}")
+
+    def _cut_for_deal(self, seat: int, depth: int) -> list[Event]:
+        card = self.cut_pack.pop(depth)
+        self.cut_cards[seat] = card
+        events: list[Event] = [CutForDeal(seat, card)]
+        if self.to_act:
+            return events
+        lowest = min(c.rank for c in self.cut_cards.values())
+        tied = [s for s in self.cutting if self.cut_cards[s].rank == lowest]
+        if len(tied) > 1:
+            events.append(CutTied(tuple(tied)))
+            self.cut_round += 1
+            self._start_cut_for_deal(tied)
+            return events
+        self.dealer = tied[0]
+        events.append(DealerChosen(self.dealer))
+        return events + self._deal()
+
+    # the deal and the discard
+
+    def _deal(self) -> list[Event]:
+        n = self.players
+        self.deal_number += 1
+        self.phase = Phase.DISCARD
+        self.cutting, self.cut_cards, self.cut_pack = [], {}, []
+        pack = _shuffled_pack(self.seed, f"deal:{self.deal_number}")
+        self._hands = [[] for _ in range(n)]
+        for i in range(self.variant.dealt * n):
+            self._hands[(self.dealer + 1 + i) % n].append(pack[i])
+        dealt = self.variant.dealt * n
+        self._crib = pack[dealt : dealt + self.variant.crib_from_pack]
+        self.pack = pack[dealt + self.variant.crib_from_pack :]
+        self._kept = [[] for _ in range(n)]
+        self.discarded = set()
+        self.starter = None
+        self.count, self._pile, self.played, self.turn, self.gone = 0, [], [], None, set()
+        return [Dealt(self.dealer, self.deal_number, self.variant.dealt)]
+
+    def _discard(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
+        for card in cards:
+            self._hands[seat].remove(card)
+            self._crib.append(card)
+        self._kept[seat] = sorted(self._hands[seat])
+        self.discarded.add(seat)
+        if len(self.discarded) == self.players:
+            self.phase = Phase.CUT_FOR_STARTER
+        return [Discarded(seat, len(cards))]
+
+    def _cut_starter(self, depth: int) -> list[Event]:
+        self.starter = self.pack.pop(depth)
+        events: list[Event] = [StarterCut(self.pone, self.starter)]
+        if self.starter.rank == 11 and self._award(self.dealer, 2, ScoreReason.HEELS, events):
+            return events
+        self.phase = Phase.PLAY
+        self.turn = self.pone
+        return events
+
+    # the play
+
+    def _play(self, seat: int, card: Card) -> list[Event]:
+        self._hands[seat].remove(card)
+        self._pile.append(card)
+        self.played.append((seat, card))
+        self.count += card.value
+        breakdown = score_pegging(self._pile)
+        events: list[Event] = [Played(seat, card, self.count, breakdown)]
+        if breakdown and self._award(seat, breakdown.total, ScoreReason.PLAY, events):
+            return events
+        all_out = not any(self._hands)
+        if self.count == 31:
+            return self._reset_count(seat, events, all_out)
+        n = self.players
+        for step in range(1, n + 1):
+            nxt = (seat + step) % n
+            if self.can_play(nxt):
+                self.turn = nxt
+                return events
+            if nxt != seat and self._hands[nxt] and nxt not in self.gone:
+                self.gone.add(nxt)
+                events.append(Go(nxt, self.count))
+        # Nobody can lay a card: the last card laid pegs the go, or last card.
+        reason = ScoreReason.LAST_CARD if all_out else ScoreReason.GO
+        if self._award(seat, 1, reason, events):
+            return events
+        return self._reset_count(seat, events, all_out)
+
+    def _reset_count(self, last: int, events: list[Event], all_out: bool) -> list[Event]:
+        self.count, self._pile, self.gone = 0, [], set()
+        if all_out:
+            self.turn = None
+            events.append(CountReset(None))
+            return events + self._show()
+        n = self.players
+        leader = next(
+            (last + step) % n for step in range(1, n + 1) if self._hands[(last + step) % n]
+        )
+        self.turn = leader
+        events.append(CountReset(leader))
+        return events
+
+    # the show
+
+    def _show(self) -> list[Event]:
+        events: list[Event] = []
+        n = self.players
+        starter = self.starter
+        for step in range(1, n + 1):
+            seat = (self.dealer + step) % n
+            breakdown = score_show(self._kept[seat], starter)
+            events.append(Shown(seat, tuple(self._kept[seat]), starter, False, breakdown))
+            if breakdown and self._award(seat, breakdown.total, ScoreReason.HAND, events):
+                return events
+        crib = tuple(sorted(self._crib))
+        breakdown = score_show(crib, starter, crib=True)
+        events.append(Shown(self.dealer, crib, starter, True, breakdown))
+        if breakdown and self._award(self.dealer, breakdown.total, ScoreReason.CRIB, events):
+            return events
+        self.dealer = (self.dealer + 1) % n
+        return events + self._deal()
+
+    # ------------------------------------------------------------------ persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data; :meth:`from_dict` restores a game that plays on identically."""
+
+        def codes(cards: list[Card]) -> list[str]:
+            return [c.code for c in cards]
+
+        return {
+            "version": STATE_VERSION,
+            "variant": self.variant.to_dict(),
+            "seed": str(self.seed),
+            "phase": self.phase.value,
+            "dealer": self.dealer,
+            "deal_number": self.deal_number,
+            "scores": list(self.scores),
+            "winner": self.winner,
+            "cut_round": self.cut_round,
+            "cutting": list(self.cutting),
+            "cut_cards": {str(s): c.code for s, c in sorted(self.cut_cards.items())},
+            "cut_pack": codes(self.cut_pack),
+            "pack": codes(self.pack),
+            "hands": [codes(h) for h in self._hands],
+            "kept": [codes(k) for k in self._kept],
+            "crib": codes(self._crib),
+            "discarded": sorted(self.discarded),
+            "starter": self.starter.code if self.starter else None,
+            "count": self.count,
+            "pile": codes(self._pile),
+            "played": [[s, c.code] for s, c in self.played],
+            "turn": self.turn,
+            "gone": sorted(self.gone),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Restore a game saved with :meth:`to_dict`."""
+        if data.get("version") != STATE_VERSION:
+            raise ValueError(f"Unsupported game state version: {data.get('version')!r}")
+
+        def cards(codes: list[str]) -> list[Card]:
+            return [card_from_code(c) for c in codes]
+
+        game = cls(Variant.from_dict(data["variant"]), int(data["seed"]))
+        game.phase = Phase(data["phase"])
+        game.dealer = data["dealer"]
+        game.deal_number = data["deal_number"]
+        game.scores = list(data["scores"])
+        game.winner = data["winner"]
+        game.cut_round = data["cut_round"]
+        game.cutting = list(data["cutting"])
+        game.cut_cards = {int(s): card_from_code(c) for s, c in data["cut_cards"].items()}
+        game.cut_pack = cards(data["cut_pack"])
+        game.pack = cards(data["pack"])
+        game._hands = [cards(h) for h in data["hands"]]
+        game._kept = [cards(k) for k in data["kept"]]
+        game._crib = cards(data["crib"])
+        game.discarded = set(data["discarded"])
+        game.starter = card_from_code(data["starter"]) if data["starter"] else None
+        game.count = data["count"]
+        game._pile = cards(data["pile"])
+        game.played = [(s, card_from_code(c)) for s, c in data["played"]]
+        game.turn = data["turn"]
+        game.gone = set(data["gone"])
+        return game
+
+    def copy(self) -> Game:
+        return Game.from_dict(self.to_dict())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.variant.name}: {self.phase.value}, deal {self.deal_number}, "
+            f"scores {self.scores}>"
+        )

@@ -1,0 +1,70 @@
+"""The game variants of RULES.md: 2, 3 or 4 players, partnerships, 121 or 61 points."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+TARGETS = (121, 61)
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """Who plays and to how many points.
+
+    >>> Variant(players=4, partnerships=True).sides
+    2
+    >>> Variant(players=3).dealt, Variant(players=3).discards
+    (5, 1)
+    """
+
+    players: int = 2
+    partnerships: bool = False
+    target: int = 121
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 3, 4):
+            raise ValueError(f"Cribbage is played by 2, 3 or 4 players, not {self.players!r}")
+        if self.partnerships and self.players != 4:
+            raise ValueError("Partnerships need exactly 4 players")
+        if self.target not in TARGETS:
+            raise ValueError(f"A game is played to 121 or 61 points, not {self.target!r}")
+
+    @property
+    def sides(self) -> int:
+        """How many sides score: a seat each, or two teams in partnerships."""
+        return 2 if self.partnerships else self.players
+
+    @property
+    def dealt(self) -> int:
+        """Cards dealt to each player."""
+        return 6 if self.players == 2 else 5
+
+    @property
+    def discards(self) -> int:
+        """Cards each player lays away to the crib."""
+        return 2 if self.players == 2 else 1
+
+    @property
+    def crib_from_pack(self) -> int:
+        """Cards dealt straight to the crib (one in the three-handed game)."""
+        return 1 if self.players == 3 else 0
+
+    @property
+    def skunk_line(self) -> int:
+        return 91 if self.target == 121 else 31
+
+    @property
+    def double_skunk_line(self) -> int | None:
+        return 61 if self.target == 121 else None
+
+    @property
+    def name(self) -> str:
+        who = "4 players in partnerships" if self.partnerships else f"{self.players} players"
+        return f"{who}, to {self.target}"
+
+    def to_dict(self) -> dict:
+        return {"players": self.players, "partnerships": self.partnerships, "target": self.target}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Variant:
+        return cls(data["players"], data["partnerships"], data["target"])
