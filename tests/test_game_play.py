@@ -249,3 +249,24 @@ def test_game_over_reports_skunks_per_side():
     assert finish(Variant(players=2, target=61), [50, 2]).skunks == [0, 1]  # never double
     three = finish(Variant(players=3), [110, 95, 40])
     assert three.skunks == [0, 0, 2] and three.scores == [121, 96, 40]
+
+
+def test_the_loser_deals_first_in_the_next_game():
+    kept = ["5C 5D 5S JS", "2C 4D 6S 8H", "3D 9H 10H QC"]
+    two = position(
+        Variant(2), dealer=0, kept=kept[:2], held=["", "2C"], starter="KS", scores=[0, 120]
+    )
+    assert two.next_first_dealer is None
+    two.apply(1, Play(Card.parse("2C")))  # last card: 121
+    assert two.winner == 1 and two.next_first_dealer == 0  # the loser
+    three = position(
+        Variant(3),
+        dealer=2,
+        kept=kept,
+        held=["", "", "3D"],
+        starter="KS",
+        scores=[0, 0, 120],
+        turn=2,
+    )
+    three.apply(2, Play(Card.parse("3D")))  # last card: 121
+    assert three.winner == 2 and three.next_first_dealer == 0  # left of the first dealer (2)

@@ -94,6 +94,7 @@ class Game:
         self.seed = seed
         self.phase = Phase.CUT_FOR_DEAL
         self.dealer: int | None = None
+        self.first_dealer: int | None = None
         self.deal_number = 0
         self.scores = [0] * variant.sides
         self.winner: int | None = None
@@ -136,7 +137,7 @@ class Game:
         else:
             if first_dealer not in range(variant.players):
                 raise ValueError(f"There is no seat {first_dealer!r} to deal")
-            game.dealer = first_dealer
+            game.dealer = game.first_dealer = first_dealer
             game.last_events = game._deal()
         return game
 
@@ -208,6 +209,18 @@ class Game:
             else:
                 result.append(0)
         return result
+
+    @property
+    def next_first_dealer(self) -> int | None:
+        """Who deals first in the next game of a match (None until this one is over).
+
+        Two players: the loser. More players: the one to the left of this game's first dealer.
+        """
+        if self.winner is None or self.first_dealer is None:
+            return None
+        if self.players == 2:
+            return 1 - self.winner
+        return (self.first_dealer + 1) % self.players
 
     def can_play(self, seat: int) -> bool:
         return any(self.count + c.value <= 31 for c in self._hands[seat])
@@ -325,7 +338,7 @@ class Game:
             self.cut_round += 1
             self._start_cut_for_deal(tied)
             return events
-        self.dealer = tied[0]
+        self.dealer = self.first_dealer = tied[0]
         events.append(DealerChosen(self.dealer))
         return events + self._deal()
 
@@ -445,6 +458,7 @@ class Game:
             "seed": str(self.seed),
             "phase": self.phase.value,
             "dealer": self.dealer,
+            "first_dealer": self.first_dealer,
             "deal_number": self.deal_number,
             "scores": list(self.scores),
             "winner": self.winner,
@@ -477,6 +491,7 @@ class Game:
         game = cls(Variant.from_dict(data["variant"]), int(data["seed"]))
         game.phase = Phase(data["phase"])
         game.dealer = data["dealer"]
+        game.first_dealer = data["first_dealer"]
         game.deal_number = data["deal_number"]
         game.scores = list(data["scores"])
         game.winner = data["winner"]
