@@ -1,0 +1,491 @@
+"""The Discord emulator, proven with a throw-away demo bot built from real discord.py parts."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import re
+import sys
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from tests.emulator import (
+    BotError,
+    DiscordEmulator,
+    EmuChannel,
+    EmulatorError,
+    EmuUser,
+    ViolationError,
+)
+
+# ---------------------------------------------------------------------------------------------
+# The demo bot
+
+
+class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"demo:count:(?P<count>\d+)"):
+    """A persistent button that survives restarts: its state lives in its custom_id."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"Count {count}",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"demo:count:{count}",
+            )
+        )
+        self.count = count
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> Counter:
+        return cls(int(match["count"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(Counter(self.count + 1))
+        await interaction.response.edit_message(content=f"count={self.count + 1}", view=view)
+
+
+class HandView(discord.ui.View):
+    """An ephemeral hand: clicking a card edits the private message in place."""
+
+    def __init__(self, cards: list[str]) -> None:
+        super().__init__(timeout=None)
+        for card in cards:
+            button = discord.ui.Button(label=card, custom_id=f"demo:card:{card}")
+            button.callback = self.make_play(card)
+            self.add_item(button)
+
+    def make_play(self, card: str) -> Callable[[discord.Interaction], Any]:
+        async def play(interaction: discord.Interaction) -> None:
+            await interaction.response.edit_message(content=f"you played {card}", view=None)
+
+        return play
+
+
+class TableView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.players: list[str] = []
+
+    @discord.ui.button(label="Join", custom_id="demo:join", style=discord.ButtonStyle.success)
+    async def join(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        self.players.append(interaction.user.name)
+        await interaction.response.edit_message(content=f"players: {', '.join(self.players)}")
+
+    @discord.ui.button(label="Your hand", custom_id="demo:hand")
+    async def hand(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        cards = ["5♥", "J♣"] if interaction.user.name == "alice" else ["K♠", "2♦"]
+        await interaction.response.send_message(
+            f"your hand: {' '.join(cards)}", view=HandView(cards), ephemeral=True
+        )
+
+    @discord.ui.button(label="Defer", custom_id="demo:defer")
+    async def defer(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content="edited after a deferred update")
+        await interaction.followup.send("a private note", ephemeral=True)
+
+
+class TooManyRows(discord.ui.View):
+    def to_components(self) -> list[dict[str, Any]]:
+        row = {"type": 1, "components": [
+            {"type": 2, "style": 1, "label": "x", "custom_id": "x"}
+        ]}
+        return [{**row, "components": [{**row["components"][0], "custom_id": f"x{i}"}]}
+                for i in range(6)]
+
+
+class DemoBot(commands.Bot):
+    def __init__(self, **options: Any) -> None:
+        super().__init__(
+            command_prefix="!",
+            intents=discord.Intents.default(),
+            guild_ready_timeout=0.05,
+            **options,
+        )
+        self.last_interaction: discord.Interaction | None = None
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(Counter)
+        self.tree.add_command(cribbage)
+        self.tree.add_command(demo)
+        await self.tree.sync()
+
+
+cribbage = app_commands.Group(name="cribbage", description="Play cribbage")
+admin = app_commands.Group(name="admin", description="Admin tools", parent=cribbage)
+demo = app_commands.Group(name="demo", description="Emulator demos")
+
+
+@cribbage.command(name="start", description="Start a game")
+@app_commands.describe(players="How many seats", target="Points to win")
+async def cribbage_start(
+    interaction: discord.Interaction,
+    players: app_commands.Range[int, 2, 4],
+    target: int = 121,
+    rival: discord.Member | None = None,
+) -> None:
+    rival_text = f" vs {rival.name}" if rival else ""
+    await interaction.response.send_message(
+        f"new game: {players} players to {target}{rival_text}", view=TableView()
+    )
+
+
+@admin.command(name="ping", description="Nested group")
+async def admin_ping(interaction: discord.Interaction, loud: bool = False) -> None:
+    await interaction.response.send_message("PONG" if loud else "pong", ephemeral=True)
+
+
+@demo.command(name="counter", description="A persistent counter")
+async def demo_counter(interaction: discord.Interaction) -> None:
+    view = discord.ui.View(timeout=None)
+    view.add_item(Counter(0))
+    await interaction.response.send_message("count=0", view=view)
+
+
+@demo.command(name="think", description="Defer, then followups")
+async def demo_think(interaction: discord.Interaction) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await interaction.followup.send("thought about it")  # fills the ephemeral "thinking"
+    await interaction.followup.send("second followup, public")
+    await interaction.edit_original_response(content="thought about it (edited)")
+
+
+@demo.command(name="announce", description="channel.send plus a file")
+async def demo_announce(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message(
+        "with a file", file=discord.File(io.BytesIO(b"hello"), filename="hello.txt")
+    )
+    assert interaction.channel is not None
+    await interaction.channel.send(embed=discord.Embed(title="Scores", description="alice 5"))
+
+
+@demo.command(name="slow", description="Answers too late")
+async def demo_slow(interaction: discord.Interaction) -> None:
+    await asyncio.sleep(0.15)
+    await interaction.response.send_message("too late")
+
+
+@demo.command(name="twice", description="Responds twice")
+async def demo_twice(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("once")
+    interaction.response._response_type = None  # defeat discord.py's own guard
+    await interaction.response.send_message("twice")
+
+
+@demo.command(name="crash", description="Fails after responding")
+async def demo_crash(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("about to fail")
+    raise RuntimeError("boom")
+
+
+@demo.command(name="limits", description="Breaks a message limit")
+@app_commands.choices(
+    what=[app_commands.Choice(name=n, value=n) for n in ("custom_id", "rows", "content")]
+)
+async def demo_limits(interaction: discord.Interaction, what: str) -> None:
+    if what == "custom_id":
+        view = discord.ui.View()
+        view.add_item(discord.ui.Button(label="long", custom_id="x" * 101))
+        await interaction.response.send_message("long id", view=view)
+    elif what == "rows":
+        await interaction.response.send_message("six rows", view=TooManyRows())
+    else:
+        await interaction.response.send_message("x" * 2001)
+
+
+@demo.command(name="remember", description="Keeps the interaction for later")
+async def demo_remember(interaction: discord.Interaction) -> None:
+    assert isinstance(interaction.client, DemoBot)
+    interaction.client.last_interaction = interaction
+    await interaction.response.send_message("remembered", ephemeral=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fixtures
+
+
+class World:
+    def __init__(self, emu: DiscordEmulator) -> None:
+        self.emu = emu
+        self.guild = emu.add_guild("Test")
+        self.channel: EmuChannel = emu.add_text_channel(self.guild, "cribbage")
+        self.alice: EmuUser = emu.add_user("alice")
+        self.bob: EmuUser = emu.add_user("bob")
+
+
+@pytest.fixture
+async def world() -> AsyncIterator[World]:
+    async with DiscordEmulator() as emu:
+        yield World(emu)
+
+
+@pytest.fixture
+async def bot(world: World) -> AsyncIterator[DemoBot]:
+    async with world.emu.running(DemoBot()) as running:
+        yield running
+
+
+# ---------------------------------------------------------------------------------------------
+# Tests
+
+
+async def test_startup_syncs_commands_and_sees_the_guild(world: World, bot: DemoBot) -> None:
+    emu = world.emu
+    names = {c["name"] for c in emu.registered_commands()}
+    assert names == {"cribbage", "demo"}
+    assert bot.user is not None and bot.user.id == emu.bot_user.id
+    channel = bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel) and channel.name == "cribbage"
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None and guild.member_count == 3  # the bot, alice, bob
+    kinds = [r["kind"] for r in emu.transcript.records]
+    assert kinds.index("command_sync") < kinds.index("gateway")
+
+
+async def test_slash_command_with_options_in_a_group(world: World, bot: DemoBot) -> None:
+    emu = world.emu
+    result = await emu.slash(world.alice, world.channel, "cribbage start", players=3,
+                             rival=world.bob)
+    assert result.response_name == "CHANNEL_MESSAGE_WITH_SOURCE"
+    assert not result.ephemeral and result.settled
+    assert result.content == "new game: 3 players to 121 vs bob"
+    assert emu.last_public(world.channel) is result.message
+    assert [b.label for b in result.message.components[0]] == ["Join", "Your hand", "Defer"]
+
+    nested = await emu.slash(world.bob, world.channel, "cribbage admin ping", loud=True)
+    assert nested.content == "PONG" and nested.ephemeral
+    assert nested.message in emu.ephemerals_for(world.bob)
+
+    record = emu.transcript.of_kind("interaction")[0]
+    assert record["command"] == "cribbage start"
+    assert record["options"]["players"] == 3 and record["options"]["rival"]["name"] == "bob"
+
+
+async def test_bad_slash_options_are_refused_like_discord_would(world: World, bot: DemoBot):
+    emu = world.emu
+    with pytest.raises(EmulatorError, match="outside"):
+        await emu.slash(world.alice, world.channel, "cribbage start", players=9)
+    with pytest.raises(EmulatorError, match="required"):
+        await emu.slash(world.alice, world.channel, "cribbage start")
+    with pytest.raises(EmulatorError, match="no slash command"):
+        await emu.slash(world.alice, world.channel, "poker start")
+    with pytest.raises(EmulatorError, match="not one of"):
+        await emu.slash(world.alice, world.channel, "demo limits", what="nope")
+
+
+async def test_click_by_label_updates_the_message_in_place(world: World, bot: DemoBot):
+    emu = world.emu
+    table = (await emu.slash(world.alice, world.channel, "cribbage start", players=2)).message
+    result = await emu.click(world.bob, table, "Join")
+    assert result.response_name == "UPDATE_MESSAGE"
+    assert result.message is table
+    assert table.content == "players: bob" and len(table.versions) == 2
+    await emu.click(world.alice, table, custom_id="demo:join")
+    assert table.content == "players: bob, alice"
+    assert emu.public_messages(world.channel) == [table]
+    assert "new game: 2 players to 121" in emu.all_public_text()[0]
+
+
+async def test_ephemeral_hand_is_visible_only_to_the_clicker(world: World, bot: DemoBot):
+    emu = world.emu
+    table = (await emu.slash(world.alice, world.channel, "cribbage start", players=2)).message
+    hand = await emu.click(world.alice, table, "Your hand")
+    assert hand.ephemeral and hand.message is not None
+    assert hand.message.visible_to is world.alice
+    assert emu.ephemerals_for(world.alice) == [hand.message]
+    assert emu.ephemerals_for(world.bob) == []
+    assert all("5♥" not in text for text in emu.all_public_text())
+    with pytest.raises(EmulatorError, match="cannot see"):
+        await emu.click(world.bob, hand.message, "5♥")
+
+    played = await emu.click(world.alice, hand.message, "5♥")  # edits the ephemeral in place
+    assert played.message is hand.message and hand.message.content == "you played 5♥"
+    assert hand.message.components == []
+    with pytest.raises(LookupError):
+        await emu.click(world.alice, hand.message, "J♣")
+
+    records = [r for r in emu.transcript.of_kind("message") if r["visibility"] == "ephemeral"]
+    assert {r["visible_to_name"] for r in records} == {"alice"}
+
+
+async def test_deferred_update_then_edit_original_and_followup(world: World, bot: DemoBot):
+    emu = world.emu
+    table = (await emu.slash(world.alice, world.channel, "cribbage start", players=2)).message
+    result = await emu.click(world.bob, table, "Defer")
+    assert result.response_name == "DEFERRED_UPDATE_MESSAGE" and result.deferred
+    assert table.content == "edited after a deferred update"  # @original = the clicked message
+    [note] = result.followups
+    assert note.ephemeral and note.visible_to is world.bob and note.content == "a private note"
+
+
+async def test_defer_thinking_then_followups(world: World, bot: DemoBot) -> None:
+    emu = world.emu
+    result = await emu.slash(world.alice, world.channel, "demo think")
+    assert result.response_name == "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE" and result.ephemeral
+    original = result.message
+    assert original is not None and not original.loading
+    assert original.content == "thought about it (edited)"
+    assert original.ephemeral  # the first followup took the defer's visibility
+    assert [m.content for m in result.followups] == [
+        "thought about it (edited)",
+        "second followup, public",
+    ]
+    assert result.followups[0] is original and not result.followups[1].ephemeral
+    fill = [r for r in emu.transcript.of_kind("message") if r["action"] == "fill"]
+    assert fill and fill[0]["via"] == "followup"
+
+
+async def test_channel_send_embed_and_attachment(world: World, bot: DemoBot) -> None:
+    emu = world.emu
+    result = await emu.slash(world.alice, world.channel, "demo announce")
+    [attachment] = result.message.attachments
+    assert (attachment.filename, attachment.size, attachment.data) == ("hello.txt", 5, b"hello")
+    scores = emu.last_public(world.channel)
+    assert scores.via == "channel" and scores.embeds[0]["title"] == "Scores"
+    assert "alice 5" in scores.text
+    record = emu.transcript.of_kind("message")[0]
+    assert record["attachments"] == [{"filename": "hello.txt", "size": 5}]
+
+
+async def test_missed_deadline_is_a_violation() -> None:
+    async with DiscordEmulator(response_deadline=0.05) as emu:
+        world = World(emu)
+        async with emu.running(DemoBot()):
+            with pytest.raises(ViolationError) as caught:
+                await emu.slash(world.alice, world.channel, "demo slow")
+            assert caught.value.kinds == ["no_response"]
+            assert any("Unknown interaction" in e for e in caught.value.bot_errors)
+            [response] = emu.transcript.of_kind("response")
+            assert response["accepted"] is False
+            assert emu.public_messages() == []
+
+
+async def test_double_response_is_a_violation(world: World, bot: DemoBot) -> None:
+    with world.emu.expect_violation("double_response"):
+        await world.emu.slash(world.alice, world.channel, "demo twice")
+
+
+async def test_handler_crash_is_a_bot_error(world: World, bot: DemoBot) -> None:
+    with pytest.raises(BotError, match="boom"):
+        await world.emu.slash(world.alice, world.channel, "demo crash")
+    assert world.emu.last_public(world.channel).content == "about to fail"
+
+
+@pytest.mark.parametrize(
+    ("what", "detail"),
+    [
+        ("custom_id", "custom_id: Must be 100 or fewer"),
+        ("rows", "components: Must be 5 or fewer"),
+        ("content", "content: Must be 2000 or fewer"),
+    ],
+)
+async def test_message_limits_are_violations(
+    world: World, bot: DemoBot, what: str, detail: str
+) -> None:
+    with pytest.raises(ViolationError) as caught:
+        await world.emu.slash(world.alice, world.channel, "demo limits", what=what)
+    # Discord refuses the message; the bot's handler crashes, so the user gets no answer.
+    assert caught.value.kinds == ["invalid_message", "no_response"]
+    assert detail in caught.value.violations[0].detail
+    assert any("50035" in e for e in caught.value.bot_errors)  # the bot got Discord's 400
+    assert world.emu.public_messages() == []
+
+
+async def test_expired_token_is_a_violation(world: World, bot: DemoBot) -> None:
+    emu = world.emu
+    await emu.slash(world.alice, world.channel, "demo remember")
+    interaction = bot.last_interaction
+    assert interaction is not None
+    await interaction.edit_original_response(content="still fresh")
+    assert emu.last_ephemeral(world.alice).content == "still fresh"
+    emu.advance_clock(15 * 60 + 1)
+    with pytest.raises(discord.HTTPException):
+        await interaction.edit_original_response(content="too old")
+    [violation] = emu.take_violations("expired_token")
+    assert violation.interaction_id == interaction.id
+
+
+async def test_restart_old_dynamic_buttons_still_work(world: World) -> None:
+    emu = world.emu
+    async with emu.running(DemoBot()):
+        counter = (await emu.slash(world.alice, world.channel, "demo counter")).message
+        await emu.click(world.bob, counter, "Count 0")
+        assert counter.content == "count=1"
+    # the first client is gone; a new process starts with nothing in memory
+    with pytest.raises(EmulatorError, match="no bot is connected"):
+        await emu.click(world.bob, counter, "Count 1")
+    async with emu.running(DemoBot()):
+        result = await emu.click(world.bob, counter, "Count 1")
+        assert result.response_name == "UPDATE_MESSAGE" and counter.content == "count=2"
+    events = [r["event"] for r in emu.transcript.of_kind("gateway")]
+    assert events.count("identify") == 2
+
+
+async def test_resume_after_reconnect(world: World, bot: DemoBot) -> None:
+    emu = world.emu
+    await emu.force_reconnect()
+    await emu.drop_connection()
+    result = await emu.slash(world.alice, world.channel, "cribbage start", players=2)
+    assert result.content.startswith("new game")
+    events = [r["event"] for r in emu.transcript.of_kind("gateway")]
+    assert events.count("resume") == 2 and events.count("identify") == 1
+
+
+async def test_transcript_is_written_as_jsonl(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "transcript.jsonl"
+    monkeypatch.setenv("DISCORD_EMULATOR_TRANSCRIPT", str(path))
+    async with DiscordEmulator() as emu:
+        world = World(emu)
+        async with emu.running(DemoBot()):
+            table = (await emu.slash(world.alice, world.channel, "cribbage start", players=2))
+            await emu.click(world.bob, table, "Join")
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert [r["seq"] for r in records] == list(range(1, len(records) + 1))
+    kinds = {r["kind"] for r in records}
+    assert {"start", "gateway", "command_sync", "interaction", "response", "message"} <= kinds
+    click = next(r for r in records if r["kind"] == "interaction" and r.get("custom_id"))
+    assert (click["user"], click["custom_id"], click["label"]) == ("bob", "demo:join", "Join")
+    edit = next(r for r in records if r["kind"] == "message" and r["action"] == "edit")
+    assert edit["visibility"] == "public" and edit["content"] == "players: bob"
+    assert edit["components"][0]["components"][0]["label"] == "Join"
+
+
+async def test_subprocess_bot_via_launcher(tmp_path) -> None:
+    script = tmp_path / "tiny_bot.py"
+    script.write_text(
+        "import discord\n"
+        "from discord import app_commands\n"
+        "client = discord.Client(intents=discord.Intents.default())\n"
+        "tree = app_commands.CommandTree(client)\n"
+        "@tree.command(name='hello', description='hi')\n"
+        "async def hello(interaction):\n"
+        "    await interaction.response.send_message('hello from a subprocess')\n"
+        "@client.event\n"
+        "async def setup_hook():\n"
+        "    await tree.sync()\n"
+        "client.run('subprocess-token', log_handler=None)\n",
+        encoding="utf-8",
+    )
+    async with DiscordEmulator() as emu:
+        world = World(emu)
+        process = await asyncio.create_subprocess_exec(*emu.launch_command(str(script)))
+        try:
+            await emu.wait_ready(timeout=20)
+            result = await emu.slash(world.alice, world.channel, "hello")
+            assert result.content == "hello from a subprocess"
+        finally:
+            process.kill()
+            await process.wait()
+
+
+if sys.platform == "win32":  # pragma: no cover
+    pytestmark = pytest.mark.skip("POSIX only")
