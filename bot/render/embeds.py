@@ -19,6 +19,7 @@ from .text import (
     cards_text,
     escape,
     game_over_line,
+    hand_line,
     help_text,
     rules_text,
     score_lines,
@@ -226,7 +227,7 @@ def show_embed(
     for shown in shows[:FIELD_COUNT_LIMIT]:
         whose = "crib" if shown.crib else "hand"
         name = f"{escape(names[shown.seat])}'s {whose} — {shown.breakdown.total}"
-        value = f"{cards_text(shown.cards)} + {shown.starter}\n{shown.breakdown.announce()}"
+        value = f"{hand_line(shown.cards)} + {shown.starter}\n{shown.breakdown.announce()}"
         embed.add_field(name=name, value=value, inline=False)
     if image:
         embed.set_image(url=f"attachment://{image}")

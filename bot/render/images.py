@@ -254,7 +254,7 @@ def render_board(sides: tuple[BoardSide, ...], target: int = 121) -> bytes:
 
     # the track: one band per row of 30 holes, one lane per side
     band_left, band_right = TRACK_LEFT - 52, _hole_x(HOLES_PER_ROW - 1) + 12
-    lane_tints = [_lighten(side_colour(c), TRACK, 0.7) for _, c, _, _ in sides]
+    lane_tints = [_lighten(side_colour(c), (250, 244, 230), 0.68) for _, c, _, _ in sides]
     centres: dict[tuple[int, int, int], tuple[float, float]] = {}
     skunk_rows = {(91 if target == 121 else 31): "skunk line", 61: "double skunk line"}
     if target == 61:
@@ -520,4 +520,4 @@ def show_png(shown: Shown, names: Sequence[str]) -> bytes:
     """One hand or crib of the show, from its ``Shown`` event (public by then)."""
     whose = "crib" if shown.crib else "hand"
     title = f"{names[shown.seat]}'s {whose} - {shown.breakdown.total}"
-    return render_show(shown.cards, shown.starter, title, shown.breakdown.announce())
+    return render_show(tuple(sorted(shown.cards)), shown.starter, title, shown.breakdown.announce())

@@ -253,7 +253,7 @@ class _Story:
 
     def shown(self, event: Shown) -> None:
         whose = "crib" if event.crib else "hand"
-        cards = cards_text(event.cards)
+        cards = hand_line(event.cards)
         talk = event.breakdown.announce()
         self.start(
             f"{self.bold(event.seat)}'s {whose} {cards} + {event.starter}: {talk} "
