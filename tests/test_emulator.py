@@ -117,6 +117,7 @@ class DemoBot(commands.Bot):
         self.add_dynamic_items(Counter)
         self.tree.add_command(cribbage)
         self.tree.add_command(demo)
+        self.tree.add_command(reset)
         await self.tree.sync()
 
 
@@ -209,6 +210,49 @@ async def demo_remember(interaction: discord.Interaction) -> None:
     await interaction.response.send_message("remembered", ephemeral=True)
 
 
+class DiscardSelect(discord.ui.Select):
+    def __init__(self) -> None:
+        cards = ["A♠", "7♦", "9♣", "Q♥"]
+        options = [discord.SelectOption(label=c, value=f"card-{i}") for i, c in enumerate(cards)]
+        super().__init__(custom_id="demo:discard", min_values=2, max_values=2, options=options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        labels = {o.value: o.label for o in self.options}
+        chosen = " ".join(labels[v] for v in self.values)
+        await interaction.response.edit_message(content=f"crib gets {chosen}", view=None)
+
+
+class RenameModal(discord.ui.Modal, title="Rename the table"):
+    name = discord.ui.TextInput(label="New name", custom_id="demo:rename:name")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"renamed to {self.name.value}")
+
+
+@demo.command(name="discard", description="A select menu")
+async def demo_discard(interaction: discord.Interaction) -> None:
+    view = discord.ui.View()
+    view.add_item(DiscardSelect())
+    await interaction.response.send_message("choose two for the crib", view=view, ephemeral=True)
+
+
+@demo.command(name="rename", description="A modal")
+async def demo_rename(interaction: discord.Interaction) -> None:
+    await interaction.response.send_modal(RenameModal())
+
+
+@demo.command(name="dm", description="Sends a direct message")
+async def demo_dm(interaction: discord.Interaction) -> None:
+    await interaction.user.send(f"psst {interaction.user.mention}")
+    await interaction.response.send_message("check your DMs", ephemeral=True)
+
+
+@app_commands.command(name="reset", description="Admins only")
+@app_commands.default_permissions(administrator=True)
+async def reset(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("reset done", ephemeral=True)
+
+
 # ---------------------------------------------------------------------------------------------
 # Fixtures
 
@@ -241,7 +285,7 @@ async def bot(world: World) -> AsyncIterator[DemoBot]:
 async def test_startup_syncs_commands_and_sees_the_guild(world: World, bot: DemoBot) -> None:
     emu = world.emu
     names = {c["name"] for c in emu.registered_commands()}
-    assert names == {"cribbage", "demo"}
+    assert names == {"cribbage", "demo", "reset"}
     assert bot.user is not None and bot.user.id == emu.bot_user.id
     channel = bot.get_channel(world.channel.id)
     assert isinstance(channel, discord.TextChannel) and channel.name == "cribbage"
@@ -356,6 +400,54 @@ async def test_channel_send_embed_and_attachment(world: World, bot: DemoBot) -> 
     assert record["attachments"] == [{"filename": "hello.txt", "size": 5}]
 
 
+async def test_concurrent_clicks_are_all_answered(world: World, bot: DemoBot) -> None:
+    emu = world.emu
+    table = (await emu.slash(world.alice, world.channel, "cribbage start", players=2)).message
+    results = await asyncio.gather(
+        emu.click(world.alice, table, "Join"), emu.click(world.bob, table, "Join")
+    )
+    assert all(r.response_name == "UPDATE_MESSAGE" for r in results)
+    assert sorted(table.content.removeprefix("players: ").split(", ")) == ["alice", "bob"]
+
+
+async def test_select_menu(world: World, bot: DemoBot) -> None:
+    emu = world.emu
+    prompt = (await emu.slash(world.alice, world.channel, "demo discard")).message
+    [menu] = prompt.selects
+    assert menu.labels == ["A♠", "7♦", "9♣", "Q♥"] and menu.max_values == 2
+    with pytest.raises(EmulatorError, match="between 2 and 2"):
+        await emu.select(world.alice, prompt, ["A♠"])
+    result = await emu.select(world.alice, prompt, ["7♦", "card-3"])  # labels or values
+    assert result.message is prompt and prompt.content == "crib gets 7♦ Q♥"
+    assert emu.transcript.of_kind("interaction")[-1]["values"] == ["card-1", "card-3"]
+
+
+async def test_modal(world: World, bot: DemoBot) -> None:
+    emu = world.emu
+    shown = await emu.slash(world.alice, world.channel, "demo rename")
+    assert shown.response_name == "MODAL" and shown.modal is not None
+    assert shown.modal["title"] == "Rename the table"
+    result = await emu.submit_modal(world.alice, shown, {"New name": "The Crib"})
+    assert result.content == "renamed to The Crib"
+
+
+async def test_direct_message_and_mentions(world: World, bot: DemoBot) -> None:
+    emu = world.emu
+    await emu.slash(world.alice, world.channel, "demo dm")
+    [dm] = emu.dms_for(world.alice)
+    assert dm.content == f"psst {world.alice.mention}" and not dm.public
+    assert emu.dms_for(world.bob) == [] and emu.public_messages() == []
+
+
+async def test_command_permissions_are_enforced(world: World, bot: DemoBot) -> None:
+    emu = world.emu
+    with pytest.raises(EmulatorError, match="lacks the permissions"):
+        await emu.slash(world.alice, world.channel, "reset")
+    admins = emu.add_role(world.guild, "admins", permissions=1 << 3)
+    carol = emu.add_user("carol", roles=[admins])
+    assert (await emu.slash(carol, world.channel, "reset")).content == "reset done"
+
+
 async def test_missed_deadline_is_a_violation() -> None:
     async with DiscordEmulator(response_deadline=0.05) as emu:
         world = World(emu)
@@ -414,9 +506,49 @@ async def test_expired_token_is_a_violation(world: World, bot: DemoBot) -> None:
     assert violation.interaction_id == interaction.id
 
 
+async def test_editing_another_users_ephemeral_is_a_violation(world: World, bot: DemoBot):
+    emu = world.emu
+    table = (await emu.slash(world.alice, world.channel, "cribbage start", players=2)).message
+    hand = (await emu.click(world.alice, table, "Your hand")).message
+    await emu.slash(world.bob, world.channel, "demo remember")
+    bobs = bot.last_interaction
+    assert bobs is not None and hand is not None
+    with pytest.raises(discord.NotFound):
+        await bobs.followup.edit_message(hand.id, content="bob's token, alice's hand")
+    [violation] = emu.take_violations("foreign_token")
+    assert "alice" in violation.detail and hand.content.startswith("your hand")
+
+
+async def test_unknown_route_is_visible(world: World, bot: DemoBot) -> None:
+    with pytest.raises(discord.NotFound):
+        await bot.http.request(discord.http.Route("POST", "/channels/1/threads"))
+    [violation] = world.emu.take_violations("unknown_route")
+    assert violation.route == "POST /channels/1/threads"
+
+
+def test_limits_checker() -> None:
+    from tests.emulator.limits import check_message
+
+    def button(i: int, **extra: Any) -> dict[str, Any]:
+        return {"type": 2, "style": 1, "label": f"b{i}", "custom_id": f"id{i}", **extra}
+
+    assert check_message({"content": "ok"}, creating=True, has_files=False) == []
+    empty = check_message({}, creating=True, has_files=False)
+    assert empty == [("", "Cannot send an empty message")]
+    assert check_message({}, creating=False, has_files=False) == []
+    long_embed = {"content": "", "embeds": [{"description": "d" * 4097}]}
+    [(path, _)] = check_message(long_embed, creating=True, has_files=False)
+    assert path == "embeds.0.description"
+    six = {"components": [{"type": 1, "components": [button(i) for i in range(6)]}]}
+    assert check_message(six, creating=True, has_files=False)[0][0] == "components.0.components"
+    dup = {"components": [{"type": 1, "components": [button(1), button(2, custom_id="id1")]}]}
+    assert "duplicated" in check_message(dup, creating=True, has_files=False)[0][1]
+
+
 async def test_restart_old_dynamic_buttons_still_work(world: World) -> None:
     emu = world.emu
     async with emu.running(DemoBot()):
+        table = (await emu.slash(world.alice, world.channel, "cribbage start", players=2)).message
         counter = (await emu.slash(world.alice, world.channel, "demo counter")).message
         await emu.click(world.bob, counter, "Count 0")
         assert counter.content == "count=1"
@@ -426,6 +558,9 @@ async def test_restart_old_dynamic_buttons_still_work(world: World) -> None:
     async with emu.running(DemoBot()):
         result = await emu.click(world.bob, counter, "Count 1")
         assert result.response_name == "UPDATE_MESSAGE" and counter.content == "count=2"
+        # a view that was not registered as persistent is dead after a restart: fail fast
+        with pytest.raises(ViolationError, match="found nothing to handle it"):
+            await emu.click(world.bob, table, "Join")
     events = [r["event"] for r in emu.transcript.of_kind("gateway")]
     assert events.count("identify") == 2
 

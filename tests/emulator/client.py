@@ -79,6 +79,7 @@ async def run_client(
     token: str,
     require_commands: bool,
     timeout: float,
+    error_loggers: tuple[str, ...],
 ) -> AsyncIterator[Any]:
     if client._connection.guild_ready_timeout > 0.5:
         warnings.warn(
@@ -88,8 +89,9 @@ async def run_client(
             stacklevel=3,
         )
     handler = _ErrorLogHandler(emulator)
-    discord_logger = logging.getLogger("discord")
-    discord_logger.addHandler(handler)
+    loggers = [logging.getLogger(name) for name in error_loggers]
+    for logger in loggers:
+        logger.addHandler(handler)
     task: asyncio.Task[None] | None = None
     try:
         with emulator.patched(), _hook_interactions(emulator, client):
@@ -130,7 +132,8 @@ async def run_client(
                     await asyncio.wait_for(task, timeout)
                 emulator._record("client_stop", client=type(client).__name__)
     finally:
-        discord_logger.removeHandler(handler)
+        for logger in loggers:
+            logger.removeHandler(handler)
         if task is not None and not task.done():
             task.cancel()
     emulator.raise_unreported()

@@ -11,6 +11,7 @@ import os
 import secrets
 import sys
 import time
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -135,7 +136,9 @@ class DiscordEmulator:
         self.commands: dict[int | None, dict[tuple[str, int], dict[str, Any]]] = {}
         self.interactions: dict[int, PendingInteraction] = {}
         self._by_token: dict[str, PendingInteraction] = {}
-        self._task_owner: dict[asyncio.Task[Any], int] = {}
+        self._task_owner: weakref.WeakKeyDictionary[asyncio.Task[Any], int] = (
+            weakref.WeakKeyDictionary()
+        )
         self.violations: list[Violation] = []
         self.bot_errors: list[BotErrorRecord] = []
         self._change = asyncio.Event()
@@ -219,19 +222,27 @@ class DiscordEmulator:
         token: str = "emulator-token",
         require_commands: bool = True,
         timeout: float = 10.0,
+        error_loggers: tuple[str, ...] = ("discord",),
     ) -> contextlib.AbstractAsyncContextManager[Any]:
         """Start ``client`` against the emulator; inside, it is logged in, READY and synced.
 
         Pass ``guild_ready_timeout=0.05`` when constructing the client: discord.py otherwise
         waits 2 s after the last GUILD_CREATE before it fires ``on_ready``.
         ``require_commands`` waits until application commands are registered (from
-        ``setup_hook`` or ``on_ready``); pass False for a bot that has none. Leaving the block
-        closes the client (gateway close 1000) and restores discord.py's URLs.
+        ``setup_hook`` or ``on_ready``); pass False for a bot that has none. ERROR records
+        of ``error_loggers`` (add your bot's own loggers) become bot errors: raised as
+        ``BotError`` in strict mode. Leaving the block closes the client, ends its gateway
+        session, restores discord.py's URLs, and (strict) raises what nobody took.
         """
         from .client import run_client
 
         return run_client(
-            self, client, token=token, require_commands=require_commands, timeout=timeout
+            self,
+            client,
+            token=token,
+            require_commands=require_commands,
+            timeout=timeout,
+            error_loggers=error_loggers,
         )
 
     def launch_command(self, *args: str, module: str | None = None) -> list[str]:
@@ -391,7 +402,7 @@ class DiscordEmulator:
         """
         self._check_can_see(user, channel)
         opts = {**(options or {}), **kw_options}
-        data = self._command_data(channel, command, opts)
+        data = self._command_data(channel, command, opts, user)
         fields = {"command": command, "options": _jsonable(opts)}
         return await self._interact("slash", 2, user, channel, data, command, fields, None, settle)
 
@@ -782,11 +793,14 @@ class DiscordEmulator:
         known = sorted({k[0] for s in scopes for k in self.commands.get(s, {})})
         raise EmulatorError(f"no slash command /{name} is registered here (registered: {known})")
 
-    def _command_data(self, channel: EmuChannel, path: str, opts: dict[str, Any]) -> dict[str, Any]:
+    def _command_data(
+        self, channel: EmuChannel, path: str, opts: dict[str, Any], user: EmuUser
+    ) -> dict[str, Any]:
         parts = path.strip().lstrip("/").split()
         if not parts:
             raise EmulatorError("empty command")
         command = self._find_command(channel, parts[0])
+        self._check_command_allowed(command, channel, user)
         data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1}
         if command.get("guild_id"):
             data["guild_id"] = command["guild_id"]
@@ -822,6 +836,25 @@ class DiscordEmulator:
         if resolved:
             data["resolved"] = resolved
         return data
+
+    def _check_command_allowed(
+        self, command: dict[str, Any], channel: EmuChannel, user: EmuUser
+    ) -> None:
+        """Discord hides commands a user may not use; so does the emulator (it raises)."""
+        name = command["name"]
+        contexts = command.get("contexts")
+        if channel.guild is None:
+            refused = command.get("dm_permission") is False
+            if refused or (contexts is not None and 1 not in contexts):
+                raise EmulatorError(f"/{name} cannot be used in DMs")
+            return
+        if contexts is not None and 0 not in contexts:
+            raise EmulatorError(f"/{name} cannot be used in a guild")
+        needed = command.get("default_member_permissions")
+        if needed is not None:
+            have = channel.guild.members[user.id].permissions
+            if int(needed) & ~have:
+                raise EmulatorError(f"{user.name} lacks the permissions /{name} requires")
 
     def _option_value(
         self,
@@ -1076,7 +1109,12 @@ class DiscordEmulator:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(change.wait(), remaining)
         if not pending.responded.is_set():
-            if gave_up:
+            if gave_up and not pending.handler_tasks:
+                why = (
+                    "discord.py found nothing to handle it (no matching command, view or "
+                    "dynamic item: was the view persistent and registered in setup_hook?)"
+                )
+            elif gave_up:
                 why = "its handler finished without responding"
             elif pending.handler_tasks:
                 why = f"no response within {self.response_deadline}s"

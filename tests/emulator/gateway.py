@@ -143,7 +143,7 @@ class Gateway:
     # -- the websocket endpoint ------------------------------------------------------------
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
+        ws = web.WebSocketResponse(max_msg_size=0, autoping=True, timeout=2.0)
         await ws.prepare(request)
         self._sockets.add(ws)
         session: GatewaySession | None = None

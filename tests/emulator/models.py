@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -692,6 +693,15 @@ class EmuMessage:
             return self.channel.recipient is user
         return not self.ephemeral or self.visible_to is user
 
+    def _mentions(self, content: str) -> list[dict[str, Any]]:
+        guild = self.channel.guild
+        out = []
+        for user_id in dict.fromkeys(int(x) for x in re.findall(r"<@!?(\d+)>", content)):
+            member = guild.members.get(user_id) if guild else None
+            if member is not None:
+                out.append({**member.user.payload(), "member": member.payload(with_user=False)})
+        return out
+
     def payload(self, base_url: str) -> dict[str, Any]:
         version = self.current
         data: dict[str, Any] = {
@@ -704,8 +714,8 @@ class EmuMessage:
             "edited_timestamp": iso(self.edited_at) if self.edited_at else None,
             "tts": False,
             "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
+            "mentions": self._mentions(version.content),
+            "mention_roles": re.findall(r"<@&(\d+)>", version.content),
             "attachments": [a.payload(base_url) for a in version.attachments],
             "embeds": list(version.embeds),
             "pinned": False,

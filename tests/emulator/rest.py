@@ -160,7 +160,9 @@ class RestApi:
     async def handle(self, request: web.Request) -> web.StreamResponse:
         match = re.match(r"^/api/v\d+(/.*)$", request.path)
         path = match.group(1) if match else request.path
-        route = f"{request.method} {path}"
+        # never write interaction tokens to logs or the transcript
+        shown = re.sub(r"^/(webhooks|interactions)/(\d+)/[^/]+", r"/\1/\2/{token}", path)
+        route = f"{request.method} {shown}"
         for method, pattern, handler in self.routes:
             found = pattern.match(path)
             if found and method == request.method:
