@@ -165,8 +165,17 @@ async def demo_announce(interaction: discord.Interaction) -> None:
     await interaction.response.send_message(
         "with a file", file=discord.File(io.BytesIO(b"hello"), filename="hello.txt")
     )
-    assert interaction.channel is not None
-    await interaction.channel.send(embed=discord.Embed(title="Scores", description="alice 5"))
+    first = await interaction.original_response()  # GET @original
+    second = discord.File(io.BytesIO(b"second"), filename="second.txt")
+    await interaction.edit_original_response(attachments=[*first.attachments, second])
+    channel = interaction.channel
+    assert isinstance(channel, discord.TextChannel)
+    async with channel.typing():
+        scores = await channel.send(embed=discord.Embed(title="Scores", description="alice 5"))
+    await scores.edit(content="final scores")
+    await scores.add_reaction("👍")
+    temporary = await channel.send("temporary")
+    await temporary.delete()
 
 
 @demo.command(name="slow", description="Answers too late")
@@ -245,6 +254,19 @@ async def demo_rename(interaction: discord.Interaction) -> None:
 async def demo_dm(interaction: discord.Interaction) -> None:
     await interaction.user.send(f"psst {interaction.user.mention}")
     await interaction.response.send_message("check your DMs", ephemeral=True)
+
+
+@demo.command(name="variant", description="Autocomplete")
+async def demo_variant(interaction: discord.Interaction, name: str) -> None:
+    await interaction.response.send_message(f"variant {name}")
+
+
+@demo_variant.autocomplete("name")
+async def variant_names(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    names = ["standard", "five-card", "three-player", "captain"]
+    return [app_commands.Choice(name=n, value=n) for n in names if n.startswith(current)]
 
 
 @app_commands.command(name="reset", description="Admins only")
@@ -391,11 +413,16 @@ async def test_defer_thinking_then_followups(world: World, bot: DemoBot) -> None
 async def test_channel_send_embed_and_attachment(world: World, bot: DemoBot) -> None:
     emu = world.emu
     result = await emu.slash(world.alice, world.channel, "demo announce")
-    [attachment] = result.message.attachments
-    assert (attachment.filename, attachment.size, attachment.data) == ("hello.txt", 5, b"hello")
+    first, second = result.message.attachments
+    assert (first.filename, first.size, first.data) == ("hello.txt", 5, b"hello")
+    assert (second.filename, second.data) == ("second.txt", b"second")
+    assert [a.filename for a in result.message.versions[0].attachments] == ["hello.txt"]
     scores = emu.last_public(world.channel)
     assert scores.via == "channel" and scores.embeds[0]["title"] == "Scores"
-    assert "alice 5" in scores.text
+    assert scores.content == "final scores" and "alice 5" in scores.text
+    assert scores.reactions == {"👍": {emu.bot_user.id}}
+    assert emu.public_messages(world.channel) == [result.message, scores]
+    assert "temporary" in emu.all_public_text()  # deleted, but it was seen
     record = emu.transcript.of_kind("message")[0]
     assert record["attachments"] == [{"filename": "hello.txt", "size": 5}]
 
@@ -429,6 +456,13 @@ async def test_modal(world: World, bot: DemoBot) -> None:
     assert shown.modal["title"] == "Rename the table"
     result = await emu.submit_modal(world.alice, shown, {"New name": "The Crib"})
     assert result.content == "renamed to The Crib"
+
+
+async def test_autocomplete(world: World, bot: DemoBot) -> None:
+    choices = await world.emu.autocomplete(
+        world.alice, world.channel, "demo variant", "name", name="f"
+    )
+    assert choices == [{"name": "five-card", "value": "five-card"}]
 
 
 async def test_direct_message_and_mentions(world: World, bot: DemoBot) -> None:

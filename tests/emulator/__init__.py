@@ -3,7 +3,7 @@
 An aiohttp server on 127.0.0.1 (random port) speaks the part of Discord's REST API v10 and
 gateway that a discord.py bot uses: login, application-command sync, the gateway handshake
 (HELLO, heartbeat, IDENTIFY, READY, GUILD_CREATE, RESUME), INTERACTION_CREATE for slash
-commands, button clicks, selects and modals, interaction callbacks (types 4, 5, 6, 7, 9),
+commands, button clicks, selects and modals, interaction callbacks (types 4, 5, 6, 7, 8, 9),
 followups and ``@original`` edits through the interaction webhook, channel messages, DMs,
 reactions. The bot under test runs unmodified; only ``discord.http.Route.BASE`` and
 ``DiscordWebSocket.DEFAULT_GATEWAY`` are redirected, and only inside ``emu.running(...)``.
@@ -31,10 +31,20 @@ Usage::
 
 ``slash``/``click``/``select``/``submit_modal`` dispatch the interaction, wait for the initial
 response (at most ``response_deadline``, 3 s), then — for an in-process bot — until the
-handler tasks discord.py started for it have finished ("settled"), so everything the handler
-did is visible when they return. No sleeps: waits are on asyncio events. The returned
+handler tasks discord.py started for it have finished ("settled", ``settle=False`` to skip),
+so everything the handler did is visible when they return. Tasks the handler spawns itself
+are not waited for: use ``await emu.wait_for(lambda: ...)``. No sleeps: every wait is on
+asyncio events (about 1 ms per click). If discord.py starts no handler at all (unknown
+custom_id, a non-persistent view after a restart) or the handler ends without responding, the
+``no_response`` violation is raised at once instead of after 3 s. The returned
 :class:`InteractionResult` has ``response_type``/``response_name``, ``message`` (created, or
-the clicked message for types 6/7; live), ``ephemeral``, ``followups``, ``modal``, ``latency``.
+the clicked message for types 6/7; live), ``ephemeral``, ``followups``, ``modal``,
+``latency``, ``errors``. ``emu.autocomplete(user, channel, "cmd", "option", option="par")``
+returns the bot's choices.
+
+Users can only do what Discord lets them: options are checked against the synced command
+(types, required, choices, min/max), ``default_member_permissions`` and DM ``contexts`` are
+enforced, and a user must be a member of the channel's guild (``EmulatorError`` otherwise).
 
 Discord behaviour modelled (so tests catch what production would do):
 
@@ -58,7 +68,8 @@ ephemeral message addressed through this token), ``invalid_message`` (content > 
 embed description > 4096 and the other embed limits, > 5 rows, > 5 buttons in a row,
 custom_id > 100 or duplicated, empty message, ...), ``unknown_route`` (the emulator lacks it).
 Errors discord.py logs while handling an interaction ("Ignoring exception in command ...")
-are raised as :class:`BotError` the same way (``emu.take_bot_errors()``).
+are raised as :class:`BotError` the same way (``emu.take_bot_errors()``); add the bot's own
+loggers with ``emu.running(bot, error_loggers=("discord", "cribbage"))``.
 
 Other helpers: ``emu.public_messages(channel)``, ``emu.last_public(channel)``,
 ``emu.ephemerals_for(user)``, ``emu.last_ephemeral(user)``, ``emu.visible_to(user, channel)``,

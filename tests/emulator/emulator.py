@@ -66,7 +66,8 @@ SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = range(3, 12)
 
 #: Which callback types each interaction type accepts (2 = command, 3 = component, 5 = modal).
-ALLOWED_RESPONSES = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 5: {4, 5, 6, 7}}
+#: 4 = autocomplete.
+ALLOWED_RESPONSES = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
 
 
 class EmulatorTimeout(EmulatorError, TimeoutError):
@@ -405,6 +406,29 @@ class DiscordEmulator:
         data = self._command_data(channel, command, opts, user)
         fields = {"command": command, "options": _jsonable(opts)}
         return await self._interact("slash", 2, user, channel, data, command, fields, None, settle)
+
+    async def autocomplete(
+        self,
+        user: EmuUser,
+        channel: EmuChannel,
+        command: str,
+        /,
+        focused: str,
+        *,
+        options: dict[str, Any] | None = None,
+        **kw_options: Any,
+    ) -> list[dict[str, Any]]:
+        """Type into option ``focused`` of ``/command``; returns the bot's choices
+        (``[{"name": ..., "value": ...}]``). The focused option's value is the text typed so
+        far (pass it among the options; default ``""``)."""
+        self._check_can_see(user, channel)
+        opts = {**(options or {}), **kw_options}
+        data = self._command_data(channel, command, opts, user, focused=focused)
+        fields = {"command": command, "focused": focused, "options": _jsonable(opts)}
+        result = await self._interact(
+            "autocomplete", 4, user, channel, data, command, fields, None, True
+        )
+        return result.choices
 
     async def click(
         self,
@@ -794,7 +818,13 @@ class DiscordEmulator:
         raise EmulatorError(f"no slash command /{name} is registered here (registered: {known})")
 
     def _command_data(
-        self, channel: EmuChannel, path: str, opts: dict[str, Any], user: EmuUser
+        self,
+        channel: EmuChannel,
+        path: str,
+        opts: dict[str, Any],
+        user: EmuUser,
+        *,
+        focused: str | None = None,
     ) -> dict[str, Any]:
         parts = path.strip().lstrip("/").split()
         if not parts:
@@ -822,9 +852,20 @@ class DiscordEmulator:
         resolved: dict[str, dict[str, Any]] = {}
         given = dict(opts)
         values = []
+        if focused is not None and focused not in [d["name"] for d in definitions]:
+            raise EmulatorError(f"/{path} has no option {focused!r}")
         for definition in definitions:
             name = definition["name"]
+            if name == focused:
+                if not definition.get("autocomplete"):
+                    raise EmulatorError(f"/{path} {name}: the option has no autocomplete")
+                typed = str(given.pop(name, ""))
+                values.append({"name": name, "type": definition["type"], "value": typed,
+                               "focused": True})
+                continue
             if name not in given:
+                if focused is not None:
+                    continue  # while typing, required options may still be empty
                 if definition.get("required"):
                     raise EmulatorError(f"/{path}: option {name!r} is required")
                 continue
@@ -1141,6 +1182,7 @@ class DiscordEmulator:
                     "pass settle=False if it waits on purpose"
                 )
         pending.result.settled = True
+        pending.handler_tasks.clear()  # done; don't keep finished tasks alive in long runs
 
     def _finish(self, pending: PendingInteraction) -> InteractionResult:
         result = pending.result
@@ -1266,6 +1308,8 @@ class DiscordEmulator:
                 message = source
         elif rtype == 9:
             result.modal = data
+        elif rtype == 8:
+            result.choices = list(data.get("choices") or [])
         self._touch()
         return message
 

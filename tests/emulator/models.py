@@ -780,6 +780,7 @@ class InteractionResult:
     source_message: EmuMessage | None = None
     followups: list[EmuMessage] = field(default_factory=list)
     modal: dict[str, Any] | None = None
+    choices: list[dict[str, Any]] = field(default_factory=list)  # autocomplete answers
     ephemeral: bool = False
     settled: bool = False
     errors: list[str] = field(default_factory=list)
