@@ -25,10 +25,13 @@ from bot.render import (
     render_board,
     render_hand,
     render_show,
+    render_shows,
     show_png,
+    shows_png,
 )
-from bot.render.images import printable
-from tests.test_render_support import NAMES
+from bot.render.images import game_hand_png, printable
+from bot.render.text import breakdown_summary
+from tests.test_render_support import NAMES, cut_for_jack, play_deal
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -154,6 +157,69 @@ def test_show_image():
     )
 
 
+def test_shows_image_of_a_whole_deal():
+    game = Game.new(Variant(players=4), seed=5, first_dealer=2)
+    shows = [e for e in play_deal(game) if isinstance(e, Shown)]
+    png = shows_png(shows, NAMES)
+    image = decode(png)
+    assert image.width == 800 and image.height < 700
+    assert len(png) < MAX_BYTES
+    first = shows[0]
+    assert png == render_shows(
+        tuple(
+            (
+                f"{NAMES[s.seat]}'s {'crib' if s.crib else 'hand'}",
+                tuple(sorted(s.cards)),
+                s.breakdown.total,
+                breakdown_summary(s.breakdown),
+            )
+            for s in shows
+        ),
+        first.starter,
+    )
+    with pytest.raises(ValueError):
+        shows_png([], NAMES)
+
+
+def test_breakdown_summary():
+    hand, starter = parse_cards("5H 5C 5S JD"), Card.parse("5D")
+    assert breakdown_summary(score_show(hand, starter)) == "fifteens 16 · pairs 12 · nobs 1"
+    hand, starter = parse_cards("2C 4D 6H 8S"), Card.parse("KD")
+    assert breakdown_summary(score_show(hand, starter)) == "nineteen"
+
+
+def test_private_hand_image_follows_the_deal():
+    game = Game.new(Variant(players=2), seed=39, first_dealer=0)
+    dealt = tuple(game.hand(1))
+    assert game_hand_png(game, 1) == render_hand(dealt, frozenset(), "Your hand - lay away 2")
+    for seat in (0, 1):
+        game.apply(seat, game.legal_actions(seat)[0])
+    assert game_hand_png(game, 1) == render_hand(tuple(game.kept(1)), frozenset(), "You kept")
+    game.apply(1, cut_for_jack(game))
+    held = tuple(game.hand(1))
+    assert game_hand_png(game, 1) == render_hand(held, frozenset(), "Your turn - the count is 0")
+    assert game_hand_png(game, 0) == render_hand(tuple(game.hand(0)), frozenset(), "Your hand")
+    seen = {"dimmed": 0, "laid": 0}
+    while True:
+        seat = game.to_act[0]
+        game.apply(seat, min(game.legal_actions(seat), key=lambda a: a.card))
+        if game.deal_number != 1:
+            break
+        for s in (0, 1):
+            held = tuple(game.hand(s))
+            if not held:
+                kept = tuple(game.kept(s))
+                expected = render_hand(kept, frozenset(kept), "All your cards are laid")
+                assert game_hand_png(game, s) == expected
+                seen["laid"] += 1
+            elif s in game.to_act:
+                dimmed = frozenset(c for c in held if game.count + c.value > 31)
+                title = f"Your turn - the count is {game.count}"
+                assert game_hand_png(game, s) == render_hand(held, dimmed, title)
+                seen["dimmed"] += bool(dimmed)
+    assert seen["dimmed"] and seen["laid"]
+
+
 # --------------------------------------------------------------------------- golden images
 
 
@@ -166,12 +232,15 @@ def golden_pngs() -> dict[str, bytes]:
     pngs["show_double_run"] = render_show(
         tuple(hand), starter, "Bob's crib - 12", score_show(hand, starter, crib=True).announce()
     )
+    game = Game.new(Variant(players=4), seed=5, first_dealer=2)
+    shows = [e for e in play_deal(game) if isinstance(e, Shown)]
+    pngs["shows_four_hands_and_crib"] = shows_png(shows, NAMES)
     return pngs
 
 
 def differing_fraction(a: Image.Image, b: Image.Image, threshold: int = 24) -> float:
     diff = ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v > threshold else 0)
-    return sum(1 for v in diff.getdata() if v) / (a.width * a.height)
+    return diff.histogram()[255] / (a.width * a.height)
 
 
 @pytest.mark.parametrize("name", list(golden_pngs()))

@@ -82,10 +82,11 @@ SEED_39_DEAL_1 = [
     "**Bob** plays K♦ — count 30 · Alice says go · Bob pegs 1 for the go · the count starts again",
     "**Alice** plays Q♥ — count 10 · last card for one",
     "**Bob**'s hand 5♠ J♦ Q♠ K♦ + J♥: fifteen two, fifteen four, fifteen six, fifteen eight, "
-    "a pair is ten, a run of three is thirteen, and another run of three is sixteen — **16**",
-    "**Alice**'s hand 7♠ 9♣ 10♠ Q♥ + J♥: a run of four is four — **4**",
+    "a pair is ten, a run of three is thirteen, and another run of three is sixteen "
+    "— **16** (now 17)",
+    "**Alice**'s hand 7♠ 9♣ 10♠ Q♥ + J♥: a run of four is four — **4** (now 9)",
     "**Alice**'s crib 2♥ 3♦ 3♥ 5♦ + J♥: fifteen two, fifteen four, fifteen six, "
-    "and a pair is eight — **8**",
+    "and a pair is eight — **8** (now 17)",
     "__Deal 2__ · **Bob** deals 6 each · lay away 2 cards each to Bob's crib",
 ]
 

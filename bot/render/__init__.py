@@ -7,14 +7,15 @@ named after its players (``"Alice & Carol"`` in partnerships). Side ``i`` always
 
 **Privacy.** Public renderers read only events (which carry no hidden card) and the public
 parts of a :class:`~bot.engine.Game` (scores, dealer, phase, whose turn, count, pile, starter).
-Only :func:`hand_text` and :func:`render_hand`/:func:`hand_png` show a hand: send their output
-ephemerally to that player alone.
+Only :func:`hand_text`, :func:`game_hand_png` and :func:`render_hand`/:func:`hand_png` show a
+hand: send their output ephemerally to that player alone.
 
 Text (:mod:`bot.render.text`) — markdown strings::
 
     card_text(card, *, emoji=False) -> str                  "10♥" / "10♥️"
     cards_text(cards, *, emoji=False, sort=False) -> str    "5♥ 5♣ J♦ Q♠"
     hand_line(cards, *, emoji=False) -> str                 sorted by rank
+    breakdown_summary(breakdown) -> str                     "fifteens 8 · pairs 2 · runs 6"
     side_name(side, names, variant) / side_names(names, variant)
     story_lines(events, names, variant) -> list[str]        the table talk of what happened
     chunk(lines, limit=2000) -> list[str]                   messages of at most 2000 characters
@@ -37,7 +38,9 @@ Images (:mod:`bot.render.images`) — PNG bytes, cached, ~800 px wide, well unde
     render_board(sides, target=121)     sides: ((name, colour_index, score, previous), ...)
     game_board_png(game, names, previous_scores=None)
     render_hand(cards, dimmed=frozenset(), title="") / hand_png(cards, dimmed=(), title="")
+    game_hand_png(game, seat)           PRIVATE: the seat's cards, unplayable ones dimmed
     render_show(cards, starter, title="", caption="") / show_png(shown, names)
+    render_shows(rows, starter) / shows_png(shows, names)    a whole deal's show, one image
 
 Example: after ``events = game.apply(seat, action)`` a cog does::
 
@@ -47,6 +50,10 @@ Example: after ``events = game.apply(seat, action)`` a cog does::
     png = game_board_png(game, names, previous_scores)
     embed = game_embed(game, names, story=recent_lines, board_image="board.png")
     await game_message.edit(embed=embed, attachments=[discord.File(io.BytesIO(png), "board.png")])
+    shows = [e for e in events if isinstance(e, Shown)]
+    if shows:  # the deal's show: one embed, one picture
+        await channel.send(embed=show_embed(shows, names, game.variant, image="show.png"),
+                           file=discord.File(io.BytesIO(shows_png(shows, names)), "show.png"))
 """
 
 from .embeds import (
@@ -61,15 +68,19 @@ from .embeds import (
 from .images import (
     board_sides,
     game_board_png,
+    game_hand_png,
     hand_png,
     render_board,
     render_hand,
     render_show,
+    render_shows,
     show_png,
+    shows_png,
 )
 from .palette import SIDE_COLOURS, side_colour, side_colour_int
 from .text import (
     board_text,
+    breakdown_summary,
     card_text,
     cards_text,
     chunk,
@@ -89,6 +100,7 @@ __all__ = [
     "SIDE_COLOURS",
     "board_sides",
     "board_text",
+    "breakdown_summary",
     "card_text",
     "cards_text",
     "chunk",
@@ -96,6 +108,7 @@ __all__ = [
     "fit_embed",
     "game_board_png",
     "game_embed",
+    "game_hand_png",
     "game_over_line",
     "hand_line",
     "hand_png",
@@ -106,11 +119,13 @@ __all__ = [
     "render_board",
     "render_hand",
     "render_show",
+    "render_shows",
     "result_embed",
     "rules_embed",
     "rules_text",
     "show_embed",
     "show_png",
+    "shows_png",
     "side_colour",
     "side_colour_int",
     "side_name",

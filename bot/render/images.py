@@ -16,15 +16,16 @@ from __future__ import annotations
 import io
 import unicodedata
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.engine import Card, Game, Shown, Suit
+from bot.engine import Card, Game, Phase, Shown, Suit
 from bot.engine.cards import rank_name
 
 from .palette import side_colour
-from .text import side_names
+from .text import breakdown_summary, side_names
 
 SS = 2  # supersampling factor: draw at 2x, then reduce
 WIDTH = 800
@@ -139,12 +140,6 @@ def suit_colour(suit: Suit) -> tuple[int, int, int]:
     return RED_SUIT if suit in (Suit.HEARTS, Suit.DIAMONDS) else BLACK_SUIT
 
 
-def _paste_suit(image: Image.Image, suit: Suit, x: float, y: float, size: int) -> None:
-    """Paste a suit symbol of ``size`` px (already scaled) with its top-left at (x, y)."""
-    mask = suit_mask(suit, size)
-    image.paste(suit_colour(suit), (round(x), round(y)), mask)
-
-
 def _to_png(image: Image.Image, colours: int = 96) -> bytes:
     """Reduce the supersampled image, quantize it (small files) and encode as PNG."""
     small = image.reduce(SS)
@@ -199,6 +194,128 @@ def _hole_x(column: int) -> float:
     return TRACK_LEFT + column * HOLE_DX + (column // 5) * GROUP_GAP
 
 
+@dataclass(frozen=True)
+class _BoardLayout:
+    """Where everything sits on a board of ``lanes`` sides to ``target`` (1x units)."""
+
+    lanes: int
+    target: int
+
+    @property
+    def rows(self) -> int:
+        return (self.target - 1) // HOLES_PER_ROW
+
+    @property
+    def legend_h(self) -> float:
+        return 14 + (1 if self.lanes <= 2 else 2) * 40
+
+    @property
+    def band_h(self) -> float:
+        return 12 + self.lanes * LANE_DY + 18  # the lanes, then the hole numbers
+
+    band_gap = 20
+    band_left = TRACK_LEFT - 52
+    band_right = TRACK_LEFT + (HOLES_PER_ROW - 1) * HOLE_DX + 5 * GROUP_GAP + 12
+
+    @property
+    def height(self) -> int:
+        return round(self.legend_h + self.rows * (self.band_h + self.band_gap) + 6)
+
+    def band_top(self, row: int) -> float:
+        return self.legend_h + row * (self.band_h + self.band_gap) + self.band_gap / 2
+
+    def lane_y(self, row: int, lane: int) -> float:
+        return self.band_top(row) + 8 + lane * LANE_DY + LANE_DY / 2
+
+    @property
+    def finish(self) -> tuple[float, float]:
+        """The game hole, right of the last row."""
+        x = self.band_right + (WIDTH - self.band_right) / 2
+        return x, self.band_top(self.rows - 1) + (self.band_h - 16) / 2
+
+    def peg(self, lane: int, score: int, back: bool) -> tuple[float, float, float]:
+        """(x, y, radius) of a peg: start holes at 0, the game hole at the target."""
+        if score >= self.target:
+            return (*self.finish, FINISH_R - 1)
+        if score <= 0:
+            return TRACK_LEFT - (44 if back else 28), self.lane_y(0, lane), PEG_R
+        row, column = hole_index(score)
+        return _hole_x(column), self.lane_y(row, lane), PEG_R
+
+
+@lru_cache(maxsize=32)
+def _board_track(colours: tuple[int, ...], target: int) -> Image.Image:
+    """The empty board (supersampled): lanes tinted per side, holes, numbers, skunk lines.
+
+    Cached: it changes only with the sides' colours and the target, never with the score."""
+    layout = _BoardLayout(len(colours), target)
+    image = Image.new("RGB", (WIDTH * SS, layout.height * SS), WOOD)
+    draw = ImageDraw.Draw(image)
+
+    def px(v: float) -> float:
+        return v * SS
+
+    def hole(x: float, y: float) -> None:
+        draw.ellipse((px(x - HOLE_R), px(y - HOLE_R), px(x + HOLE_R), px(y + HOLE_R)), fill=HOLE)
+
+    tints = [_lighten(side_colour(c), (250, 244, 230), 0.68) for c in colours]
+    skunk_rows = {(91 if target == 121 else 31): "skunk line"}
+    if target == 121:
+        skunk_rows[61] = "double skunk line"
+    right = layout.band_right
+    for row in range(layout.rows):
+        top = layout.band_top(row)
+        bottom = top + layout.band_h - 16
+        draw.rounded_rectangle(
+            (px(layout.band_left), px(top), px(right), px(bottom)), radius=px(8), fill=TRACK
+        )
+        first = row * HOLES_PER_ROW + 1
+        for lane, tint in enumerate(tints):
+            y = layout.lane_y(row, lane)
+            draw.rounded_rectangle(
+                (px(TRACK_LEFT - 9), px(y - 8.5), px(right - 4), px(y + 8.5)),
+                radius=px(8.5),
+                fill=tint,
+            )
+            for column in range(HOLES_PER_ROW):
+                hole(_hole_x(column), y)
+            if row == 0:  # the two start holes
+                hole(TRACK_LEFT - 44, y)
+                hole(TRACK_LEFT - 28, y)
+        number_y = top + layout.band_h - 9  # numbers under every fifth hole
+        for column in range(4, HOLES_PER_ROW, 5):
+            x = px(_hole_x(column))
+            draw.text(
+                (x, px(number_y)), str(first + column), font=font(12), fill=MUTED, anchor="mm"
+            )
+        if row == 0:
+            draw.text(
+                (px(TRACK_LEFT - 36), px(number_y)), "start", font=font(12), fill=MUTED, anchor="mm"
+            )
+        label = skunk_rows.get(first)
+        if label:  # the line runs just before this row's first hole
+            x = _hole_x(0) - 10
+            draw.line((px(x), px(top - 6), px(x), px(bottom + 2)), fill=SKUNK, width=round(px(3)))
+            middle = px(top + (layout.band_h - 16) / 2)
+            draw.text((px(x - 6), middle), str(first), font=font(14), fill=SKUNK, anchor="rm")
+            draw.text(
+                (px(x + 4), px(top - 3)),
+                f"{label} ({first})",
+                font=font(12),
+                fill=SKUNK,
+                anchor="lb",
+            )
+    fx, fy = layout.finish
+    draw.ellipse(
+        (px(fx - FINISH_R), px(fy - FINISH_R), px(fx + FINISH_R), px(fy + FINISH_R)),
+        fill=TRACK,
+        outline=HOLE,
+        width=round(px(2)),
+    )
+    draw.text((px(fx), px(fy + FINISH_R + 9)), str(target), font=font(13), fill=INK, anchor="mm")
+    return image
+
+
 @lru_cache(maxsize=256)
 def render_board(sides: tuple[BoardSide, ...], target: int = 121) -> bytes:
     """The board as PNG bytes: a 121-hole track (61 for a short game), one lane per side.
@@ -212,27 +329,19 @@ def render_board(sides: tuple[BoardSide, ...], target: int = 121) -> bytes:
         raise ValueError("A board has 1 to 4 sides")
     if target not in (121, 61):
         raise ValueError("A game is played to 121 or 61")
-    lanes = len(sides)
-    rows = (target - 1) // HOLES_PER_ROW
-    legend_rows = 1 if lanes <= 2 else 2
-    legend_h = 14 + legend_rows * 40
-    band_h = 12 + lanes * LANE_DY + 18  # lanes, then the hole numbers
-    band_gap = 20
-    height = legend_h + rows * (band_h + band_gap) + 6
-
-    image = Image.new("RGB", (WIDTH * SS, height * SS), WOOD)
+    layout = _BoardLayout(len(sides), target)
+    image = _board_track(tuple(colour for _, colour, _, _ in sides), target).copy()
     draw = ImageDraw.Draw(image)
 
     def px(v: float) -> float:
         return v * SS
 
-    # legend: a peg, the name, the score and what it just pegged
+    # the legend: a peg, the name, the score and what it just pegged
     column_w = WIDTH / 2
     for i, (name, colour, score, previous) in enumerate(sides):
         lx = 16 + (i % 2) * column_w
-        ly = 12 + (i // 2) * 40
+        cy = 28 + (i // 2) * 40
         rgb = side_colour(colour)
-        cy = ly + 16
         draw.ellipse(
             (px(lx), px(cy - 10), px(lx + 20), px(cy + 10)), fill=rgb, outline=INK, width=SS * 2
         )
@@ -252,106 +361,18 @@ def render_board(sides: tuple[BoardSide, ...], target: int = 121) -> bytes:
         if delta:
             draw.text((px(right), px(cy + 3)), delta, font=font(16), fill=MUTED, anchor="rm")
 
-    # the track: one band per row of 30 holes, one lane per side
-    band_left, band_right = TRACK_LEFT - 52, _hole_x(HOLES_PER_ROW - 1) + 12
-    lane_tints = [_lighten(side_colour(c), (250, 244, 230), 0.68) for _, c, _, _ in sides]
-    centres: dict[tuple[int, int, int], tuple[float, float]] = {}
-    skunk_rows = {(91 if target == 121 else 31): "skunk line", 61: "double skunk line"}
-    if target == 61:
-        skunk_rows.pop(61)
-    for row in range(rows):
-        top = legend_h + row * (band_h + band_gap) + band_gap / 2
-        draw.rounded_rectangle(
-            (px(band_left), px(top), px(band_right), px(top + band_h - 16)),
-            radius=px(8),
-            fill=TRACK,
-        )
-        first = row * HOLES_PER_ROW + 1
-        for lane in range(lanes):
-            y = top + 8 + lane * LANE_DY + LANE_DY / 2
-            draw.rounded_rectangle(
-                (px(TRACK_LEFT - 9), px(y - 8.5), px(band_right - 4), px(y + 8.5)),
-                radius=px(8.5),
-                fill=lane_tints[lane],
-            )
-            for column in range(HOLES_PER_ROW):
-                x = _hole_x(column)
-                centres[(lane, row, column)] = (x, y)
-                draw.ellipse(
-                    (px(x - HOLE_R), px(y - HOLE_R), px(x + HOLE_R), px(y + HOLE_R)), fill=HOLE
-                )
-            if row == 0:  # the two start holes
-                for x in (TRACK_LEFT - 44, TRACK_LEFT - 28):
-                    centres[(lane, -1, x)] = (x, y)
-                    draw.ellipse(
-                        (px(x - HOLE_R), px(y - HOLE_R), px(x + HOLE_R), px(y + HOLE_R)), fill=HOLE
-                    )
-        # hole numbers under every fifth hole
-        number_y = top + band_h - 9
-        for column in range(4, HOLES_PER_ROW, 5):
-            draw.text(
-                (px(_hole_x(column)), px(number_y)),
-                str(first + column),
-                font=font(12),
-                fill=MUTED,
-                anchor="mm",
-            )
-        if row == 0:
-            draw.text(
-                (px(TRACK_LEFT - 36), px(number_y)), "start", font=font(12), fill=MUTED, anchor="mm"
-            )
-        label = skunk_rows.get(first)
-        if label:  # the line runs just before this row's first hole
-            x = _hole_x(0) - 10
-            draw.line(
-                (px(x), px(top - 6), px(x), px(top + band_h - 14)), fill=SKUNK, width=round(px(3))
-            )
-            draw.text(
-                (px(x - 6), px(top + (band_h - 16) / 2)),
-                str(first),
-                font=font(14),
-                fill=SKUNK,
-                anchor="rm",
-            )
-            draw.text(
-                (px(x + 4), px(top - 3)),
-                f"{label} ({first})",
-                font=font(12),
-                fill=SKUNK,
-                anchor="lb",
-            )
-
-    # the game hole, at the end of the last row
-    last_top = legend_h + (rows - 1) * (band_h + band_gap) + band_gap / 2
-    fx = band_right + (WIDTH - band_right) / 2
-    fy = last_top + (band_h - 16) / 2
-    draw.ellipse(
-        (px(fx - FINISH_R), px(fy - FINISH_R), px(fx + FINISH_R), px(fy + FINISH_R)),
-        fill=TRACK,
-        outline=HOLE,
-        width=round(px(2)),
-    )
-    draw.text((px(fx), px(fy + FINISH_R + 9)), str(target), font=font(13), fill=INK, anchor="mm")
-
-    def centre(lane: int, score: int, back: bool) -> tuple[float, float, float]:
-        if score >= target:
-            return fx, fy, FINISH_R - 1
-        if score <= 0:
-            return (*centres[(lane, -1, TRACK_LEFT - (44 if back else 28))], PEG_R)
-        row, column = hole_index(score)
-        return (*centres[(lane, row, column)], PEG_R)
-
+    # the pegs: the back one (a ring) first, the front one (solid) over it
     for lane, (_, colour, score, previous) in enumerate(sides):
         rgb = side_colour(colour)
         if previous != score or score == 0:
-            x, y, r = centre(lane, previous, back=True)
+            x, y, r = layout.peg(lane, previous, back=True)
             draw.ellipse(
                 (px(x - r + 1), px(y - r + 1), px(x + r - 1), px(y + r - 1)),
                 fill=_lighten(rgb, (255, 255, 255), 0.55),
                 outline=rgb,
                 width=round(px(2.5)),
             )
-        x, y, r = centre(lane, score, back=False)
+        x, y, r = layout.peg(lane, score, back=False)
         draw.ellipse(
             (px(x - r), px(y - r), px(x + r), px(y + r)),
             fill=rgb,
@@ -377,50 +398,66 @@ def board_sides(
 # --------------------------------------------------------------------------- cards
 
 
-def _draw_card(image: Image.Image, card: Card, x: float, y: float, dim: bool = False) -> None:
-    """A card with its top-left corner at (x, y) (1x units)."""
-    draw = ImageDraw.Draw(image)
-    s = SS
-    box = (x * s, y * s, (x + CARD_W) * s, (y + CARD_H) * s)
+@lru_cache(maxsize=256)
+def card_face(card: Card, scale: float = 1.0) -> Image.Image:
+    """A card's face as an RGBA image at supersampled size (``CARD_W``×``CARD_H`` × scale)."""
+    k = SS * scale
+    w, h = round(CARD_W * k), round(CARD_H * k)
+    face = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(face)
     draw.rounded_rectangle(
-        (box[0] + 2 * s, box[1] + 3 * s, box[2] + 2 * s, box[3] + 3 * s),
-        radius=9 * s,
-        fill=(0, 0, 0) if not dim else (20, 60, 40),
+        (0, 0, w - 1, h - 1), radius=9 * k, fill=CARD_FACE, outline=CARD_EDGE, width=max(1, SS)
     )
-    draw.rounded_rectangle(box, radius=9 * s, fill=CARD_FACE, outline=CARD_EDGE, width=s)
     colour = suit_colour(card.suit)
     rank = rank_name(card.rank)
     # corner index: rank over a small suit, top-left and (upside down) bottom-right
-    corner = Image.new("RGBA", (34 * s, 56 * s), (0, 0, 0, 0))
-    cd = ImageDraw.Draw(corner)
-    cd.text((17 * s, 15 * s), rank, font=font(26), fill=colour, anchor="mm")
-    mask = suit_mask(card.suit, 17 * s)
-    corner.paste(colour, (round(8.5 * s), 31 * s), mask)
-    image.paste(corner, (round((x + 3) * s), round((y + 4) * s)), corner)
+    corner = Image.new("RGBA", (round(34 * k), round(56 * k)), (0, 0, 0, 0))
+    ImageDraw.Draw(corner).text(
+        (17 * k, 15 * k), rank, font=font(round(26 * scale)), fill=colour, anchor="mm"
+    )
+    corner.paste(colour, (round(8.5 * k), round(31 * k)), suit_mask(card.suit, round(17 * k)))
+    face.alpha_composite(corner, (round(3 * k), round(4 * k)))
     flipped = corner.rotate(180)
-    image.paste(flipped, (round((x + CARD_W - 37) * s), round((y + CARD_H - 60) * s)), flipped)
-    # the middle: one big suit, or the court letter framed
-    cx, cy = x + CARD_W / 2, y + CARD_H / 2
+    face.alpha_composite(flipped, (w - round(37 * k), h - round(60 * k)))
+    # the middle: one big suit, or the court letter framed under a small suit
+    cx, cy = w / 2, h / 2
     if card.rank > 10:
-        frame = (
-            (x + 28) * s,
-            (y + 32) * s,
-            (x + CARD_W - 28) * s,
-            (y + CARD_H - 32) * s,
-        )
-        draw.rounded_rectangle(frame, radius=5 * s, outline=colour, width=2 * s)
-        draw.text((cx * s, (cy + 10) * s), rank, font=font(38), fill=colour, anchor="mm")
-        _paste_suit(image, card.suit, (cx - 9) * s, (cy - 34) * s, 18 * s)
-    else:
-        size = 44
-        _paste_suit(image, card.suit, (cx - size / 2) * s, (cy - size / 2) * s, size * s)
+        frame = (28 * k, 32 * k, w - 28 * k, h - 32 * k)
+        draw.rounded_rectangle(frame, radius=5 * k, outline=colour, width=max(1, round(2 * k)))
+        draw.text((cx, cy + 10 * k), rank, font=font(round(38 * scale)), fill=colour, anchor="mm")
+        size = round(18 * k)
+        face.paste(colour, (round(cx - size / 2), round(cy - 34 * k)), suit_mask(card.suit, size))
+    else:  # the rank large over the suit: readable even when the card is drawn small
+        draw.text((cx, cy - 17 * k), rank, font=font(round(36 * scale)), fill=colour, anchor="mm")
+        size = round(34 * k)
+        mask = suit_mask(card.suit, size)
+        face.paste(colour, (round(cx - size / 2), round(cy + 2 * k)), mask)
+    return face
+
+
+@lru_cache(maxsize=8)
+def _card_shape(scale: float, fill: int) -> Image.Image:
+    """A card-shaped mask (for the shadow and the veil over dimmed cards)."""
+    k = SS * scale
+    mask = Image.new("L", (round(CARD_W * k), round(CARD_H * k)), 0)
+    ImageDraw.Draw(mask).rounded_rectangle(
+        (0, 0, mask.width - 1, mask.height - 1), radius=9 * k, fill=fill
+    )
+    return mask
+
+
+def _draw_card(
+    image: Image.Image, card: Card, x: float, y: float, dim: bool = False, scale: float = 1.0
+) -> None:
+    """A card with its top-left corner at (x, y) (1x units), with a soft shadow."""
+    k = SS * scale
+    ox, oy = round(x * SS), round(y * SS)
+    shadow = (0, 0, 0) if not dim else (20, 60, 40)
+    image.paste(shadow, (ox + round(2 * k), oy + round(3 * k)), _card_shape(scale, 255))
+    face = card_face(card, scale)
+    image.paste(face, (ox, oy), face)
     if dim:
-        shade = Image.new("RGB", (CARD_W * s + 1, CARD_H * s + 1), TABLE)
-        veil = Image.new("L", shade.size, 0)
-        ImageDraw.Draw(veil).rounded_rectangle(
-            (0, 0, CARD_W * s, CARD_H * s), radius=9 * s, fill=120
-        )
-        image.paste(shade, (round(x * s), round(y * s)), veil)
+        image.paste(TABLE, (ox, oy), _card_shape(scale, 120))
 
 
 @lru_cache(maxsize=512)
@@ -498,6 +535,66 @@ def render_show(
     return _to_png(image)
 
 
+ShowRow = tuple[str, tuple[Card, ...], int, str]
+"""One counted hand on the show image: (title, cards, total, summary)."""
+
+
+@lru_cache(maxsize=128)
+def render_shows(rows: tuple[ShowRow, ...], starter: Card) -> bytes:
+    """The whole show of a deal in one picture: a row per hand in counting order, then the crib.
+
+    Each row: its title (``"Alice's hand"``) and summary (``"fifteens 8 · pairs 2"``), its
+    cards, ``+`` the starter, and the total in large type.
+    """
+    if not 1 <= len(rows) <= 5:
+        raise ValueError("A show has 1 to 5 hands (four players and the crib)")
+    scale = 0.62
+    cw, ch = CARD_W * scale, CARD_H * scale
+    row_h = ch + 22
+    width = WIDTH
+    height = round(MARGIN + len(rows) * row_h + MARGIN - 8)
+    image = Image.new("RGB", (width * SS, height * SS), TABLE)
+    draw = ImageDraw.Draw(image)
+    text_w = 250
+    for i, (title, cards, total, summary) in enumerate(rows):
+        top = MARGIN + i * row_h
+        mid = top + ch / 2
+        if i:
+            draw.line(
+                (MARGIN * SS, (top - 11) * SS, (width - MARGIN) * SS, (top - 11) * SS),
+                fill=_lighten(TABLE, TABLE_INK, 0.25),
+                width=SS,
+            )
+        draw.text(
+            (MARGIN * SS, (mid - 12) * SS),
+            _fit(title, 21, text_w),
+            font=font(21),
+            fill=TABLE_INK,
+            anchor="lm",
+        )
+        draw.text(
+            (MARGIN * SS, (mid + 14) * SS),
+            _fit(summary, 15, text_w),
+            font=font(15),
+            fill=_lighten(TABLE_INK, TABLE, 0.3),
+            anchor="lm",
+        )
+        x = MARGIN + text_w + 14
+        for card in cards[:5]:
+            _draw_card(image, card, x, top, scale=scale)
+            x += cw + 7
+        draw.text(((x + 9) * SS, mid * SS), "+", font=font(26), fill=TABLE_INK, anchor="mm")
+        _draw_card(image, starter, x + 20, top, scale=scale)
+        draw.text(
+            ((width - MARGIN) * SS, mid * SS),
+            str(total),
+            font=font(40),
+            fill=TABLE_INK,
+            anchor="rm",
+        )
+    return _to_png(image)
+
+
 def hand_png(cards: Iterable[Card], dimmed: Iterable[Card] = (), title: str = "") -> bytes:
     """``render_hand`` for any iterables: sorts nothing, just freezes the arguments."""
     return render_hand(tuple(cards), frozenset(dimmed), title)
@@ -521,3 +618,45 @@ def show_png(shown: Shown, names: Sequence[str]) -> bytes:
     whose = "crib" if shown.crib else "hand"
     title = f"{names[shown.seat]}'s {whose} - {shown.breakdown.total}"
     return render_show(tuple(sorted(shown.cards)), shown.starter, title, shown.breakdown.announce())
+
+
+def shows_png(shows: Sequence[Shown], names: Sequence[str]) -> bytes:
+    """The show of a deal from its ``Shown`` events (in the order given, crib last)."""
+    if not shows:
+        raise ValueError("Nothing was shown")
+    rows = tuple(
+        (
+            f"{names[s.seat]}'s {'crib' if s.crib else 'hand'}",
+            tuple(sorted(s.cards)),
+            s.breakdown.total,
+            breakdown_summary(s.breakdown),
+        )
+        for s in shows
+    )
+    return render_shows(rows, shows[0].starter)
+
+
+def game_hand_png(game: Game, seat: int) -> bytes:
+    """PRIVATE: ``seat``'s cards as a picture for its ephemeral message.
+
+    While laying away: the cards dealt. In the play: the cards still held, with those that
+    would pass 31 dimmed when it is the seat's turn (all laid: the kept cards, dimmed).
+    Otherwise: the kept hand.
+    """
+    held = tuple(game.hand(seat))
+    if game.phase is Phase.PLAY:
+        if not held:
+            kept = tuple(game.kept(seat))
+            return render_hand(kept, frozenset(kept), "All your cards are laid")
+        dimmed = frozenset()
+        if seat in game.to_act:
+            dimmed = frozenset(c for c in held if game.count + c.value > 31)
+            return render_hand(held, dimmed, f"Your turn - the count is {game.count}")
+        return render_hand(held, dimmed, "Your hand")
+    if game.phase is Phase.DISCARD and seat in game.to_act:
+        n = game.variant.discards
+        return render_hand(held, frozenset(), f"Your hand - lay away {n}")
+    kept = tuple(game.kept(seat)) or held
+    if not kept:
+        raise ValueError("This seat holds no cards yet")
+    return render_hand(kept, frozenset(), "You kept")

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 import discord
 
 from bot.engine import (
+    Breakdown,
     Card,
     CountReset,
     CutForDeal,
@@ -35,6 +36,7 @@ from bot.engine import (
     Phase,
     Played,
     Scored,
+    ScoreKind,
     ScoreReason,
     Shown,
     StarterCut,
@@ -111,6 +113,26 @@ def cards_text(cards: Iterable[Card], *, emoji: bool = False, sort: bool = False
 def hand_line(cards: Iterable[Card], *, emoji: bool = False) -> str:
     """A hand as a player holds it: sorted by rank (then suit). ``'5♣ 5♥ J♦ Q♠'``."""
     return cards_text(cards, emoji=emoji, sort=True)
+
+
+_SUMMARY_GROUPS = (
+    ("fifteens", {ScoreKind.FIFTEEN}),
+    ("thirty-one", {ScoreKind.THIRTY_ONE}),
+    ("pairs", {ScoreKind.PAIR, ScoreKind.PAIR_ROYAL, ScoreKind.DOUBLE_PAIR_ROYAL}),
+    ("runs", {ScoreKind.RUN}),
+    ("flush", {ScoreKind.FLUSH}),
+    ("nobs", {ScoreKind.NOBS}),
+)
+
+
+def breakdown_summary(breakdown: Breakdown) -> str:
+    """Points by kind, compact: ``'fifteens 8 · pairs 2 · runs 6'`` (``'nineteen'`` for 0)."""
+    parts = []
+    for label, kinds in _SUMMARY_GROUPS:
+        points = sum(item.points for item in breakdown.items if item.kind in kinds)
+        if points:
+            parts.append(f"{label} {points}")
+    return " · ".join(parts) if parts else "nineteen"
 
 
 def points_text(points: int) -> str:
@@ -267,7 +289,8 @@ class _Story:
             case ScoreReason.PLAY if self.open in ("play", "go"):
                 return  # the play line already announced the breakdown
             case ScoreReason.HAND | ScoreReason.CRIB if self.open == "show":
-                return  # the show line carries the count
+                self.lines[-1] += f" (now {event.score})"  # the line carries the count
+                self.open = None
             case ScoreReason.HEELS:
                 if self.open == "starter":
                     self.lines[-1] += f" — {number_words(event.points)} for his heels to {who}"
