@@ -103,6 +103,9 @@ class DiscordEmulator:
         If set, REST calls must authenticate with exactly this token; otherwise any works.
     settle_timeout:
         How long ``slash``/``click`` wait for the bot's handler to finish (in-process bots).
+    keep_records:
+        Keep only the last N transcript records in memory (long benchmarks); the JSONL file
+        still gets every record.
     """
 
     def __init__(
@@ -115,6 +118,7 @@ class DiscordEmulator:
         bot_name: str = "Cribbage",
         bot_token: str | None = None,
         settle_timeout: float = 10.0,
+        keep_records: int | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
     ):
@@ -125,7 +129,7 @@ class DiscordEmulator:
         self.settle_timeout = settle_timeout
         self.host = host
         self.port = port
-        self.transcript = Transcript(transcript_path)
+        self.transcript = Transcript(transcript_path, keep=keep_records)
         self.clock_offset = 0.0
         self._started_at = time.monotonic()
         self._last_id = 0
@@ -165,9 +169,7 @@ class DiscordEmulator:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.port = self._runner.addresses[0][1]
         self._record(
             "start",
             url=self.url,
@@ -266,29 +268,19 @@ class DiscordEmulator:
 
     async def force_reconnect(self, timeout: float = 5.0) -> None:
         """Ask the client to reconnect (op 7) and wait until it has RESUMEd."""
-        session = self.gateway.target()
-        before = len(self.transcript.of_kind("gateway"))
-        await self.gateway.request_reconnect()
-
-        def resumed() -> bool:
-            records = self.transcript.of_kind("gateway")[before:]
-            return any(r["event"] == "resume" for r in records) and bool(
-                session and session.connected
-            )
-
-        await self.wait_for(resumed, timeout=timeout, what="the client to resume")
+        await self._until_resumed(self.gateway.request_reconnect(), timeout)
 
     async def drop_connection(self, timeout: float = 5.0) -> None:
         """Close the gateway socket abruptly (code 4000) and wait until the client resumed."""
+        await self._until_resumed(self.gateway.drop_connection(), timeout)
+
+    async def _until_resumed(self, action: Any, timeout: float) -> None:
         session = self.gateway.target()
-        before = len(self.transcript.of_kind("gateway"))
-        await self.gateway.drop_connection()
+        before = self.gateway.resumes
+        await action
 
         def resumed() -> bool:
-            records = self.transcript.of_kind("gateway")[before:]
-            return any(r["event"] == "resume" for r in records) and bool(
-                session and session.connected
-            )
+            return self.gateway.resumes > before and bool(session and session.connected)
 
         await self.wait_for(resumed, timeout=timeout, what="the client to resume")
 
@@ -574,21 +566,26 @@ class DiscordEmulator:
         """Wait until ``predicate()`` (sync or async) is truthy; return its value.
 
         Re-checked on every change in the emulator and every ``poll`` seconds (for effects
-        the emulator cannot see, like rows in the bot's database).
+        the emulator cannot see, like rows in the bot's database). A ``LookupError`` from the
+        predicate (``emu.last_ephemeral(bob)`` before there is one) counts as "not yet".
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             change = self._change
-            value = predicate()
-            if inspect.isawaitable(value):
-                value = await value
+            missing: LookupError | None = None
+            try:
+                value = predicate()
+                if inspect.isawaitable(value):
+                    value = await value
+            except LookupError as exc:
+                value, missing = None, exc
             if value:
                 return value
             remaining = deadline - loop.time()
             if remaining <= 0:
                 name = what or getattr(predicate, "__name__", "condition")
-                raise EmulatorTimeout(f"timed out after {timeout}s waiting for {name}")
+                raise EmulatorTimeout(f"timed out after {timeout}s waiting for {name}") from missing
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(change.wait(), min(poll, remaining))
 

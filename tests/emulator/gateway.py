@@ -86,6 +86,7 @@ class Gateway:
         self.current: GatewaySession | None = None
         self._sockets: set[web.WebSocketResponse] = set()
         self._dropped: set[web.WebSocketResponse] = set()  # closed by us: session survives
+        self.resumes = 0
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -245,6 +246,7 @@ class Gateway:
             await session.send(payload)
         await session.dispatch("RESUMED", {})
         self.current = session
+        self.resumes += 1
         self.emu._touch()
         return session
 

@@ -9,6 +9,7 @@ import datetime as dt
 import json
 import os
 import uuid
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +19,13 @@ ENV_VAR = "DISCORD_EMULATOR_TRANSCRIPT"
 
 
 class Transcript:
-    def __init__(self, path: str | os.PathLike[str] | None = None):
+    def __init__(self, path: str | os.PathLike[str] | None = None, keep: int | None = None):
+        """``keep``: how many records to hold in memory (None = all; the file gets all)."""
         if path is None:
             path = os.environ.get(ENV_VAR) or None
         self.path = Path(path) if path else None
         self.run = uuid.uuid4().hex[:8]
-        self.records: list[dict[str, Any]] = []
+        self.records: deque[dict[str, Any]] = deque(maxlen=keep)
         self._seq = 0
 
     def write(self, kind: str, at: float, **fields: Any) -> dict[str, Any]:
