@@ -93,3 +93,23 @@ def test_the_check_would_catch_a_leak():
 
     assert cards_in(hand_line(hand, emoji=True)) == set(hand)
     assert cards_in(hand_text(game, 1, ["Alice", "Bob"])) & hidden_cards(game) == set(hand)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_story_of_random_games_is_whole(variant):
+    """Every apply's events read as complete lines: none empty, no fallback wording."""
+    rng = random.Random(variant.players)
+    names = names_for(variant)
+    for seed in range(3):
+        game = Game.new(variant, seed=seed)
+        lines = story_lines(game.last_events, names, variant)
+        while not game.is_over:
+            seat = rng.choice(game.to_act)
+            events = game.apply(seat, rng.choice(game.legal_actions(seat)))
+            batch = story_lines(events, names, variant)
+            assert batch and all(line.strip() for line in batch)
+            lines += batch
+        text = "\n".join(lines)
+        for fallback in ("(the play)", "(hand)", "(crib)", "for his heels\n", "pegs 2 for his"):
+            assert fallback not in text
+        assert lines[-1].startswith("🏆 ")

@@ -323,6 +323,10 @@ def test_hand_text_through_a_deal():
     assert "**Your turn:** the count is 5 (5♠)." in text
     assert "Waiting for Alice · the count is 5." in hand_text(game, 1, names)
     assert f"Kept for the show: {hand_line(game.kept(1))}" in hand_text(game, 1, names)
+    game.apply(0, min(game.legal_actions(0), key=lambda a: a.card))
+    game.apply(1, min(game.legal_actions(1), key=lambda a: a.card))
+    text = hand_text(game, 0, names)
+    assert "**Your turn:** the count is 22 (5♠ 7♠ J♦).\nYou can lay 9♣." in text
 
 
 def test_hand_text_cut_for_deal_and_game_over():

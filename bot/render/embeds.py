@@ -142,7 +142,7 @@ def lobby_embed(
         colour=FELT,
     )
     embed.add_field(name="Seats", value="\n".join(lines), inline=False)
-    rules = f"Deal {variant.dealt} · lay away {variant.discards} · {skunk_text(variant)[2:]}"
+    rules = f"{variant.dealt} cards each · lay away {variant.discards} · {skunk_text(variant)[2:]}"
     if variant.partnerships:
         rules += " · partners sit opposite"
     embed.add_field(name="Game", value=rules, inline=False)

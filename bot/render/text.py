@@ -74,6 +74,13 @@ def _and(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def _or(words: Sequence[str]) -> str:
+    """'9♣', '9♣ or 10♠', '2♣, 3♦ or 4♥'."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def _check_names(names: Sequence[str], variant: Variant) -> None:
     if len(names) != variant.players:
         raise ValueError(f"{variant.players} seats need {variant.players} names, not {len(names)}")
@@ -496,6 +503,9 @@ def hand_text(game: Game, seat: int, names: Sequence[str], *, emoji: bool = Fals
     elif seat in game.to_act:
         pile = f" ({cards_text(game.pile, emoji=emoji)})" if game.pile else ""
         lines.append(f"**Your turn:** the count is {game.count}{pile}.")
+        playable = [c for c in holding if game.count + c.value <= 31]
+        if len(playable) < len(holding):
+            lines.append(f"You can lay {_or([card_text(c, emoji=emoji) for c in playable])}.")
     elif not holding:
         lines.append(f"You have laid all your cards. Waiting for {waiting}.")
     else:
