@@ -145,7 +145,7 @@ def _to_png(image: Image.Image, colours: int = 96) -> bytes:
     small = image.reduce(SS)
     small = small.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=0)
     out = io.BytesIO()
-    small.save(out, format="PNG", compress_level=6)
+    small.save(out, format="PNG", compress_level=3)
     return out.getvalue()
 
 
@@ -446,18 +446,29 @@ def _card_shape(scale: float, fill: int) -> Image.Image:
     return mask
 
 
+@lru_cache(maxsize=512)
+def card_sprite(card: Card, scale: float = 1.0, dim: bool = False) -> Image.Image:
+    """The card with its shadow (and, dimmed, a veil of felt) as one RGBA image to paste."""
+    k = SS * scale
+    face = card_face(card, scale)
+    dx, dy = round(2 * k), round(3 * k)
+    sprite = Image.new("RGBA", (face.width + dx, face.height + dy), (0, 0, 0, 0))
+    shadow = (20, 60, 40, 255) if dim else (0, 0, 0, 255)
+    sprite.paste(shadow, (dx, dy), _card_shape(scale, 255))
+    sprite.alpha_composite(face)
+    if dim:
+        veil = Image.new("RGBA", face.size, (*TABLE, 0))
+        veil.putalpha(_card_shape(scale, 120))
+        sprite.alpha_composite(veil)
+    return sprite
+
+
 def _draw_card(
     image: Image.Image, card: Card, x: float, y: float, dim: bool = False, scale: float = 1.0
 ) -> None:
     """A card with its top-left corner at (x, y) (1x units), with a soft shadow."""
-    k = SS * scale
-    ox, oy = round(x * SS), round(y * SS)
-    shadow = (0, 0, 0) if not dim else (20, 60, 40)
-    image.paste(shadow, (ox + round(2 * k), oy + round(3 * k)), _card_shape(scale, 255))
-    face = card_face(card, scale)
-    image.paste(face, (ox, oy), face)
-    if dim:
-        image.paste(TABLE, (ox, oy), _card_shape(scale, 120))
+    sprite = card_sprite(card, scale, dim)
+    image.paste(sprite, (round(x * SS), round(y * SS)), sprite)
 
 
 @lru_cache(maxsize=512)
