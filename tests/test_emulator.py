@@ -586,7 +586,8 @@ async def test_restart_old_dynamic_buttons_still_work(world: World) -> None:
         counter = (await emu.slash(world.alice, world.channel, "demo counter")).message
         await emu.click(world.bob, counter, "Count 0")
         assert counter.content == "count=1"
-    # the first client is gone; a new process starts with nothing in memory
+    # the first client is gone, discord.py points at discord.com again
+    assert discord.http.Route.BASE == "https://discord.com/api/v10"
     with pytest.raises(EmulatorError, match="no bot is connected"):
         await emu.click(world.bob, counter, "Count 1")
     async with emu.running(DemoBot()):
