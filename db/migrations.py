@@ -1,0 +1,213 @@
+"""The schema, as numbered migrations driven by ``PRAGMA user_version``.
+
+A cribbage-bot database is recognised by ``PRAGMA application_id`` (:data:`APPLICATION_ID`,
+set by the first migration in the same transaction as the tables). Each migration runs in its
+own ``BEGIN IMMEDIATE`` transaction that also bumps ``user_version``, so a crash halfway leaves the
+previous version intact and the next start simply runs it again.
+
+To change the schema, append a :class:`Migration` to :data:`MIGRATIONS` (never edit a released
+one). A later issue (leaderboard / ratings) adds its tables this way.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+
+from .errors import DatabaseTooNew, NotACribbageDatabase
+
+APPLICATION_ID = 0x43524942  # "CRIB"
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step: its number (the ``user_version`` it leaves), a title, its statements."""
+
+    version: int
+    title: str
+    statements: tuple[str, ...]
+
+
+_V1 = (
+    # One row per lobby or game. A channel has at most one open (lobby or active) game.
+    """CREATE TABLE games (
+        id           INTEGER PRIMARY KEY,
+        guild_id     INTEGER,
+        channel_id   INTEGER NOT NULL,
+        status       TEXT NOT NULL
+                     CHECK (status IN ('lobby', 'active', 'finished', 'abandoned', 'cancelled')),
+        players      INTEGER NOT NULL CHECK (players BETWEEN 2 AND 4),
+        partnerships INTEGER NOT NULL DEFAULT 0 CHECK (partnerships IN (0, 1)),
+        target       INTEGER NOT NULL CHECK (target IN (61, 121)),
+        seed         TEXT,
+        first_dealer INTEGER,
+        host_id      INTEGER NOT NULL,
+        step         INTEGER NOT NULL DEFAULT 0 CHECK (step >= 0),
+        created_at   REAL NOT NULL,
+        updated_at   REAL NOT NULL,
+        warned_at    REAL,
+        started_at   REAL,
+        ended_at     REAL,
+        end_reason   TEXT CHECK (end_reason IN ('won', 'forfeit', 'abandoned', 'cancelled')),
+        winner_side  INTEGER,
+        forfeit_seat INTEGER
+    ) STRICT""",
+    """CREATE UNIQUE INDEX games_one_open_per_channel ON games (channel_id)
+        WHERE status IN ('lobby', 'active')""",
+    "CREATE INDEX games_by_status ON games (status, updated_at)",
+    "CREATE INDEX games_by_guild ON games (guild_id, status)",
+    # The public messages the cogs edit (lobby message, table message, ...), by kind.
+    """CREATE TABLE game_messages (
+        game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind       TEXT NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, kind)
+    ) STRICT, WITHOUT ROWID""",
+    # Who sits where: a Discord user or a computer level; team in partnerships.
+    """CREATE TABLE seats (
+        game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat      INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        user_id   INTEGER,
+        computer  TEXT CHECK (computer IN ('easy', 'standard', 'expert')),
+        team      INTEGER,
+        joined_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seat),
+        CHECK ((user_id IS NULL) <> (computer IS NULL))
+    ) STRICT, WITHOUT ROWID""",
+    "CREATE UNIQUE INDEX seats_one_per_user ON seats (game_id, user_id) WHERE user_id IS NOT NULL",
+    "CREATE INDEX seats_by_user ON seats (user_id) WHERE user_id IS NOT NULL",
+    # The append-only log: (variant, seed, first_dealer) + these actions rebuild the game.
+    """CREATE TABLE actions (
+        game_id    INTEGER NOT NULL REFERENCES games (id),
+        seq        INTEGER NOT NULL CHECK (seq >= 1),
+        seat       INTEGER NOT NULL,
+        action     TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) STRICT, WITHOUT ROWID""",
+    """CREATE TRIGGER actions_are_append_only_update BEFORE UPDATE ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END""",
+    """CREATE TRIGGER actions_are_append_only_delete BEFORE DELETE ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END""",
+    # Game.to_dict() after action `seq` (0 = the new game), written with that action.
+    # `ready`: per seat, the step since which that seat's buttons are current.
+    """CREATE TABLE snapshots (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        seq     INTEGER NOT NULL CHECK (seq >= 0),
+        state   TEXT NOT NULL,
+        ready   TEXT NOT NULL
+    ) STRICT""",
+    # Per deal and seat: points actually pegged (capped at the target) by source, and the
+    # hand / crib as shown (public once shown), for statistics and "best hand".
+    """CREATE TABLE deal_points (
+        game_id    INTEGER NOT NULL REFERENCES games (id),
+        deal       INTEGER NOT NULL CHECK (deal >= 1),
+        seat       INTEGER NOT NULL,
+        pegging    INTEGER NOT NULL DEFAULT 0,
+        hand       INTEGER NOT NULL DEFAULT 0,
+        crib       INTEGER NOT NULL DEFAULT 0,
+        heels      INTEGER NOT NULL DEFAULT 0,
+        hand_value INTEGER,
+        hand_cards TEXT,
+        crib_value INTEGER,
+        crib_cards TEXT,
+        PRIMARY KEY (game_id, deal, seat)
+    ) STRICT, WITHOUT ROWID""",
+    # One row per seat of an ended game (finished or abandoned).
+    """CREATE TABLE results (
+        game_id         INTEGER NOT NULL,
+        seat            INTEGER NOT NULL,
+        side            INTEGER NOT NULL,
+        outcome         TEXT NOT NULL CHECK (outcome IN ('won', 'lost', 'forfeited', 'abandoned')),
+        won             INTEGER NOT NULL CHECK (won IN (0, 1)),
+        final_score     INTEGER NOT NULL,
+        skunk_given     INTEGER NOT NULL DEFAULT 0 CHECK (skunk_given BETWEEN 0 AND 2),
+        skunk_taken     INTEGER NOT NULL DEFAULT 0 CHECK (skunk_taken BETWEEN 0 AND 2),
+        pegging         INTEGER NOT NULL DEFAULT 0,
+        hand            INTEGER NOT NULL DEFAULT 0,
+        crib            INTEGER NOT NULL DEFAULT 0,
+        heels           INTEGER NOT NULL DEFAULT 0,
+        best_hand       INTEGER,
+        best_hand_cards TEXT,
+        PRIMARY KEY (game_id, seat),
+        FOREIGN KEY (game_id, seat) REFERENCES seats (game_id, seat)
+    ) STRICT, WITHOUT ROWID""",
+    f"PRAGMA application_id = {APPLICATION_ID}",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "games, seats, action log, snapshots, per-deal points, results", _V1),
+)
+
+LATEST_VERSION = MIGRATIONS[-1].version
+REQUIRED_TABLES = frozenset(
+    {"games", "game_messages", "seats", "actions", "snapshots", "deal_points", "results"}
+)
+
+
+async def identify(conn: aiosqlite.Connection, path: Path) -> tuple[int, int]:
+    """Read (application_id, user_version), refusing files that are not ours. Writes nothing."""
+    try:
+        app_id = (await (await conn.execute("PRAGMA application_id")).fetchone())[0]
+        version = (await (await conn.execute("PRAGMA user_version")).fetchone())[0]
+        rows = await conn.execute_fetchall(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    except sqlite3.DatabaseError as err:
+        raise NotACribbageDatabase(
+            f"{path} is not an SQLite database ({err}). cribbage-bot did not change it. "
+            "Point CRIBBAGE_DB at the bot's own database file, or at a new file name."
+        ) from err
+    tables = sorted(r[0] for r in rows)
+    if app_id == 0 and version == 0 and not tables:
+        return app_id, version  # a new, empty database
+    if app_id != APPLICATION_ID:
+        held = ", ".join(tables[:8]) + (", ..." if len(tables) > 8 else "")
+        raise NotACribbageDatabase(
+            f"{path} is an SQLite database of another application (it holds: {held or 'no tables'})"
+            ". cribbage-bot did not change it. Point CRIBBAGE_DB at the bot's own database "
+            "file, or at a new file name."
+        )
+    if version > LATEST_VERSION:
+        raise DatabaseTooNew(
+            f"{path} was written by a newer cribbage-bot (schema version {version}; this version "
+            f"understands up to {LATEST_VERSION}). It was not changed. Upgrade cribbage-bot, or "
+            "point CRIBBAGE_DB at another file."
+        )
+    missing = REQUIRED_TABLES - set(tables) if version >= 1 else set()
+    if missing:
+        raise NotACribbageDatabase(
+            f"{path} claims to be a cribbage-bot database (schema version {version}) but lacks "
+            f"the tables {', '.join(sorted(missing))}. It was not changed; restore it from a "
+            "backup or point CRIBBAGE_DB at a new file."
+        )
+    return app_id, version
+
+
+async def migrate(conn: aiosqlite.Connection, path: Path) -> int:
+    """Check the database is ours (or new) and apply the missing migrations; return the version.
+
+    Idempotent: an up-to-date database is only read. Raises :class:`NotACribbageDatabase` or
+    :class:`DatabaseTooNew` before writing anything.
+    """
+    _, version = await identify(conn, path)
+    for migration in MIGRATIONS:
+        if migration.version <= version:
+            continue
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = (await (await conn.execute("PRAGMA user_version")).fetchone())[0]
+            if current < migration.version:  # another process may have migrated meanwhile
+                for statement in migration.statements:
+                    await conn.execute(statement)
+                await conn.execute(f"PRAGMA user_version = {migration.version}")
+            await conn.execute("COMMIT")
+        except BaseException:
+            await conn.execute("ROLLBACK")
+            raise
+        version = migration.version
+    return version

@@ -1,0 +1,214 @@
+"""The SQL the store runs inside its transactions, as functions over one connection.
+
+:class:`db.store.Store` owns the connection, the lock and the transactions; these functions
+only say what to read and write.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import aiosqlite
+
+from .errors import Conflict
+from .records import ActionWrite, DealPoints, Finish, GameRecord, MessageRef, SeatRecord
+
+GAME_COLUMNS = (
+    "g.id, g.guild_id, g.channel_id, g.status, g.players, g.partnerships, g.target, g.seed, "
+    "g.first_dealer, g.host_id, g.step, g.created_at, g.updated_at, g.warned_at, g.ended_at, "
+    "g.end_reason, g.winner_side, g.forfeit_seat, s.seq, s.state, s.ready, "
+    "(SELECT MAX(a.seq) FROM actions a WHERE a.game_id = g.id)"
+)
+DEAL_POINTS_UPSERT = """
+    INSERT INTO deal_points (game_id, deal, seat, pegging, hand, crib, heels,
+                             hand_value, hand_cards, crib_value, crib_cards)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (game_id, deal, seat) DO UPDATE SET
+        pegging = pegging + excluded.pegging,
+        hand = hand + excluded.hand,
+        crib = crib + excluded.crib,
+        heels = heels + excluded.heels,
+        hand_value = COALESCE(excluded.hand_value, hand_value),
+        hand_cards = COALESCE(excluded.hand_cards, hand_cards),
+        crib_value = COALESCE(excluded.crib_value, crib_value),
+        crib_cards = COALESCE(excluded.crib_cards, crib_cards)
+"""
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+async def write_actions(conn: aiosqlite.Connection, writes: Sequence[ActionWrite]) -> None:
+    """Append actions with their snapshots, steps, per-deal points and (final actions) results.
+
+    Call inside a write transaction. Raises :class:`Conflict` when a write does not follow its
+    game's snapshot or its game is not active (the caller rolls back).
+    """
+    await conn.executemany(
+        "INSERT INTO actions (game_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
+        [(w.game_id, w.seq, w.seat, dumps(w.action), w.at) for w in writes],
+    )
+    cursor = await conn.executemany(
+        "UPDATE snapshots SET seq = ?, state = ?, ready = ? WHERE game_id = ? AND seq = ?",
+        [(w.seq, dumps(w.state), dumps(list(w.ready)), w.game_id, w.seq - 1) for w in writes],
+    )
+    if cursor.rowcount != len(writes):
+        raise Conflict("An action does not follow its game's latest snapshot.")
+    cursor = await conn.executemany(
+        "UPDATE games SET step = ?, updated_at = ?, warned_at = NULL "
+        "WHERE id = ? AND status = 'active'",
+        [(w.seq, w.at, w.game_id) for w in writes],
+    )
+    if cursor.rowcount != len(writes):
+        raise Conflict("An action was written for a game that is not active.")
+    points = [(w.game_id, p) for w in writes for p in w.deal_points]
+    if points:
+        await conn.executemany(DEAL_POINTS_UPSERT, [deal_row(g, p) for g, p in points])
+    for write in writes:
+        if write.finish is not None:
+            await finish_game(conn, write.game_id, write.finish, write.at)
+
+
+async def finish_game(conn: aiosqlite.Connection, game_id: int, finish: Finish, now: float) -> None:
+    """End an active game: status, reason, winner, and one results row per seat (with the
+    point sums and best hand from ``deal_points``). Call inside a write transaction."""
+    cursor = await conn.execute(
+        "UPDATE games SET status = ?, end_reason = ?, winner_side = ?, forfeit_seat = ?, "
+        "ended_at = ?, updated_at = ? WHERE id = ? AND status = 'active'",
+        (
+            finish.status,
+            finish.end_reason,
+            finish.winner_side,
+            finish.forfeit_seat,
+            now,
+            now,
+            game_id,
+        ),
+    )
+    if cursor.rowcount != 1:
+        raise Conflict(f"Game {game_id} is not active.")
+    sums = {
+        row[0]: row[1:]
+        for row in await conn.execute_fetchall(
+            "SELECT seat, SUM(pegging), SUM(hand), SUM(crib), SUM(heels) FROM deal_points "
+            "WHERE game_id = ? GROUP BY seat",
+            (game_id,),
+        )
+    }
+    best: dict[int, tuple[int, str]] = {}
+    for seat, value, cards in await conn.execute_fetchall(
+        "SELECT seat, hand_value, hand_cards FROM deal_points "
+        "WHERE game_id = ? AND hand_value IS NOT NULL ORDER BY deal",
+        (game_id,),
+    ):
+        if seat not in best or value > best[seat][0]:
+            best[seat] = (value, cards)
+    rows = []
+    for s in finish.seats:
+        pegging, hand, crib, heels = sums.get(s.seat, (0, 0, 0, 0))
+        best_value, best_cards = best.get(s.seat, (None, None))
+        rows.append(
+            (game_id, s.seat, s.side, s.outcome, int(s.won), s.final_score, s.skunk_given)
+            + (s.skunk_taken, pegging, hand, crib, heels, best_value, best_cards)
+        )
+    await conn.executemany(
+        "INSERT INTO results (game_id, seat, side, outcome, won, final_score, skunk_given, "
+        "skunk_taken, pegging, hand, crib, heels, best_hand, best_hand_cards) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+
+
+async def select_games(
+    conn: aiosqlite.Connection, where: str, params: Sequence[Any]
+) -> list[GameRecord]:
+    """Games matching ``where`` (on ``games g``), with seats, messages and snapshot."""
+    rows = await conn.execute_fetchall(
+        f"SELECT {GAME_COLUMNS} FROM games g LEFT JOIN snapshots s ON s.game_id = g.id "
+        f"WHERE {where} ORDER BY g.id",
+        params,
+    )
+    seat_rows = await conn.execute_fetchall(
+        "SELECT g.id, x.seat, x.user_id, x.computer, x.team FROM games g "
+        f"JOIN seats x ON x.game_id = g.id WHERE {where} ORDER BY g.id, x.seat",
+        params,
+    )
+    message_rows = await conn.execute_fetchall(
+        "SELECT g.id, m.kind, m.channel_id, m.message_id FROM games g "
+        f"JOIN game_messages m ON m.game_id = g.id WHERE {where}",
+        params,
+    )
+    seats: dict[int, list[SeatRecord]] = {}
+    for game_id, seat, user_id, computer, team in seat_rows:
+        seats.setdefault(game_id, []).append(SeatRecord(seat, user_id, computer, team))
+    messages: dict[int, dict[str, MessageRef]] = {}
+    for game_id, kind, channel_id, message_id in message_rows:
+        messages.setdefault(game_id, {})[kind] = MessageRef(channel_id, message_id)
+    return [game_record(row, seats.get(row[0], ()), messages.get(row[0], {})) for row in rows]
+
+
+def deal_row(game_id: int, p: DealPoints) -> tuple[Any, ...]:
+    return (game_id, p.deal, p.seat, p.pegging, p.hand, p.crib, p.heels) + (
+        p.hand_value,
+        p.hand_cards,
+        p.crib_value,
+        p.crib_cards,
+    )
+
+
+def game_record(
+    row: Iterable[Any], seats: Sequence[SeatRecord], messages: dict[str, MessageRef]
+) -> GameRecord:
+    (
+        game_id,
+        guild_id,
+        channel_id,
+        status,
+        players,
+        partnerships,
+        target,
+        seed,
+        first_dealer,
+        host_id,
+        step,
+        created_at,
+        updated_at,
+        warned_at,
+        ended_at,
+        end_reason,
+        winner_side,
+        forfeit_seat,
+        snapshot_seq,
+        state,
+        ready,
+        last_seq,
+    ) = row
+    return GameRecord(
+        id=game_id,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        status=status,
+        players=players,
+        partnerships=bool(partnerships),
+        target=target,
+        seed=None if seed is None else int(seed),
+        first_dealer=first_dealer,
+        host_id=host_id,
+        step=step,
+        created_at=created_at,
+        updated_at=updated_at,
+        warned_at=warned_at,
+        ended_at=ended_at,
+        end_reason=end_reason,
+        winner_side=winner_side,
+        forfeit_seat=forfeit_seat,
+        seats=tuple(seats),
+        messages=messages,
+        state=None if state is None else json.loads(state),
+        snapshot_seq=snapshot_seq,
+        ready=None if ready is None else tuple(json.loads(ready)),
+        last_seq=last_seq or 0,
+    )

@@ -1,0 +1,104 @@
+"""Helpers shared by the store and session tests (real SQLite files, no mocks)."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+from bot.engine import Game, Variant, action_from_dict
+from bot.sessions import GameSessionManager, Outcome, PrivateView, Refusal
+from db import Store
+
+HOST, BOB, CAROL, DAVE, EVE = 101, 102, 103, 104, 105
+
+
+def dump_database(path: Path) -> list[str]:
+    """Every row of every table, as SQL text (a second, read-only connection)."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def replay_from_database(path: Path, game_id: int) -> tuple[Game, dict, int]:
+    """(the replay of the log, the stored snapshot, the number of logged actions)."""
+    import json
+
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        players, partnerships, target, seed, first_dealer = conn.execute(
+            "SELECT players, partnerships, target, seed, first_dealer FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        game = Game.new(Variant(players, bool(partnerships), target), int(seed), first_dealer)
+        rows = conn.execute(
+            "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+        for expected, (seq, seat, action) in enumerate(rows, start=1):
+            assert seq == expected, f"game {game_id}: seq {seq} where {expected} was expected"
+            game.apply(seat, action_from_dict(json.loads(action)))
+        (state,) = conn.execute(
+            "SELECT state FROM snapshots WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return game, json.loads(state), len(rows)
+    finally:
+        conn.close()
+
+
+async def open_manager(path: Path, **kwargs) -> tuple[Store, GameSessionManager]:
+    store = await Store.open(path)
+    manager = GameSessionManager(store, **kwargs)
+    await manager.resume()
+    return store, manager
+
+
+async def started_game(
+    manager: GameSessionManager,
+    *,
+    humans: tuple[int, ...] = (HOST, BOB),
+    computers: tuple[str, ...] = (),
+    variant: Variant | None = None,
+    channel_id: int = 500,
+) -> Outcome:
+    """A started game: ``humans[0]`` hosts, the others join, then the computers sit."""
+    lobby = await manager.create_lobby(
+        guild_id=1, channel_id=channel_id, host_id=humans[0], variant=variant
+    )
+    assert not isinstance(lobby, Refusal), lobby
+    for user in humans[1:]:
+        assert (await manager.join(lobby.game_id, user)).ok
+    for level in computers:
+        assert (await manager.add_computer(lobby.game_id, humans[0], level)).ok  # type: ignore[arg-type]
+    outcome = await manager.start(lobby.game_id, humans[0])
+    assert isinstance(outcome, Outcome), outcome
+    return outcome
+
+
+async def play_one(
+    manager: GameSessionManager, game_id: int, rng: random.Random
+) -> Outcome | None:
+    """One random legal action by a human who must act (None when nobody human must act)."""
+    view = manager.view(game_id)
+    if view is None or not view.to_act_users:
+        return None
+    user = rng.choice(view.to_act_users)
+    mine = manager.private_view(game_id, user)
+    assert isinstance(mine, PrivateView), mine
+    outcome = await manager.act(game_id, user, rng.choice(mine.legal_actions), step=mine.step)
+    assert isinstance(outcome, Outcome), outcome
+    return outcome
+
+
+async def play_to_end(manager: GameSessionManager, game_id: int, rng: random.Random) -> Outcome:
+    """Random legal play by the humans until the game ends; returns the final outcome."""
+    last = None
+    for _ in range(5000):
+        outcome = await play_one(manager, game_id, rng)
+        if outcome is None:
+            break
+        last = outcome
+        if outcome.finished is not None:
+            return outcome
+    raise AssertionError(f"game {game_id} did not end: {last}")
