@@ -76,9 +76,7 @@ async def started_game(
     return outcome
 
 
-async def play_one(
-    manager: GameSessionManager, game_id: int, rng: random.Random
-) -> Outcome | None:
+async def play_one(manager: GameSessionManager, game_id: int, rng: random.Random) -> Outcome | None:
     """One random legal action by a human who must act (None when nobody human must act)."""
     view = manager.view(game_id)
     if view is None or not view.to_act_users:

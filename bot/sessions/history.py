@@ -1,0 +1,119 @@
+"""Rebuilding a game from its action log: resume checks and deal-by-deal replays."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from bot.engine import Action, Card, Dealt, Event, Game, Variant, action_from_dict
+from db import ActionRecord
+
+from .bookkeeping import next_ready
+from .views import SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One logged action (``step`` = its seq) and the events it produced."""
+
+    step: int
+    seat: int
+    action: Action
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealReplay:
+    """One deal: who dealt, the hands as dealt, every step played in it, the scores after it."""
+
+    number: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    steps: tuple[ReplayStep, ...]
+    scores_after: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A whole game from its log: the cut for deal (``opening``), then deal by deal."""
+
+    game_id: int
+    variant: Variant
+    seats: tuple[SeatView, ...]
+    opening: tuple[ReplayStep, ...]
+    deals: tuple[DealReplay, ...]
+    scores: tuple[int, ...]
+    winner: int | None
+    ok: ClassVar[bool] = True
+
+    @property
+    def steps(self) -> tuple[ReplayStep, ...]:
+        return self.opening + tuple(s for d in self.deals for s in d.steps)
+
+
+@dataclass(slots=True)
+class Rebuilt:
+    """The result of replaying a log: the final game, its button freshness, what happened."""
+
+    game: Game
+    ready: tuple[int, ...]
+    # (deal number when the action was taken, the step, the side scores after it)
+    steps: list[tuple[int, ReplayStep, tuple[int, ...]]]
+    dealt: dict[int, tuple[int, tuple[tuple[Card, ...], ...]]]  # deal -> (dealer, hands)
+
+
+def rebuild(
+    variant: Variant, seed: int, first_dealer: int | None, log: Iterable[ActionRecord]
+) -> Rebuilt:
+    """Replay ``log`` on ``Game.new(variant, seed, first_dealer)``.
+
+    Raises ``ValueError`` (``IllegalAction`` included) when the log does not replay, or when its
+    seq numbers are not 1, 2, 3, ...
+    """
+    game = Game.new(variant, seed=seed, first_dealer=first_dealer)
+    ready = tuple(0 for _ in range(variant.players))
+    out = Rebuilt(game, ready, [], {})
+    if game.dealer is not None and game.deal_number:
+        out.dealt[game.deal_number] = (game.dealer, _hands(game))
+    for expected, record in enumerate(log, start=1):
+        if record.seq != expected:
+            raise ValueError(f"The log jumps from seq {expected - 1} to {record.seq}")
+        action = action_from_dict(record.action)
+        deal, before = game.deal_number, game.to_act
+        events = game.apply(record.seat, action)
+        ready = next_ready(ready, before, game.to_act, record.seat, record.seq)
+        step = ReplayStep(record.seq, record.seat, action, tuple(events))
+        out.steps.append((deal, step, tuple(game.scores)))
+        if any(isinstance(e, Dealt) for e in events):
+            out.dealt[game.deal_number] = (game.dealer, _hands(game))
+    out.ready = ready
+    return out
+
+
+def _hands(game: Game) -> tuple[tuple[Card, ...], ...]:
+    return tuple(tuple(game.hand(seat)) for seat in range(game.players))
+
+
+def build_replay(game_id: int, seats: tuple[SeatView, ...], rebuilt: Rebuilt) -> Replay:
+    """Group a rebuilt log deal by deal."""
+    game = rebuilt.game
+    by_deal: dict[int, list[ReplayStep]] = {}
+    scores_after: dict[int, tuple[int, ...]] = {}
+    for deal, step, scores in rebuilt.steps:
+        by_deal.setdefault(deal, []).append(step)
+        scores_after[deal] = scores
+    deals = []
+    for number, (dealer, hands) in sorted(rebuilt.dealt.items()):
+        steps = tuple(by_deal.get(number, ()))
+        scores = scores_after.get(number, tuple(game.scores))
+        deals.append(DealReplay(number, dealer, hands, steps, scores))
+    return Replay(
+        game_id=game_id,
+        variant=game.variant,
+        seats=seats,
+        opening=tuple(by_deal.get(0, ())),
+        deals=tuple(deals),
+        scores=tuple(game.scores),
+        winner=game.winner,
+    )

@@ -1,0 +1,143 @@
+"""Upkeep: resuming after a restart (checked against the log), idle warnings and abandons."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from .bookkeeping import finish_abandoned
+from .core import ManagerCore
+from .history import rebuild
+from .session import Session
+from .views import GameStatus, IdleWarning, Outcome, ResumeReport, StepEvent, SweepReport
+
+log = logging.getLogger("bot.sessions")
+
+
+class Upkeep(ManagerCore):
+    """Start-up and housekeeping half of :class:`~bot.sessions.GameSessionManager`."""
+
+    async def resume(self, *, verify: int | None = None) -> ResumeReport:
+        """Load every lobby and active game, check a sample against its log, and resume.
+
+        ``verify``: how many active games to replay from their log (default
+        ``verify_sample``; pass a large number for all). Games whose snapshot is not at the end
+        of their log are always replayed. Computer seats that were about to move, move now; the
+        outcomes are in the report so the cogs can update the channels.
+        """
+        records = await self._store.load_active_games()
+        for record in records:
+            self._register(Session(record))
+        active = [r for r in records if r.status == "active"]
+        suspicious = {r.id for r in active if not r.snapshot_seq == r.step == r.last_seq}
+        wanted = self.verify_sample if verify is None else verify
+        others = [r.id for r in active if r.id not in suspicious and r.last_seq > 0]
+        sample = set(random.sample(others, min(wanted, len(others)))) | suspicious
+        verified, repaired, broken = [], [], []
+        for game_id in sorted(sample):
+            result = await self._verify(self._sessions[game_id])
+            {"ok": verified, "repaired": repaired, "unreplayable": broken}[result].append(game_id)
+        outcomes = []
+        for session in list(self._sessions.values()):
+            if self._computer_to_act(session) is not None:
+                async with session.lock:
+                    events: list[StepEvent] = []
+                    await self._run_computers(session, events)
+                    outcomes.append(self._outcome(session, events))
+        log.info(
+            "resumed %d lobbies and %d games (%d checked against their log, %d repaired)",
+            len(records) - len(active),
+            len(active),
+            len(verified) + len(repaired),
+            len(repaired),
+        )
+        return ResumeReport(
+            lobbies=len(records) - len(active),
+            active=len(active),
+            verified=tuple(verified),
+            repaired=tuple(repaired),
+            unreplayable=tuple(broken),
+            outcomes=tuple(outcomes),
+        )
+
+    async def verify(self, game_id: int) -> str:
+        """Replay one live game's log and compare it with its state: ``'ok'``, ``'repaired'``
+        (the log won) or ``'unreplayable'``."""
+        session = self._sessions[game_id]
+        async with session.lock:
+            return await self._verify(session)
+
+    async def _verify(self, s: Session) -> str:
+        if s.game is None or s.seed is None:
+            return "ok"
+        log_records = await self._store.load_actions(s.id)
+        try:
+            rebuilt = rebuild(s.variant, s.seed, s.first_dealer, log_records)
+        except ValueError as err:
+            log.error("game %d: its action log does not replay (%s); kept its snapshot", s.id, err)
+            return "unreplayable"
+        if rebuilt.game == s.game and len(log_records) == s.step and rebuilt.ready == s.ready:
+            return "ok"
+        log.error(
+            "game %d: snapshot (step %d) disagrees with its log (%d actions); using the log",
+            s.id,
+            s.step,
+            len(log_records),
+        )
+        await self._store.repair_snapshot(
+            s.id, seq=len(log_records), state=rebuilt.game.to_dict(), ready=rebuilt.ready
+        )
+        s.game, s.step, s.ready = rebuilt.game, len(log_records), rebuilt.ready
+        s.changed()
+        return "repaired"
+
+    async def sweep_idle(self, now: float | None = None) -> SweepReport:
+        """Warn about idle games, abandon those idle too long, unstick waiting computers.
+
+        Call it periodically (e.g. every few minutes) and send the warnings to the channels.
+        """
+        now = self._clock() if now is None else now
+        warnings, abandoned, resumed = [], [], []
+        for s in list(self._sessions.values()):
+            if s.lock.locked():
+                continue  # busy, so not idle
+            async with s.lock:
+                if not s.status.is_open:
+                    continue
+                if self._computer_to_act(s) is not None:
+                    events: list[StepEvent] = []
+                    await self._run_computers(s, events)
+                    resumed.append(self._outcome(s, events))
+                    continue
+                idle = now - s.updated_at
+                grace = self.idle_abandon_after - self.idle_warn_after
+                if (
+                    idle >= self.idle_abandon_after
+                    and s.warned_at is not None
+                    and now - s.warned_at >= grace
+                ):
+                    abandoned.append(await self._abandon(s))
+                elif idle >= self.idle_warn_after and s.warned_at is None:
+                    await self._store.mark_warned(s.id, at=now)
+                    s.warned_at = now
+                    view = s.view()
+                    warnings.append(
+                        IdleWarning(
+                            game_id=s.id,
+                            channel_id=s.channel_id,
+                            user_ids=view.to_act_users or view.user_ids,
+                            idle_since=s.updated_at,
+                            abandon_at=max(s.updated_at + self.idle_abandon_after, now + grace),
+                        )
+                    )
+        return SweepReport(tuple(warnings), tuple(abandoned), tuple(resumed))
+
+    async def _abandon(self, s: Session) -> Outcome:
+        if s.status is GameStatus.LOBBY:
+            await self._close_lobby(s, "abandoned")
+            return self._outcome(s, [])
+        assert s.game is not None
+        finish = finish_abandoned(s.game)
+        await self._store.record_result(s.id, finish, now=self._clock())
+        self._end(s, finish)
+        return self._outcome(s, [])

@@ -1,0 +1,234 @@
+"""What the session manager hands to its callers: read-only views, outcomes and refusals.
+
+Everything here is a frozen value: a cog can keep it, render it and pass it around without
+ever changing a live game. Public views (:class:`GameView`, :class:`Outcome`) hold only what
+every player at the table may see; a player's own cards come from :class:`PrivateView`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from bot.engine import Action, Card, Event, Phase, Variant
+from db import MessageRef
+
+Level = Literal["easy", "standard", "expert"]
+LEVELS: tuple[Level, ...] = ("easy", "standard", "expert")
+
+
+class GameStatus(enum.Enum):
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_open(self) -> bool:
+        """A lobby or a game in progress (it holds its channel)."""
+        return self in (GameStatus.LOBBY, GameStatus.ACTIVE)
+
+
+class RefusalReason(enum.Enum):
+    """Why the manager said no; the matching :class:`Refusal` carries a message for the user."""
+
+    UNKNOWN_GAME = "unknown game"
+    GAME_OVER = "game over"
+    NOT_STARTED = "not started"
+    ALREADY_STARTED = "already started"
+    NOT_SEATED = "not seated"
+    STALE = "stale"
+    NOT_YOUR_TURN = "not your turn"
+    ILLEGAL = "illegal"
+    NOT_HOST = "not host"
+    CHANNEL_BUSY = "channel busy"
+    ALREADY_SEATED = "already seated"
+    LOBBY_FULL = "lobby full"
+    SEAT_TAKEN = "seat taken"
+    SEATS_EMPTY = "seats empty"
+    INVALID = "invalid"
+    HIDDEN = "hidden"
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A request the manager turned down; nothing changed. Show ``message`` to that user only."""
+
+    reason: RefusalReason
+    message: str
+    ok: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Who sits in a seat: a Discord user, or a computer of some level."""
+
+    seat: int
+    user_id: int | None
+    level: Level | None
+    side: int
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """A public, read-only snapshot of a lobby or game (no hidden card is in it).
+
+    ``seats`` has one entry per seat of the variant (``None`` = still empty in a lobby).
+    The engine fields (``phase`` … ``skunks``) describe the game once it has started.
+    """
+
+    game_id: int
+    guild_id: int | None
+    channel_id: int
+    status: GameStatus
+    variant: Variant
+    host_id: int
+    step: int
+    seats: tuple[SeatView | None, ...]
+    messages: Mapping[str, MessageRef]
+    phase: Phase | None = None
+    dealer: int | None = None
+    pone: int | None = None
+    deal_number: int = 0
+    scores: tuple[int, ...] = ()
+    to_act: tuple[int, ...] = ()
+    count: int = 0
+    pile: tuple[Card, ...] = ()
+    played: tuple[tuple[int, Card], ...] = ()
+    starter: Card | None = None
+    hand_sizes: tuple[int, ...] = ()
+    cut_cards: tuple[tuple[int, Card], ...] = ()
+    winner: int | None = None
+    skunks: tuple[int, ...] = ()
+    end_reason: str | None = None
+    ok: ClassVar[bool] = True
+
+    @property
+    def user_ids(self) -> tuple[int, ...]:
+        """The Discord users seated, in seat order."""
+        return tuple(s.user_id for s in self.seats if s is not None and s.user_id is not None)
+
+    @property
+    def to_act_users(self) -> tuple[int, ...]:
+        """The Discord users who must act now."""
+        return tuple(u for seat in self.to_act if (u := self.seat_user(seat)) is not None)
+
+    @property
+    def is_full(self) -> bool:
+        return all(s is not None for s in self.seats)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat this user holds, or ``None``."""
+        for s in self.seats:
+            if s is not None and s.user_id == user_id:
+                return s.seat
+        return None
+
+    def seat_user(self, seat: int) -> int | None:
+        """The Discord user in ``seat`` (``None`` for a computer or an empty seat)."""
+        s = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        return None if s is None else s.user_id
+
+    def side_users(self, side: int) -> tuple[int, ...]:
+        """The Discord users who score for ``side``."""
+        return tuple(
+            s.user_id for s in self.seats if s is not None and s.side == side and s.user_id
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StepEvent:
+    """An engine event, tagged with the step (action number) that produced it."""
+
+    step: int
+    event: Event
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """How a game ended: ``reason`` is ``'won'``, ``'forfeit'`` or ``'abandoned'``."""
+
+    reason: Literal["won", "forfeit", "abandoned"]
+    winner_sides: tuple[int, ...]
+    winner_users: tuple[int, ...]
+    scores: tuple[int, ...]
+    skunks: tuple[int, ...]
+    forfeit_seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a successful request did, once it is durable.
+
+    ``events``: every engine event in order, the computer moves it triggered included;
+    ``to_act_users``: who must act now; ``finished``: set when the game ended.
+    """
+
+    game_id: int
+    events: tuple[StepEvent, ...]
+    step: int
+    view: GameView
+    to_act_users: tuple[int, ...]
+    finished: Finished | None = None
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateView:
+    """One player's own view: their cards, what they may do, and the step to put on buttons."""
+
+    game_id: int
+    seat: int
+    step: int
+    phase: Phase
+    hand: tuple[Card, ...]
+    kept: tuple[Card, ...]
+    legal_actions: tuple[Action, ...]
+    must_act: bool
+    ok: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class IdleWarning:
+    """A game idle for a while: warn these users that it will be abandoned at ``abandon_at``."""
+
+    game_id: int
+    channel_id: int
+    user_ids: tuple[int, ...]
+    idle_since: float
+    abandon_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SweepReport:
+    """What :meth:`GameSessionManager.sweep_idle` did: warnings to send, games it ended, and
+    computer moves it made in games that were waiting on a computer."""
+
+    warnings: tuple[IdleWarning, ...] = ()
+    abandoned: tuple[Outcome, ...] = ()
+    resumed: tuple[Outcome, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeReport:
+    """What :meth:`GameSessionManager.resume` loaded and checked.
+
+    ``verified``: games whose snapshot matched a replay of their log; ``repaired``: games whose
+    snapshot did not (the log wins, the snapshot was rewritten); ``unreplayable``: games whose
+    log could not be replayed (kept as the snapshot says); ``outcomes``: computer moves made
+    for games that were waiting on a computer.
+    """
+
+    lobbies: int
+    active: int
+    verified: tuple[int, ...]
+    repaired: tuple[int, ...]
+    unreplayable: tuple[int, ...]
+    outcomes: tuple[Outcome, ...]
