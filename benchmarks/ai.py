@@ -1,0 +1,208 @@
+"""Computer players' benchmark: discard latency, expected points per deal, matches.
+
+Run from the repository root: .venv/bin/python benchmarks/ai.py [--deals N] [--games N]
+
+Figures, one per line as ``name: value unit``:
+
+- ``discard_ms_<level>``: median (and p95) time to choose a two-handed discard.
+- ``play_ms_expert``: median and max time of the expert's pegging decisions in its matches.
+- ``dealer_points_<level>`` / ``pone_points_<level>``: on random deals (``--deals`` as dealer
+  and as many as pone) against a ``standard`` opponent's discard, the exact expected points over
+  the 40 starters not among the twelve cards dealt: the dealer's hand + crib, the pone's hand -
+  crib.
+- ``<a>_vs_<b>``: the win rate of ``a`` over two-player games with seats swapped each game,
+  with its 95% interval (Wilson).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.ai import choose_discard  # noqa: E402
+from bot.ai.players import decide  # noqa: E402
+from bot.ai.view import SeatView  # noqa: E402
+from bot.engine import FULL_PACK, Game, Play, Variant, show_points  # noqa: E402
+
+LEVELS = ("easy", "standard", "expert")
+MATCHES = (
+    ("easy", "random"),
+    ("standard", "random"),
+    ("expert", "random"),
+    ("standard", "easy"),
+    ("expert", "easy"),
+    ("expert", "standard"),
+)
+
+
+# --------------------------------------------------------------------------- discards
+
+
+def discard_latency(level: str, hands: int, seed: int) -> tuple[float, float]:
+    rng = random.Random(seed)
+    times = []
+    for i in range(hands):
+        hand = rng.sample(FULL_PACK, 6)
+        start = time.perf_counter()
+        choose_discard(hand, dealer=bool(i % 2), level=level, seed=i)
+        times.append(time.perf_counter() - start)
+    times.sort()
+    return statistics.median(times) * 1000, times[int(len(times) * 0.95)] * 1000
+
+
+def _deal_points(args) -> tuple[float, float]:
+    level, seeds, reference = args
+    dealer_total = pone_total = 0.0
+    for seed in seeds:
+        rng = random.Random(seed)
+        cards = rng.sample(FULL_PACK, 12)
+        dealer_hand, pone_hand = cards[:6], cards[6:]
+        # The level deals on even seeds and is the pone on odd ones; the reference the other.
+        dealer_level, pone_level = (level, reference) if seed % 2 == 0 else (reference, level)
+        d_throw = choose_discard(dealer_hand, dealer=True, level=dealer_level, seed=seed)
+        p_throw = choose_discard(pone_hand, dealer=False, level=pone_level, seed=seed + 1)
+        d_kept = [c for c in dealer_hand if c not in d_throw]
+        p_kept = [c for c in pone_hand if c not in p_throw]
+        crib = [*d_throw, *p_throw]
+        seen = set(cards)
+        d = p = 0
+        starters = [c for c in FULL_PACK if c not in seen]
+        for starter in starters:
+            crib_points = show_points(crib, starter, crib=True)
+            d += show_points(d_kept, starter) + crib_points
+            p += show_points(p_kept, starter) - crib_points
+        if seed % 2 == 0:
+            dealer_total += d / len(starters)
+        else:
+            pone_total += p / len(starters)
+    return dealer_total, pone_total
+
+
+def expected_points(
+    level: str, deals: int, workers: int, reference: str = "standard"
+) -> tuple[float, float]:
+    """Average over ``deals`` deals as dealer and as many as pone, against ``reference``."""
+    seeds = list(range(2 * deals))
+    chunks = [(level, seeds[i::workers], reference) for i in range(workers)]
+    results = _map(workers, _deal_points, chunks)
+    return (sum(r[0] for r in results) / deals, sum(r[1] for r in results) / deals)
+
+
+# --------------------------------------------------------------------------- matches
+
+
+def play_game(levels: tuple[str, str], seed: int, timings: list | None = None) -> int:
+    """Play one two-player game; return the winning seat."""
+    game = Game.new(Variant(players=2), seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        seat = game.to_act[0]
+        level = levels[seat]
+        view = SeatView.of(game, seat)
+        start = time.perf_counter()
+        action = decide(view, level=level, seed=rng.getrandbits(32))
+        if timings is not None and level == "expert" and isinstance(action, Play):
+            timings.append(time.perf_counter() - start)
+        game.apply(seat, action)
+    return game.winner
+
+
+def _match_chunk(args) -> tuple[int, int, list[float]]:
+    a, b, games = args
+    wins = 0
+    timings: list[float] = []
+    for g in games:
+        levels = (a, b) if g % 2 == 0 else (b, a)
+        winner = play_game(levels, seed=1_000_003 * (g + 1), timings=timings)
+        if levels[winner] == a:
+            wins += 1
+    return wins, len(games), timings
+
+
+def match(a: str, b: str, games: int, workers: int) -> tuple[int, int, list[float]]:
+    indexes = list(range(games))
+    parts = workers * 4
+    chunks = [(a, b, indexes[i::parts]) for i in range(parts)]
+    chunks = [c for c in chunks if c[2]]
+    wins = total = 0
+    timings: list[float] = []
+    for w, n, t in _map(workers, _match_chunk, chunks):
+        wins += w
+        total += n
+        timings += t
+    return wins, total, timings
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 0.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return centre - half, centre + half
+
+
+def _map(workers: int, fn, tasks):
+    if workers <= 1:
+        return [fn(t) for t in tasks]
+    with ProcessPoolExecutor(workers) as pool:
+        return list(pool.map(fn, tasks))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--deals", type=int, default=10_000, help="deals for expected points")
+    parser.add_argument("--games", type=int, default=2_000, help="games per match")
+    parser.add_argument("--hands", type=int, default=500, help="hands for discard latency")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--matches", default="all", help="comma-separated a_vs_b names, or 'all' or 'none'"
+    )
+    args = parser.parse_args(argv)
+
+    for level in LEVELS:
+        median, p95 = discard_latency(level, args.hands, seed=7)
+        print(f"discard_ms_{level}: {median:.2f} ms")
+        print(f"discard_p95_ms_{level}: {p95:.2f} ms")
+
+    if args.deals:
+        for level in LEVELS:
+            start = time.perf_counter()
+            dealer, pone = expected_points(level, args.deals, args.workers)
+            print(f"dealer_points_{level}: {dealer:.3f} points")
+            print(f"pone_points_{level}: {pone:.3f} points")
+            print(f"expected_points_seconds_{level}: {time.perf_counter() - start:.1f} s")
+
+    wanted = {f"{a}_vs_{b}" for a, b in MATCHES}
+    if args.matches == "none":
+        wanted = set()
+    elif args.matches != "all":
+        wanted = set(args.matches.split(","))
+    play_times: list[float] = []
+    for a, b in MATCHES:
+        if f"{a}_vs_{b}" not in wanted or not args.games:
+            continue
+        start = time.perf_counter()
+        wins, n, timings = match(a, b, args.games, args.workers)
+        play_times += timings
+        low, high = wilson(wins, n)
+        print(f"{a}_vs_{b}: {100 * wins / n:.1f} % (95% interval {100 * low:.1f}-{100 * high:.1f})")
+        print(f"{a}_vs_{b}_seconds: {time.perf_counter() - start:.1f} s")
+    if play_times:
+        play_times.sort()
+        print(f"play_ms_expert: {statistics.median(play_times) * 1000:.2f} ms")
+        print(f"play_max_ms_expert: {play_times[-1] * 1000:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,116 @@
+"""Choosing what to lay away: every option valued by its expected hand and expected crib.
+
+``hand`` is exact: the average show of the four kept cards over every starter the player has
+not seen (46 in a two-handed game, 47 otherwise). ``crib`` is the expected total of the crib:
+from the shipped tables (``standard``), or (``expert``, two-handed) from a card-removal model
+that knows which cards we keep and what the other side tends to throw. The crib is added when
+it is ours (our deal, or our partner's) and subtracted when it is not; with three or four
+players each for themselves, giving one opponent points costs us about 1/(n-1) of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from bot.engine import Card
+
+from .crib import crib_expectation_removal, crib_value, table_key
+from .handvalue import hand_total, static_points, unseen_counts
+
+Level = str
+LEVELS: tuple[Level, ...] = ("easy", "standard", "expert")
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardOption:
+    """One way to lay away: what is kept, its expected hand, the expected crib, the net."""
+
+    discard: tuple[Card, ...]
+    kept: tuple[Card, ...]
+    hand: float
+    crib: float
+    crib_weight: float
+    """+1 when the crib is ours, -1 (or -1/(n-1) with more opponents) when it is not."""
+    extra: float = 0.0
+    """Anything else the level weighs (pegging prospects, board position)."""
+
+    @property
+    def net(self) -> float:
+        return self.hand + self.crib_weight * self.crib + self.extra
+
+
+def crib_weight(players: int, partnerships: bool, own: bool) -> float:
+    """How much each point of the crib is worth to the player laying away."""
+    if own:
+        return 1.0
+    if players == 2 or partnerships:
+        return -1.0
+    return -1.0 / (players - 1)
+
+
+def discards_count(players: int) -> int:
+    return 2 if players == 2 else 1
+
+
+def split(hand: Sequence[Card], discard: Sequence[Card]) -> tuple[Card, ...]:
+    return tuple(c for c in hand if c not in discard)
+
+
+def evaluate(
+    hand: Sequence[Card],
+    *,
+    crib: Callable[[tuple[Card, ...], tuple[Card, ...]], float],
+    weight: float,
+    extra: Callable[[tuple[Card, ...], tuple[Card, ...]], float] | None = None,
+) -> list[DiscardOption]:
+    """Every discard of ``hand`` valued (best first; ties keep the order of the combinations).
+
+    ``crib(discard, kept)`` gives the expected crib; ``extra(discard, kept)`` any adjustment.
+    """
+    hand = tuple(sorted(hand))
+    k = 2 if len(hand) == 6 else 1
+    by_rank, by_suit, n = unseen_counts(hand)
+    options = []
+    for discard in combinations(hand, k):
+        kept = split(hand, discard)
+        expected = hand_total(kept, by_rank, by_suit, n) / n
+        adjust = extra(discard, kept) if extra is not None else 0.0
+        options.append(DiscardOption(discard, kept, expected, crib(discard, kept), weight, adjust))
+    options.sort(key=lambda o: -o.net)
+    return options
+
+
+def table_options(
+    hand: Sequence[Card], *, own: bool, players: int = 2, partnerships: bool = False
+) -> list[DiscardOption]:
+    """Options valued with the exact hand and the shipped crib tables (the ``standard`` way)."""
+    key = table_key(players, partnerships)
+    return evaluate(
+        hand,
+        crib=lambda discard, kept: crib_value(discard, key=key, own=own),
+        weight=crib_weight(players, partnerships, own),
+    )
+
+
+def removal_options(
+    hand: Sequence[Card], *, own: bool, players: int = 2, partnerships: bool = False
+) -> list[DiscardOption]:
+    """Options with the card-removal crib model where it applies (two-handed), else tables."""
+    if players != 2:
+        return table_options(hand, own=own, players=players, partnerships=partnerships)
+    hand = tuple(sorted(hand))
+    return evaluate(
+        hand,
+        crib=lambda discard, kept: crib_expectation_removal(discard, hand, own=own),
+        weight=crib_weight(players, partnerships, own),
+    )
+
+
+def easy_discard(hand: Sequence[Card], players: int = 2) -> tuple[Card, ...]:
+    """The beginner's way: keep the four cards that look best, never minding the crib."""
+    hand = tuple(sorted(hand))
+    k = discards_count(players)
+    best = max(combinations(hand, k), key=lambda d: static_points(split(hand, d)))
+    return best

@@ -1,0 +1,482 @@
+"""The play (pegging): what each level lays, and why.
+
+Suits never matter in the play, so everything here works on ranks (1..13).
+
+- ``easy``: takes an obvious fifteen or thirty-one, else lays its first "safe" card (one that
+  does not leave the count at 5 or 21).
+- ``standard``: greedy with simple defence: the points a card makes now, minus the points the
+  next player can expect to make on it (from how many cards of each rank are still unseen and
+  how many the next player holds).
+- ``expert``: searches. Two-handed it deals the opponent's unseen cards many times over,
+  consistent with everything known (what the opponent laid, when they said go, and that the
+  four they kept are what a sound player keeps from six), solves each deal exactly to the end
+  of the play (minimax over the remaining cards), and lays the card with the best average.
+  With more players it looks a few cards ahead in each sampled deal. Near the end of the game
+  it values reaching 121 (or 61) first above points.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+
+from bot.engine import Card
+
+from .view import MAX_COUNT, SeatView
+
+VALUE = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+WIN = 1000
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@lru_cache(maxsize=1 << 18)
+def peg_points(pile: tuple[int, ...]) -> int:
+    """Points for the last rank of ``pile`` (the ranks laid since the count was reset)."""
+    count = 0
+    for r in pile:
+        count += VALUE[r]
+    points = 2 if count in (15, 31) else 0
+    last = pile[-1]
+    same = 1
+    n = len(pile)
+    while same < n and pile[-same - 1] == last:
+        same += 1
+    points += (0, 0, 2, 6, 12)[same]
+    for length in range(n, 2, -1):
+        tail = pile[-length:]
+        if max(tail) - min(tail) == length - 1 and len(set(tail)) == length:
+            points += length
+            break
+    return points
+
+
+def describe(pile: tuple[int, ...], count_after: int, go: bool = False) -> list[str]:
+    """Names of what laying the last rank of ``pile`` makes ('fifteen', 'a pair', ...)."""
+    names = []
+    if count_after == 15:
+        names.append("fifteen")
+    if count_after == MAX_COUNT:
+        names.append("thirty-one")
+    last = pile[-1]
+    same = 1
+    while same < len(pile) and pile[-same - 1] == last:
+        same += 1
+    if same >= 2:
+        names.append({2: "a pair", 3: "a pair royal", 4: "a double pair royal"}[same])
+    for length in range(len(pile), 2, -1):
+        tail = pile[-length:]
+        if max(tail) - min(tail) == length - 1 and len(set(tail)) == length:
+            names.append(f"a run of {length}")
+            break
+    if go:
+        names.append("the go")
+    return names
+
+
+# --------------------------------------------------------------------------- view helpers
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCandidate:
+    """A card the seat may lay, with what the level thought of it."""
+
+    card: Card
+    score: float
+    points: int
+    """Points the card makes at once (fifteen, pairs, runs, 31; plus a go it takes)."""
+    count_after: int
+    reply: float = 0.0
+    """The points the next player can be expected to make on it (standard's defence)."""
+
+
+def legal_cards(view: SeatView) -> list[Card]:
+    return [c for c in view.hand if view.count + c.value <= MAX_COUNT]
+
+
+def distinct_by_rank(cards: list[Card]) -> list[Card]:
+    seen = set()
+    out = []
+    for card in cards:
+        if card.rank not in seen:
+            seen.add(card.rank)
+            out.append(card)
+    return out
+
+
+def pile_ranks(view: SeatView) -> tuple[int, ...]:
+    return tuple(c.rank for c in view.pile)
+
+
+def unseen_rank_counts(view: SeatView) -> list[int]:
+    counts = [4] * 14
+    counts[0] = 0
+    for card in view.known_cards():
+        counts[card.rank] -= 1
+    return counts
+
+
+# --------------------------------------------------------------------------- easy
+
+
+def easy_play(view: SeatView) -> Card:
+    """An obvious fifteen or 31, else the first card that does not leave 5 or 21."""
+    legal = legal_cards(view)
+    for card in legal:
+        if view.count + card.value in (15, MAX_COUNT):
+            return card
+    for card in legal:
+        if view.count + card.value not in (5, 21):
+            return card
+    return legal[0]
+
+
+# --------------------------------------------------------------------------- standard
+
+
+def _reply_expectation(
+    pile: tuple[int, ...], count: int, unseen: list[int], held: int, floor: int
+) -> float:
+    """The next player's expected best immediate points on ``pile`` (held cards unknown)."""
+    total_unseen = sum(unseen[r] for r in range(1, 14) if VALUE[r] >= floor)
+    if held <= 0 or total_unseen <= 0:
+        return 0.0
+    held = min(held, total_unseen)
+    replies = []
+    for r in range(1, 14):
+        if unseen[r] == 0 or VALUE[r] < floor or count + VALUE[r] > MAX_COUNT:
+            continue
+        points = peg_points(pile + (r,))
+        if points:
+            p_none = comb(total_unseen - unseen[r], held) / comb(total_unseen, held)
+            replies.append((points, 1.0 - p_none))
+    replies.sort(reverse=True)
+    expected = 0.0
+    still = 1.0
+    for points, p in replies:
+        expected += points * p * still
+        still *= 1.0 - p
+    return expected
+
+
+def standard_candidates(view: SeatView) -> list[PlayCandidate]:
+    """Every legal card (one per rank) scored greedily with simple defence, best first."""
+    pile = pile_ranks(view)
+    unseen = unseen_rank_counts(view)
+    held = view.held_counts()
+    floors = view.go_floors()
+    out = []
+    for card in distinct_by_rank(legal_cards(view)):
+        after = pile + (card.rank,)
+        count_after = view.count + card.value
+        points = peg_points(after)
+        held_after = list(held)
+        held_after[view.seat] -= 1
+        rest = [c for c in view.hand if c is not card]
+        # Who can lay next: the first seat to the left that holds a card that fits.
+        nxt = None
+        if count_after < MAX_COUNT:
+            for step in range(1, view.players + 1):
+                seat = (view.seat + step) % view.players
+                if seat == view.seat:
+                    if any(c.value <= MAX_COUNT - count_after for c in rest):
+                        nxt = seat
+                    break
+                if held_after[seat] > 0 and _may_fit(floors.get(seat, 1), count_after, unseen):
+                    nxt = seat
+                    break
+        reply = 0.0
+        if count_after == MAX_COUNT:
+            pass
+        elif nxt is None:
+            points += 1  # nobody else can lay and we cannot either: the go (or last card)
+        elif nxt != view.seat:
+            reply = _reply_expectation(
+                after, count_after, unseen, held_after[nxt], floors.get(nxt, 1)
+            )
+            if view.side_of(nxt) == view.side:
+                reply = -reply  # a partner's points are ours
+        # Hold low cards for later (they take goes and thirty-ones): lay high ones first.
+        tie = 0.01 * card.value
+        out.append(PlayCandidate(card, points - reply + tie, points, count_after, reply))
+    out.sort(key=lambda c: -c.score)
+    return out
+
+
+def _may_fit(floor: int, count: int, unseen: list[int]) -> bool:
+    """Could a seat whose cards are all worth ``floor`` or more lay on ``count``?"""
+    room = MAX_COUNT - count
+    return any(unseen[r] for r in range(1, 14) if floor <= VALUE[r] <= room)
+
+
+def standard_play(view: SeatView) -> Card:
+    return standard_candidates(view)[0].card
+
+
+# --------------------------------------------------------------------------- expert
+
+
+def _remove(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
+    i = hand.index(rank)
+    return hand[:i] + hand[i + 1 :]
+
+
+class TwoHandedSolver:
+    """Exact minimax of the rest of a two-handed play with every card known.
+
+    Values are points for seat "A" minus points for seat "B". With ``needs`` (points each side
+    still needs to win) reaching the target is worth ``WIN`` at once.
+    """
+
+    def __init__(self, needs: tuple[int, int] | None = None) -> None:
+        self.memo: dict = {}
+        self.needs = needs
+
+    def value(
+        self,
+        a: tuple[int, ...],
+        b: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        turn: int,
+        gained: tuple[int, int] = (0, 0),
+    ) -> float:
+        key = (a, b, pile, count, turn, gained if self.needs else None)
+        memo = self.memo
+        if key in memo:
+            return memo[key]
+        hand = a if turn == 0 else b
+        best = None
+        last = -1
+        for r in hand:
+            if r == last:
+                continue
+            last = r
+            if count + VALUE[r] > MAX_COUNT:
+                break
+            v = self.after(a, b, pile, count, turn, r, gained)
+            if best is None or (v > best if turn == 0 else v < best):
+                best = v
+        memo[key] = best
+        return best
+
+    def after(
+        self,
+        a: tuple[int, ...],
+        b: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        turn: int,
+        rank: int,
+        gained: tuple[int, int] = (0, 0),
+    ) -> float:
+        """The value once ``turn`` lays ``rank`` (which must fit)."""
+        if turn == 0:
+            a = _remove(a, rank)
+            mine, other = a, b
+        else:
+            b = _remove(b, rank)
+            mine, other = b, a
+        pile = pile + (rank,)
+        count += VALUE[rank]
+        points = peg_points(pile)
+        if count == MAX_COUNT:
+            pile, count = (), 0
+            nxt = 1 - turn if other else (turn if mine else None)
+        elif other and VALUE[other[0]] <= MAX_COUNT - count:
+            nxt = 1 - turn
+        elif mine and VALUE[mine[0]] <= MAX_COUNT - count:
+            nxt = turn
+        else:
+            points += 1
+            pile, count = (), 0
+            nxt = 1 - turn if other else (turn if mine else None)
+        sign = 1 if turn == 0 else -1
+        if self.needs is not None:
+            gained = (
+                (gained[0] + points, gained[1]) if turn == 0 else (gained[0], gained[1] + points)
+            )
+            if gained[turn] >= self.needs[turn]:
+                return sign * WIN
+            if nxt is None:
+                return self.terminal(gained)
+            return self.value(a, b, pile, count, nxt, gained)
+        if nxt is None:
+            return sign * points
+        return sign * points + self.value(a, b, pile, count, nxt)
+
+    def terminal(self, gained: tuple[int, int]) -> float:
+        return gained[0] - gained[1]
+
+
+class EndgameSolver(TwoHandedSolver):
+    """The solver near the end of a game: after the play, the show decides (pone first)."""
+
+    def __init__(self, needs: tuple[int, int], shows: tuple[int, int], pone: int, crib: float):
+        super().__init__(needs)
+        self.shows = shows
+        self.pone = pone
+        self.crib = crib
+
+    def terminal(self, gained: tuple[int, int]) -> float:
+        left = [self.needs[0] - gained[0], self.needs[1] - gained[1]]
+        pone, dealer = self.pone, 1 - self.pone
+        sign_pone = 1 if pone == 0 else -1
+        if self.shows[pone] >= left[pone]:
+            return sign_pone * WIN
+        if self.shows[dealer] >= left[dealer]:
+            return -sign_pone * WIN
+        if self.shows[dealer] + self.crib >= left[dealer]:
+            return -sign_pone * WIN * 0.6
+        # Nobody out yet: keep the race (the diff of this deal's points).
+        return (
+            (gained[0] + self.shows[0])
+            - (gained[1] + self.shows[1])
+            + (self.crib if dealer == 0 else -self.crib)
+        )
+
+
+class MultiSolver:
+    """A few cards ahead with three or four players, every card known (a sampled world).
+
+    Paranoid: our side maximizes our points minus theirs, everyone else minimizes it.
+    """
+
+    def __init__(self, weights: tuple[float, ...], depth: int) -> None:
+        self.weights = weights
+        self.depth = depth
+        self.memo: dict = {}
+
+    def value(self, hands: tuple, pile: tuple, count: int, turn: int, depth: int) -> float:
+        key = (hands, pile, count, turn, depth)
+        memo = self.memo
+        if key in memo:
+            return memo[key]
+        maximize = self.weights[turn] > 0
+        best = None
+        last = -1
+        for r in hands[turn]:
+            if r == last:
+                continue
+            last = r
+            if count + VALUE[r] > MAX_COUNT:
+                break
+            v = self.after(hands, pile, count, turn, r, depth)
+            if best is None or (v > best if maximize else v < best):
+                best = v
+        memo[key] = best
+        return best
+
+    def after(self, hands: tuple, pile: tuple, count: int, turn: int, rank: int, depth: int):
+        n = len(hands)
+        hands = hands[:turn] + (_remove(hands[turn], rank),) + hands[turn + 1 :]
+        pile = pile + (rank,)
+        count += VALUE[rank]
+        points = peg_points(pile)
+        nxt = None
+        if count < MAX_COUNT:
+            for step in range(1, n + 1):
+                seat = (turn + step) % n
+                h = hands[seat]
+                if h and VALUE[h[0]] <= MAX_COUNT - count:
+                    nxt = seat
+                    break
+        if nxt is None:
+            if count < MAX_COUNT:
+                points += 1
+            pile, count = (), 0
+            for step in range(1, n + 1):
+                seat = (turn + step) % n
+                if hands[seat]:
+                    nxt = seat
+                    break
+        v = self.weights[turn] * points
+        if nxt is None or depth <= 0:
+            return v
+        return v + self.value(hands, pile, count, nxt, depth - 1)
+
+
+EXPERT_SAMPLES_TWO = 24
+EXPERT_SAMPLES_MULTI = 10
+MULTI_DEPTH = 4
+ENDGAME_REACH = 31
+"""Points from the target within which the expert plays for the win, not the points."""
+
+
+def expert_play(view: SeatView, rng: random.Random) -> Card:
+    """Search over sampled worlds (see the module docstring)."""
+    legal = distinct_by_rank(legal_cards(view))
+    if len(legal) == 1:
+        return legal[0]
+    if view.players == 2:
+        values = _expert_two_handed(view, rng, legal)
+    else:
+        values = _expert_multi(view, rng, legal)
+    return max(legal, key=lambda c: (values[c.rank], 0.01 * c.value))
+
+
+def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) -> dict:
+    from .inference import sample_opponent_two_handed
+
+    opp = 1 - view.seat
+    worlds = sample_opponent_two_handed(view, rng, EXPERT_SAMPLES_TWO)
+    me = tuple(sorted(c.rank for c in view.hand))
+    pile = pile_ranks(view)
+    target = view.variant.target
+    needs = (target - view.scores[view.side], target - view.scores[view.side_of(opp)])
+    endgame = min(needs) <= ENDGAME_REACH
+    totals = {c.rank: 0.0 for c in legal}
+    if not endgame:
+        solver = TwoHandedSolver()
+        for world in worlds:
+            for card in legal:
+                totals[card.rank] += solver.after(me, world, pile, view.count, 0, card.rank)
+        return totals
+    my_show = _my_show(view)
+    opp_laid = [c.rank for s, c in view.played if s == opp]
+    pone = 0 if view.dealer == opp else 1
+    crib = 4.6
+    for world in worlds:
+        opp_show = _rank_show(tuple(sorted(opp_laid + list(world))), view.starter.rank)
+        solver = EndgameSolver(needs, (my_show, opp_show), pone, crib)
+        for card in legal:
+            totals[card.rank] += solver.after(me, world, pile, view.count, 0, card.rank, (0, 0))
+    return totals
+
+
+def _my_show(view: SeatView) -> int:
+    from bot.engine import show_points
+
+    if len(view.kept) == 4 and view.starter is not None:
+        return show_points(view.kept, view.starter)
+    return 0
+
+
+def _rank_show(ranks: tuple[int, ...], starter: int) -> int:
+    from bot.engine.scoring import rank_points
+
+    if len(ranks) != 4:
+        return 0
+    return rank_points(tuple(sorted((*ranks, starter))))
+
+
+def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict:
+    from .inference import sample_others
+
+    n = view.players
+    sides = view.variant.sides
+    weights = tuple(1.0 if view.side_of(s) == view.side else -1.0 / (sides - 1) for s in range(n))
+    solver = MultiSolver(weights, MULTI_DEPTH)
+    pile = pile_ranks(view)
+    me = tuple(sorted(c.rank for c in view.hand))
+    totals = {c.rank: 0.0 for c in legal}
+    for world in sample_others(view, rng, EXPERT_SAMPLES_MULTI):
+        hands = tuple(me if s == view.seat else world[s] for s in range(n))
+        for card in legal:
+            totals[card.rank] += solver.after(
+                hands, pile, view.count, view.seat, card.rank, MULTI_DEPTH
+            )
+    return totals

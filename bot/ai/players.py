@@ -1,0 +1,151 @@
+"""Computer players: one decision for a seat, from that seat's view only.
+
+>>> from bot.engine import Game, Variant
+>>> game = Game.new(Variant(players=2), seed=3, first_dealer=0)
+>>> choose_action(game, 1, level="standard", seed=1)
+Discard(4♣ 7♦)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bot.engine import Action, Card, Cut, Discard, Game, Phase, Play
+
+from .discard import (
+    LEVELS,
+    DiscardOption,
+    discards_count,
+    easy_discard,
+    removal_options,
+    table_options,
+)
+from .pegging import easy_play, expert_play, standard_play
+from .position import position_adjusted
+from .view import SeatView
+
+RANDOM = "random"
+"""A yardstick, not a level to offer players: any legal action, at random."""
+
+
+def _rng(seed: int | None) -> random.Random:
+    return random.Random(seed) if seed is not None else random.Random()
+
+
+def _check_level(level: str) -> None:
+    if level not in LEVELS and level != RANDOM:
+        raise ValueError(f"Unknown level {level!r}: choose from {', '.join(LEVELS)}")
+
+
+def choose_discard(
+    hand: Sequence[Card],
+    *,
+    dealer: bool,
+    players: int = 2,
+    level: str = "expert",
+    seed: int | None = None,
+    partnerships: bool = False,
+) -> list[Card]:
+    """The cards to lay away from ``hand``: 2 of 6 two-handed, 1 of 5 otherwise.
+
+    ``dealer``: the crib is ours (we deal, or in partnerships our partner does).
+    """
+    _check_level(level)
+    hand = tuple(sorted(hand))
+    k = discards_count(players)
+    if len(hand) != k + 4:
+        raise ValueError(f"With {players} players a hand to discard from has {k + 4} cards")
+    if len(set(hand)) != len(hand):
+        raise ValueError("The hand holds the same card twice")
+    return list(
+        _discard(
+            hand,
+            own=dealer,
+            players=players,
+            partnerships=partnerships,
+            level=level,
+            rng=_rng(seed),
+            view=None,
+        )
+    )
+
+
+def discard_options(
+    hand: Sequence[Card],
+    *,
+    dealer: bool,
+    players: int = 2,
+    partnerships: bool = False,
+    level: str = "expert",
+) -> list[DiscardOption]:
+    """Every discard valued the way ``level`` values it, best first."""
+    if level == "expert":
+        return removal_options(hand, own=dealer, players=players, partnerships=partnerships)
+    return table_options(hand, own=dealer, players=players, partnerships=partnerships)
+
+
+def _discard(
+    hand: tuple[Card, ...],
+    *,
+    own: bool,
+    players: int,
+    partnerships: bool,
+    level: str,
+    rng: random.Random,
+    view: SeatView | None,
+) -> tuple[Card, ...]:
+    if level == RANDOM:
+        return tuple(sorted(rng.sample(hand, discards_count(players))))
+    if level == "easy":
+        return easy_discard(hand, players)
+    options = discard_options(
+        hand, dealer=own, players=players, partnerships=partnerships, level=level
+    )
+    if level == "expert" and view is not None:
+        options = position_adjusted(options, view)
+    return options[0].discard
+
+
+def choose_action(
+    game: Game, seat: int, *, level: str = "standard", seed: int | None = None
+) -> Action:
+    """The action of a computer player in ``seat`` (it must be one of the seats to act).
+
+    Decides from :class:`SeatView` only: its own cards and the public facts.
+    """
+    return decide(SeatView.of(game, seat), level=level, seed=seed)
+
+
+def decide(view: SeatView, *, level: str = "standard", seed: int | None = None) -> Action:
+    """The action for the seat whose view this is."""
+    _check_level(level)
+    if view.seat not in view.to_act:
+        raise ValueError(f"Seat {view.seat} has nothing to do now ({view.phase.value})")
+    rng = _rng(seed)
+    if view.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_FOR_STARTER):
+        return Cut(rng.choice(view.cut_depths))
+    if view.phase is Phase.DISCARD:
+        cards = _discard(
+            view.hand,
+            own=view.crib_is_ours,
+            players=view.players,
+            partnerships=view.variant.partnerships,
+            level=level,
+            rng=rng,
+            view=view,
+        )
+        return Discard(cards)
+    if view.phase is Phase.PLAY:
+        return Play(play_card(view, level=level, rng=rng))
+    raise ValueError(f"Nothing to decide in phase {view.phase.value}")
+
+
+def play_card(view: SeatView, *, level: str, rng: random.Random) -> Card:
+    if level == RANDOM:
+        return rng.choice([c for c in view.hand if view.count + c.value <= 31])
+    if level == "easy":
+        return easy_play(view)
+    if level == "standard":
+        return standard_play(view)
+    return expert_play(view, rng)
