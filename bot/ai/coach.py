@@ -1,1 +1,195 @@
-"""placeholder"""
+"""The coach: ranked discards with their expectations, a card to lay and why, a note after the
+show when a discard gave away more than half a point.
+
+The discard advice is the exact expected-value optimum of the hand (every unseen starter,
+counted with the engine's own scoring) plus the expected crib from the shipped tables, added
+for our crib and subtracted for theirs.
+
+>>> from bot.engine import parse_cards
+>>> best = discard_advice(parse_cards("5H 5C JD QS 2C 3D"), dealer=True)[0]
+>>> format_discard(best)
+'keep 5-5-J-Q, throw 2-3: hand 12.7, crib +6.9, net 19.6'
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.engine import Card, Game, Phase, rank_name
+
+from .discard import DiscardOption, table_options
+from .pegging import describe, expert_play, pile_ranks, standard_candidates
+from .view import MAX_COUNT, SeatView
+
+REVIEW_THRESHOLD = 0.5
+
+
+# --------------------------------------------------------------------------- the discard
+
+
+def discard_advice(
+    hand: Sequence[Card],
+    *,
+    dealer: bool,
+    players: int = 2,
+    partnerships: bool = False,
+    top: int | None = None,
+) -> list[DiscardOption]:
+    """Every discard (or the ``top`` best), best first: expected hand, expected crib, net."""
+    options = table_options(hand, own=dealer, players=players, partnerships=partnerships)
+    return options if top is None else options[:top]
+
+
+def _cards_text(cards: Sequence[Card], with_suits: bool) -> str:
+    if with_suits:
+        return " ".join(str(c) for c in cards)
+    return "-".join(rank_name(c.rank) for c in cards)
+
+
+def format_discard(option: DiscardOption, *, with_suits: bool | None = None) -> str:
+    """'keep 5-5-J-Q, throw 2-3: hand 12.7, crib +6.9, net 19.6'.
+
+    Cards are written by rank unless that would be ambiguous (a rank both kept and thrown, or a
+    choice that matters by suit: a flush, his nobs); then with suits.
+    """
+    if with_suits is None:
+        kept_ranks = {c.rank for c in option.kept}
+        with_suits = any(c.rank in kept_ranks for c in option.discard) or (
+            len({c.suit for c in option.kept}) == 1
+        )
+    sign = "+" if option.crib_weight > 0 else "-"
+    crib = f"crib {sign}{option.crib:.1f}"
+    if 0 > option.crib_weight > -1:
+        crib += f" (counts {abs(option.crib_weight):.2g})"
+    return (
+        f"keep {_cards_text(option.kept, with_suits)}, "
+        f"throw {_cards_text(option.discard, with_suits)}: "
+        f"hand {option.hand:.1f}, {crib}, net {option.net:.1f}"
+    )
+
+
+def discard_hint(
+    hand: Sequence[Card],
+    *,
+    dealer: bool,
+    players: int = 2,
+    partnerships: bool = False,
+    top: int = 3,
+) -> str:
+    """The ``top`` discards, one per line, best first."""
+    options = discard_advice(hand, dealer=dealer, players=players, partnerships=partnerships)
+    whose = "your crib" if dealer else "the dealer's crib"
+    lines = [f"Best discards ({whose}):"]
+    for i, option in enumerate(options[:top], 1):
+        lines.append(f"{i}. {format_discard(option)}")
+    return "\n".join(lines)
+
+
+def discard_review(
+    kept: Sequence[Card],
+    discards: Sequence[Card],
+    *,
+    dealer: bool,
+    players: int = 2,
+    partnerships: bool = False,
+    threshold: float = REVIEW_THRESHOLD,
+) -> str | None:
+    """A private note when a discard cost more than ``threshold`` points of expectation.
+
+    ``kept`` and ``discards`` are what the player kept and laid away (``dealer``: the crib was
+    theirs or their partner's). None when the discard was within ``threshold`` of the best.
+    """
+    hand = sorted([*kept, *discards])
+    options = discard_advice(hand, dealer=dealer, players=players, partnerships=partnerships)
+    chosen = next(o for o in options if set(o.discard) == set(discards))
+    best = options[0]
+    cost = best.net - chosen.net
+    if cost <= threshold:
+        return None
+    with_suits = _needs_suits(best) or _needs_suits(chosen)
+    return (
+        f"Your discard of {_cards_text(chosen.discard, with_suits)} cost about {cost:.1f} points "
+        f"of expectation. The coach would {format_discard(best, with_suits=with_suits)} "
+        f"(yours: hand {chosen.hand:.1f}, crib {chosen.crib:.1f})."
+    )
+
+
+def _needs_suits(option: DiscardOption) -> bool:
+    kept_ranks = {c.rank for c in option.kept}
+    return (
+        any(c.rank in kept_ranks for c in option.discard) or len({c.suit for c in option.kept}) == 1
+    )
+
+
+# --------------------------------------------------------------------------- the play
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAdvice:
+    card: Card
+    reason: str
+
+    def __str__(self) -> str:
+        return f"lay the {self.card}: {self.reason}"
+
+
+def play_advice(view: SeatView, *, seed: int | None = 0) -> PlayAdvice:
+    """The card the coach would lay (the expert's choice) and a short reason."""
+    rng = random.Random(seed)
+    card = expert_play(view, rng)
+    return PlayAdvice(card, play_reason(view, card))
+
+
+def play_reason(view: SeatView, card: Card) -> str:
+    """Why ``card`` is a good lay now, in a few words."""
+    candidates = {c.card.rank: c for c in standard_candidates(view)}
+    cand = candidates[card.rank]
+    count_after = view.count + card.value
+    after = pile_ranks(view) + (card.rank,)
+    if cand.points:
+        go = cand.points > _made_points(after)
+        names = describe(after, count_after, go=go)
+        if count_after == MAX_COUNT and not go:
+            names = [n for n in names if n != "thirty-one"]
+            made = " and ".join(names)
+            return f"thirty-one for {cand.points}" + (f" (with {made})" if made else "")
+        if len(view.hand) == 1 and go and len(names) == 1:
+            return "last card for 1"
+        return f"makes {' and '.join(names)} for {cand.points}"
+    if count_after in (5, 21):
+        return f"the least risky card: it leaves the count at {count_after}"
+    if view.count == 0 and card.value <= 4:
+        return f"safe lead: nothing makes fifteen on a {rank_name(card.rank)}"
+    if view.count == 0 and sum(1 for c in view.hand if c.rank == card.rank) >= 2:
+        return "leads from a pair: if it is paired, three of a kind answers"
+    if cand.reply < 0.5:
+        return f"safe: leaves the count at {count_after}"
+    return f"the least exposed card: leaves the count at {count_after}"
+
+
+def _made_points(pile: tuple[int, ...]) -> int:
+    from .pegging import peg_points
+
+    return peg_points(pile)
+
+
+# --------------------------------------------------------------------------- any moment
+
+
+def hint(game: Game, seat: int, *, top: int = 3) -> str:
+    """What the coach says to ``seat`` now (its view only): discards, or the card to lay."""
+    view = SeatView.of(game, seat)
+    if view.phase is Phase.DISCARD and seat in view.to_act:
+        return discard_hint(
+            view.hand,
+            dealer=view.crib_is_ours,
+            players=view.players,
+            partnerships=view.variant.partnerships,
+            top=top,
+        )
+    if view.phase is Phase.PLAY and seat in view.to_act:
+        advice = play_advice(view)
+        return f"Lay the {advice.card}: {advice.reason}."
+    return "Nothing to decide just now."
