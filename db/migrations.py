@@ -139,8 +139,17 @@ _V1 = (
     f"PRAGMA application_id = {APPLICATION_ID}",
 )
 
+_V2 = (
+    # Small facts the bot keeps about itself, e.g. the hash of the last slash-command sync.
+    """CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    ) STRICT, WITHOUT ROWID""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, seats, action log, snapshots, per-deal points, results", _V1),
+    Migration(2, "meta: the bot's own key-value facts", _V2),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -434,3 +434,18 @@ def _settle(fut: asyncio.Future[None], error: BaseException | None) -> None:
         fut.set_result(None)
     else:
         fut.set_exception(error)
+
+    # ------------------------------------------------------------------ the bot's own facts
+
+    async def get_meta(self, key: str) -> str | None:
+        """A fact the bot keeps about itself (``None`` if never set)."""
+        rows = await self._fetchall("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )

@@ -25,9 +25,12 @@ refused or failed request changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
+from typing import TypeVar
 
-from bot.engine import Action, IllegalAction, Phase, Variant
+from bot.engine import Action, Game, IllegalAction, Phase, Variant
 from db import MessageRef
 
 from .bookkeeping import finish_forfeit
@@ -47,6 +50,7 @@ from .views import (
 )
 
 log = logging.getLogger("bot.sessions")
+T = TypeVar("T")
 
 R = RefusalReason
 STALE_MESSAGE = (
@@ -106,6 +110,24 @@ class GameSessionManager(LobbyOperations, Upkeep):
             legal_actions=tuple(game.legal_actions(seat)),
             must_act=seat in game.to_act,
         )
+
+    async def consult(
+        self, game_id: int, user_id: int, advisor: Callable[[Game, int], T]
+    ) -> T | Refusal:
+        """Ask ``advisor(game, seat)`` about this user's position (the coach), in a thread.
+
+        The advisor gets a private copy of the game and must use only what that seat may know
+        (``bot.ai`` builds a seat's view from it); the live game is never touched.
+        """
+        s = self._sessions.get(game_id)
+        if s is None:
+            return Refusal(R.UNKNOWN_GAME, "This game is not running any more.")
+        seat = s.seat_of(user_id)
+        if seat is None:
+            return Refusal(R.NOT_SEATED, "You're not playing in this game.")
+        if s.game is None or s.status is not GameStatus.ACTIVE:
+            return Refusal(R.NOT_STARTED, "There's no hand to advise on now.")
+        return await asyncio.to_thread(advisor, s.game.copy(), seat)
 
     async def messages(self, game_id: int) -> dict[str, MessageRef]:
         """The stored public message ids of a game (live or not), by kind."""
