@@ -426,15 +426,6 @@ class Store:
         )
         return [DealPoints(*row) for row in rows]
 
-
-def _settle(fut: asyncio.Future[None], error: BaseException | None) -> None:
-    if fut.done():
-        return
-    if error is None:
-        fut.set_result(None)
-    else:
-        fut.set_exception(error)
-
     # ------------------------------------------------------------------ the bot's own facts
 
     async def get_meta(self, key: str) -> str | None:
@@ -449,3 +440,12 @@ def _settle(fut: asyncio.Future[None], error: BaseException | None) -> None:
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+
+def _settle(fut: asyncio.Future[None], error: BaseException | None) -> None:
+    if fut.done():
+        return
+    if error is None:
+        fut.set_result(None)
+    else:
+        fut.set_exception(error)
