@@ -1,0 +1,311 @@
+"""The ``/cribbage`` commands and every button click: read, ask the manager, render, respond.
+
+No rule and no SQL here: the session manager decides, the renderers format, the table
+publishes. Every interaction is answered within Discord's 3 seconds (slow moves defer first).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot.engine import Card, Cut, Discard, Play, Variant
+from bot.render.embeds import help_embed, rules_embed
+from bot.sessions import LEVELS, GameStatus, GameView, Outcome, Refusal
+from cogs.buttons import ALL_BUTTONS
+from cogs.hand import hand_message, selected_cards
+from cogs.names import NameBook
+from cogs.table import Table
+
+log = logging.getLogger(__name__)
+
+ANSWER_WITHIN = 2.0  # seconds before a slow move is deferred (Discord allows 3)
+SWEEP_EVERY_MINUTES = 5
+
+
+async def say(interaction: discord.Interaction, message: str) -> None:
+    """A short private answer, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True)
+    else:
+        await interaction.response.send_message(message, ephemeral=True)
+
+
+class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play cribbage"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self.manager = bot.manager  # type: ignore[attr-defined]
+        self.names = NameBook(bot)
+        self.table = Table(bot, self.manager, self.names)
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*ALL_BUTTONS)
+        self.sweep.start()
+        resumed = getattr(self.bot, "resume_report", None)
+        if resumed is not None and resumed.outcomes:
+            self._resumed = asyncio.ensure_future(self._publish_resumed(resumed.outcomes))
+
+    async def _publish_resumed(self, outcomes) -> None:
+        """Show the computer moves made while resuming, once connected."""
+        await self.bot.wait_until_ready()
+        for outcome in outcomes:
+            await self.table.publish(outcome)
+
+    async def cog_unload(self) -> None:
+        self.sweep.cancel()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        self.names.learn(interaction.user)
+        return True
+
+    # ------------------------------------------------------------------ slash commands
+
+    @app_commands.command(name="start", description="Open a cribbage table in this channel")
+    @app_commands.describe(
+        players="How many players (2 to 4)",
+        partnerships="Four players in two teams (partners sit opposite)",
+        target="Play to 121 (standard) or 61 (a short game)",
+        computer="Fill the other seats with computer players of this level",
+    )
+    @app_commands.guild_only()
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        players: app_commands.Range[int, 2, 4] = 2,
+        partnerships: bool = False,
+        target: Literal[121, 61] = 121,
+        computer: Literal["none", "easy", "standard", "expert"] = "none",
+    ) -> None:
+        try:
+            variant = Variant(players, partnerships, target)
+        except ValueError as err:
+            await say(interaction, f"{err}.")
+            return
+        lobby = await self.manager.create_lobby(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            variant=variant,
+        )
+        if isinstance(lobby, Refusal):
+            await say(interaction, lobby.message)
+            return
+        level = computer if computer != "none" else "standard"
+        if computer != "none":
+            for _ in range(players - 1):
+                filled = await self.manager.add_computer(lobby.game_id, interaction.user.id, level)
+                if isinstance(filled, GameView):
+                    lobby = filled
+        payload = await self.table.lobby_payload(lobby, level)
+        await interaction.response.send_message(**payload)
+        message = await interaction.original_response()
+        await self.manager.set_message(lobby.game_id, "lobby", message.channel.id, message.id)
+
+    @app_commands.command(name="hand", description="Show your cards in this channel's game")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        view = self._my_game(interaction)
+        if view is None:
+            await say(interaction, "You have no cribbage game in this channel.")
+            return
+        await self.open_hand(interaction, view.game_id)
+
+    @app_commands.command(name="board", description="Post this channel's game table again")
+    async def board(self, interaction: discord.Interaction) -> None:
+        view = self.manager.game_in_channel(interaction.channel_id)
+        if view is None or view.status is not GameStatus.ACTIVE:
+            await say(interaction, "There's no cribbage game being played in this channel.")
+            return
+        await interaction.response.send_message("Here's the table:", ephemeral=True)
+        await self.table.move_table(view)
+
+    @app_commands.command(name="rules", description="The short rules and the scoring chart")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        view = self.manager.game_in_channel(interaction.channel_id)
+        variant = view.variant if view is not None else None
+        await interaction.response.send_message(embed=rules_embed(variant), ephemeral=True)
+
+    @app_commands.command(name="help", description="How to play cribbage here")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+
+    @app_commands.command(name="forfeit", description="Concede your game in this channel")
+    async def forfeit(self, interaction: discord.Interaction) -> None:
+        view = self._my_game(interaction)
+        if view is None:
+            await say(interaction, "You have no cribbage game in this channel.")
+            return
+        outcome = await self.manager.forfeit(view.game_id, interaction.user.id)
+        if isinstance(outcome, Refusal):
+            await say(interaction, outcome.message)
+            return
+        await interaction.response.send_message("You forfeited the game.", ephemeral=True)
+        await self.table.publish(outcome, actor=interaction.user.id)
+
+    def _my_game(self, interaction: discord.Interaction) -> GameView | None:
+        view = self.manager.game_in_channel(interaction.channel_id)
+        if view is None or view.seat_of(interaction.user.id) is None:
+            return None
+        return view
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def on_lobby_button(
+        self, interaction: discord.Interaction, game_id: int, verb: str
+    ) -> None:
+        user = interaction.user.id
+        level = "standard"
+        if verb.startswith("cpu_"):
+            verb, level = "cpu", verb[4:] if verb[4:] in LEVELS else "standard"
+        if verb == "join":
+            result = await self.manager.join(game_id, user)
+        elif verb == "leave":
+            result = await self.manager.leave(game_id, user)
+        elif verb == "cpu":
+            result = await self.manager.add_computer(game_id, user, level)
+        elif verb == "cancel":
+            result = await self.manager.cancel(game_id, user)
+        else:
+            result = await self.manager.start(game_id, user)
+        if isinstance(result, Refusal):
+            await say(interaction, result.message)
+            return
+        view = result.view if isinstance(result, Outcome) else result
+        payload = await self.table.lobby_payload(view, level)
+        await interaction.response.edit_message(**payload)
+        if isinstance(result, Outcome):
+            await self.table.publish(result, actor=user)
+
+    # ------------------------------------------------------------------ the hand
+
+    async def open_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        private = self.manager.private_view(game_id, interaction.user.id)
+        if isinstance(private, Refusal):
+            await say(interaction, private.message)
+            return
+        message = await self._hand(game_id, private)
+        await interaction.response.send_message(message.content, view=message.view, ephemeral=True)
+        self.table.remember_hand(game_id, interaction.user.id, interaction)
+
+    async def _hand(self, game_id: int, private, *, mask: int = 0, note: str = ""):
+        view = self.manager.view(game_id)
+        names = await self.names.seat_names(view)
+        return hand_message(view, private, names, mask=mask, note=note)
+
+    async def _update_hand(
+        self, interaction: discord.Interaction, game_id: int, *, mask: int = 0, note: str = ""
+    ) -> None:
+        """Redraw the clicked hand message in place (the answer to a click on it)."""
+        private = self.manager.private_view(game_id, interaction.user.id)
+        if isinstance(private, Refusal):
+            await self._answer(interaction, content=f"{note}\n{private.message}".strip(), view=None)
+            return
+        message = await self._hand(game_id, private, mask=mask, note=note)
+        await self._answer(interaction, content=message.content, view=message.view)
+        self.table.remember_hand(game_id, interaction.user.id, interaction)
+
+    async def _answer(self, interaction: discord.Interaction, **fields) -> None:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**fields)
+        else:
+            await interaction.response.edit_message(**fields)
+
+    async def on_pick(
+        self, interaction: discord.Interaction, game_id: int, step: int, mask: int
+    ) -> None:
+        private = self.manager.private_view(game_id, interaction.user.id)
+        if not isinstance(private, Refusal) and private.step != step:
+            await self._update_hand(interaction, game_id, note="Your hand has changed.")
+            return
+        await self._update_hand(interaction, game_id, mask=mask)
+
+    async def on_discard(
+        self, interaction: discord.Interaction, game_id: int, step: int, mask: int
+    ) -> None:
+        private = self.manager.private_view(game_id, interaction.user.id)
+        if isinstance(private, Refusal):
+            await self._update_hand(interaction, game_id)
+            return
+        await self._act(interaction, game_id, Discard(selected_cards(private, mask)), step)
+
+    async def on_play(
+        self, interaction: discord.Interaction, game_id: int, step: int, card: Card
+    ) -> None:
+        await self._act(interaction, game_id, Play(card), step)
+
+    async def on_cut(
+        self, interaction: discord.Interaction, game_id: int, step: int, where: str
+    ) -> None:
+        private = self.manager.private_view(game_id, interaction.user.id)
+        depths = (
+            []
+            if isinstance(private, Refusal)
+            else [a.depth for a in private.legal_actions if isinstance(a, Cut)]
+        )
+        if not depths:
+            await self._update_hand(interaction, game_id, note="It's not your cut.")
+            return
+        third = max(1, len(depths) // 3)
+        zone = {"t": depths[:third], "m": depths[third:-third] or depths, "b": depths[-third:]}
+        depth = secrets.choice(zone[where])
+        await self._act(interaction, game_id, Cut(depth), step)
+
+    async def on_hint(self, interaction: discord.Interaction, game_id: int, step: int) -> None:
+        from bot.ai.coach import hint
+
+        await interaction.response.defer()
+        advice = await self.manager.consult(game_id, interaction.user.id, hint)
+        note = advice.message if isinstance(advice, Refusal) else f"💡 {advice}"
+        await self._update_hand(interaction, game_id, note=note)
+
+    async def _act(self, interaction: discord.Interaction, game_id: int, action, step: int) -> None:
+        """Apply a move; answer by redrawing the hand; then tell the table."""
+        user = interaction.user.id
+        task = asyncio.ensure_future(self.manager.act(game_id, user, action, step=step))
+        done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+        if not done:
+            await interaction.response.defer()
+        outcome = await task
+        if isinstance(outcome, Refusal):
+            await self._update_hand(interaction, game_id, note=f"⚠️ {outcome.message}")
+            return
+        await self._update_hand(interaction, game_id)
+        await self.table.publish(outcome, actor=user)
+
+    # ------------------------------------------------------------------ after the game
+
+    async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        await say(interaction, "Rematches are coming soon: start a new table with /cribbage start.")
+
+    # ------------------------------------------------------------------ upkeep
+
+    @tasks.loop(minutes=SWEEP_EVERY_MINUTES)
+    async def sweep(self) -> None:
+        report = await self.manager.sweep_idle()
+        for warning in report.warnings:
+            mentions = " ".join(f"<@{u}>" for u in warning.user_ids)
+            await self.table.channel(warning.channel_id).send(
+                f"{mentions} this cribbage game has been idle for a while; it will be abandoned "
+                f"<t:{int(warning.abandon_at)}:R> unless someone plays.",
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+        for outcome in (*report.abandoned, *report.resumed):
+            await self.table.publish(outcome)
+
+    @sweep.before_loop
+    async def before_sweep(self) -> None:
+        await self.bot.wait_until_ready()
+
+    @sweep.error
+    async def sweep_failed(self, error: BaseException) -> None:
+        log.error("The idle sweep failed", exc_info=error)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Cribbage(bot))

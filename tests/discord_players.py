@@ -1,0 +1,202 @@
+"""Scripted Discord players for end-to-end tests and the e2e benchmark.
+
+They act only on what a person would see: the public table message and their own ephemeral hand
+message with its buttons. Nothing here reads the engine's hidden state.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from bot.app import CribbageBot
+from bot.config import Config
+from tests.emulator import DiscordEmulator
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+
+
+def make_bot(database, **options) -> CribbageBot:
+    config = Config(token=TOKEN, database=database, guild_id=None)
+    return CribbageBot(config, guild_ready_timeout=0.05, **options)
+
+
+@dataclass
+class Seat:
+    """One scripted player: a Discord user and their latest hand message."""
+
+    user: object
+    hand: object | None = None
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+
+
+class Driver:
+    """Plays games through the emulator by clicking, like people would."""
+
+    def __init__(self, emu: DiscordEmulator, channel, bot: CribbageBot) -> None:
+        self.emu = emu
+        self.channel = channel
+        self.bot = bot
+        self.clicks = 0
+        self.latencies: list[float] = []
+
+    async def slash(self, user, command: str, **options):
+        result = await self.emu.slash(user, self.channel, command, **options)
+        self.latencies.append(result.latency)
+        return result
+
+    async def click(self, user, message, label=None, **kwargs):
+        result = await self.emu.click(user, message, label, **kwargs)
+        self.clicks += 1
+        self.latencies.append(result.latency)
+        return result
+
+    def table_message(self):
+        """The newest public message with a "Your hand" button: the live table."""
+        for message in reversed(self.emu.public_messages(self.channel)):
+            if any(b.label == "Your hand" for b in message.buttons):
+                return message
+        raise LookupError("no table message")
+
+    def game_id(self) -> int:
+        view = self.bot.manager.game_in_channel(self.channel.id)
+        if view is None:
+            raise LookupError("no game")
+        return view.game_id
+
+    async def open_lobby(self, host, **options):
+        await self.slash(host, "cribbage start", **options)
+        return self.emu.last_public(self.channel)
+
+    async def start_game(self, host, others, **options):
+        lobby = await self.open_lobby(host, **options)
+        for user in others:
+            await self.click(user, lobby, "Join")
+        await self.click(host, lobby, "Start")
+        return lobby
+
+    def whose_move(self) -> list[int]:
+        """The users the table message asks to move (its public "Your move" mention)."""
+        content = self.table_message().content or ""
+        return [int(part[2:-1]) for part in content.split() if part.startswith("<@")]
+
+    async def move(self, seat: Seat) -> str:
+        """Open the hand if needed and make one move from what the hand shows."""
+        hand = seat.hand
+        if hand is None or not self._live(hand):
+            result = await self.click(seat.user, self.table_message(), "Your hand")
+            hand = seat.hand = result.message
+        buttons = [b for row in hand.components for b in row]
+        cuts = [b for b in buttons if b.label and b.label.startswith("Cut")]
+        if cuts:
+            await self.click(seat.user, hand, seat.rng.choice(cuts).label)
+            return "cut"
+        picks = [b for b in buttons if b.custom_id.startswith("crib:s:")]
+        if picks:
+            need = 2 if len(picks) == 6 else 1
+            for choice in seat.rng.sample(picks, need):
+                current = self.emu.message(hand.id)
+                # the ids change as the selection grows: find the same card by its label
+                button = next(
+                    b for row in current.components for b in row if b.label == choice.label
+                )
+                await self.click(seat.user, current, custom_id=button.custom_id)
+            current = self.emu.message(hand.id)
+            confirm = next(b for row in current.components for b in row if "Lay away" in b.label)
+            await self.click(seat.user, current, custom_id=confirm.custom_id)
+            return "discard"
+        plays = [b for b in buttons if b.custom_id.startswith("crib:p:") and not b.disabled]
+        if plays:
+            await self.click(seat.user, hand, custom_id=seat.rng.choice(plays).custom_id)
+            return "play"
+        seat.hand = None
+        return "wait"
+
+    @staticmethod
+    def _live(hand) -> bool:
+        return any(b.custom_id.startswith("crib:") for row in hand.components for b in row)
+
+    async def play_out(self, seats: dict[int, Seat], *, max_moves: int = 2000) -> None:
+        """Everyone moves when the table says so, until the game is over."""
+        for _ in range(max_moves):
+            view = self.bot.manager.game_in_channel(self.channel.id)
+            if view is None:
+                return
+            waiting = self.whose_move()
+            if not waiting:
+                raise AssertionError(f"the table names nobody to move: {view.phase}")
+            for user_id in waiting:
+                seat = seats[user_id]
+                if await self.move(seat) == "wait":
+                    seat.hand = None
+                    await self.move(seat)
+        raise AssertionError("the game did not end")
+
+
+def hidden_cards(bot: CribbageBot, game_id: int) -> set:
+    """Every card no player may see publicly now (test-only peek at the engine's state)."""
+    from bot.engine import FULL_PACK
+
+    session = bot.manager._sessions.get(game_id)
+    game = session.game if session is not None else None
+    if game is None or game.is_over:
+        return set()
+    public = {c for _, c in game.played} | set(game.cut_cards.values())
+    if game.starter is not None:
+        public.add(game.starter)
+    return set(FULL_PACK) - public
+
+
+class PrivacyWatch:
+    """Checks every public message version a click produces against the engine's hidden cards."""
+
+    def __init__(self, driver: Driver) -> None:
+        from bot.engine import CutForDeal, Played, Shown, StarterCut
+
+        self.driver = driver
+        self.revealing = (CutForDeal, Played, Shown, StarterCut)
+        self.outcomes: list = []
+        self.checked_versions = 0
+        table = driver.bot.get_cog("Cribbage").table
+        publish = table.publish
+
+        async def recording(outcome, **kwargs):
+            self.outcomes.append(outcome)
+            await publish(outcome, **kwargs)
+
+        table.publish = recording
+        original_click = driver.click
+
+        async def click(user, message, label=None, **kwargs):
+            try:
+                game_id = driver.game_id()
+            except LookupError:
+                return await original_click(user, message, label, **kwargs)
+            before = hidden_cards(driver.bot, game_id)
+            seen = {m.id: len(m.versions) for m in driver.emu.public_messages(driver.channel)}
+            self.outcomes.clear()
+            result = await original_click(user, message, label, **kwargs)
+            after = hidden_cards(driver.bot, game_id)
+            self.check(before, after, seen)
+            return result
+
+        driver.click = click
+
+    def _revealed(self) -> set:
+        cards = set()
+        for outcome in self.outcomes:
+            for step_event in outcome.events:
+                event = step_event.event
+                if isinstance(event, self.revealing):
+                    cards |= set(getattr(event, "cards", ()) or (event.card,))
+        return cards
+
+    def check(self, before: set, after: set, seen: dict) -> None:
+        secret = (before & after) - self._revealed()
+        for message in self.driver.emu.public_messages(self.driver.channel):
+            live_table = any(b.label == "Your hand" for b in message.buttons)
+            for version in message.versions[seen.get(message.id, 0) :]:
+                self.checked_versions += 1
+                text = version.text
+                leaked = [str(c) for c in (after if live_table else secret) if str(c) in text]
+                assert not leaked, f"public message shows hidden cards {leaked}:\n{text}"

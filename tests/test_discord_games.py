@@ -1,0 +1,97 @@
+"""Whole games through the real discord.py client and the Discord emulator, every click scripted.
+
+The players act only on what they see; after every click the public messages are checked for
+hidden cards against the engine's state.
+"""
+
+import pytest
+
+from tests.discord_players import Driver, PrivacyWatch, Seat, make_bot
+from tests.emulator import DiscordEmulator
+
+
+@pytest.fixture
+async def club(tmp_path):
+    async with DiscordEmulator() as emu:
+        guild = emu.add_guild("Cribbage Club")
+        channel = emu.add_text_channel(guild, "cribbage")
+        users = [emu.add_user(name) for name in ("alice", "bob", "carol", "dave")]
+        bot = make_bot(tmp_path / "cribbage.db")
+        async with emu.running(bot):
+            driver = Driver(emu, channel, bot)
+            driver.users = users
+            driver.privacy = PrivacyWatch(driver)
+            yield driver
+
+
+def final_result(driver: Driver) -> str:
+    last = driver.emu.last_public(driver.channel)
+    assert last.embeds, "the game ends with a result message"
+    assert any(b.label == "Rematch" for b in last.buttons)
+    return last.text
+
+
+async def play_game(driver: Driver, humans: int, **options) -> str:
+    users = driver.users[:humans]
+    await driver.start_game(users[0], users[1:], **options)
+    seats = {u.id: Seat(u) for u in users}
+    for i, seat in enumerate(seats.values()):
+        seat.rng.seed(i)
+    await driver.play_out(seats)
+    assert driver.bot.manager.game_in_channel(driver.channel.id) is None
+    return final_result(driver)
+
+
+async def test_two_players_play_a_whole_game_to_121(club):
+    text = await play_game(club, 2)
+    assert "121" in text and "wins" in text
+    assert club.privacy.checked_versions > 50
+    story = "\n".join(club.emu.all_public_text())
+    for talk in ("plays", "count", "starter", "hand", "crib", "Deal 1"):
+        assert talk in story
+    # a stable number of public messages: one per deal record, pings, the result
+    assert len(club.emu.public_messages(club.channel)) < 60
+
+
+async def test_three_players_to_61(club):
+    text = await play_game(club, 3, players=3, target=61)
+    assert "61" in text
+
+
+async def test_four_players_each_for_themselves_to_61(club):
+    text = await play_game(club, 4, players=4, target=61)
+    assert "61" in text
+
+
+async def test_four_players_in_partnerships_to_61(club):
+    text = await play_game(club, 4, players=4, partnerships=True, target=61)
+    assert " & " in text  # a team is named for both partners
+
+
+async def test_a_game_against_a_computer(club):
+    alice = club.users[0]
+    await club.open_lobby(alice, computer="expert")
+    lobby = club.emu.last_public(club.channel)
+    assert "Computer (expert)" in lobby.text
+    await club.click(alice, lobby, "Start")
+    await club.play_out({alice.id: Seat(alice)})
+    assert "wins" in final_result(club)
+
+
+async def test_the_privacy_check_catches_a_leaked_card(club, monkeypatch):
+    """The check above can fail: a table that shows one hidden card is caught."""
+    from cogs.table import Table
+    from tests.discord_players import hidden_cards
+
+    real = Table.table_payload
+
+    async def leaky(self, view, *, story):
+        payload = await real(self, view, story=story)
+        hidden = sorted(hidden_cards(club.bot, view.game_id))
+        if hidden:
+            payload["embed"].description += f"\n(psst: {hidden[0]})"
+        return payload
+
+    monkeypatch.setattr(Table, "table_payload", leaky)
+    with pytest.raises(AssertionError, match="hidden cards"):
+        await play_game(club, 2)
