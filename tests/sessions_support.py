@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot.engine import Game, Variant, action_from_dict
@@ -48,10 +50,26 @@ def replay_from_database(path: Path, game_id: int) -> tuple[Game, dict, int]:
 
 
 async def open_manager(path: Path, **kwargs) -> tuple[Store, GameSessionManager]:
+    """A resumed manager on a store; the caller closes the store (a fixture's teardown)."""
     store = await Store.open(path)
-    manager = GameSessionManager(store, **kwargs)
-    await manager.resume()
+    try:
+        manager = GameSessionManager(store, **kwargs)
+        await manager.resume()
+    except BaseException:
+        await store.close()
+        raise
     return store, manager
+
+
+@contextlib.asynccontextmanager
+async def running(path: Path, **kwargs) -> AsyncIterator[GameSessionManager]:
+    """A resumed manager whose store is closed on the way out, failures included (an open
+    aiosqlite connection keeps its thread, and so the test process, alive)."""
+    store, manager = await open_manager(path, **kwargs)
+    try:
+        yield manager
+    finally:
+        await store.close()
 
 
 async def started_game(

@@ -8,7 +8,7 @@ import pytest
 
 from bot.engine import CutForDeal, Phase, Variant
 from bot.sessions import GameStatus, Outcome, Refusal, RefusalReason
-from tests.sessions_support import BOB, CAROL, DAVE, HOST, dump_database, open_manager
+from tests.sessions_support import BOB, CAROL, DAVE, HOST, dump_database, open_manager, running
 
 R = RefusalReason
 
@@ -161,18 +161,16 @@ async def test_the_host_cancels_a_lobby_and_frees_the_channel(setup):
 
 async def test_lobbies_survive_a_restart(tmp_path):
     path = tmp_path / "restart.db"
-    store, manager = await open_manager(path)
-    lobby = await new_lobby(manager, variant=Variant(players=3))
-    await manager.join(lobby.game_id, BOB)
-    await manager.add_computer(lobby.game_id, HOST, "expert")
-    await manager.set_message(lobby.game_id, "lobby", 500, 9000)
-    await store.close()
-    store, manager = await open_manager(path)
-    view = manager.view(lobby.game_id)
-    assert view.variant == Variant(players=3) and view.seat_of(BOB) == 1
-    assert view.seats[2].level == "expert" and view.messages["lobby"].message_id == 9000
-    assert (await manager.create_lobby(guild_id=1, channel_id=500, host_id=CAROL)).reason is (
-        R.CHANNEL_BUSY
-    )
-    assert (await manager.start(lobby.game_id, HOST)).ok
-    await store.close()
+    async with running(path) as manager:
+        lobby = await new_lobby(manager, variant=Variant(players=3))
+        await manager.join(lobby.game_id, BOB)
+        await manager.add_computer(lobby.game_id, HOST, "expert")
+        await manager.set_message(lobby.game_id, "lobby", 500, 9000)
+    async with running(path) as manager:
+        view = manager.view(lobby.game_id)
+        assert view.variant == Variant(players=3) and view.seat_of(BOB) == 1
+        assert view.seats[2].level == "expert" and view.messages["lobby"].message_id == 9000
+        assert (await manager.create_lobby(guild_id=1, channel_id=500, host_id=CAROL)).reason is (
+            R.CHANNEL_BUSY
+        )
+        assert (await manager.start(lobby.game_id, HOST)).ok

@@ -42,6 +42,7 @@ from tests.sessions_support import (
     play_one,
     play_to_end,
     replay_from_database,
+    running,
     started_game,
 )
 
@@ -276,13 +277,12 @@ async def test_a_failing_or_cheating_strategy_falls_back_to_a_legal_move(tmp_pat
             raise RuntimeError("the AI tripped")
         return Play(Card.parse("AS")) if game.phase is Phase.PLAY else Cut(1)  # never legal
 
-    store, manager = await open_manager(tmp_path / "flaky.db", strategy=flaky)
-    game_id = (await started_game(manager, humans=(HOST,), computers=("expert",))).game_id
-    for _ in range(20):
-        assert await play_one(manager, game_id, random.Random(5)) is not None
-    assert len(calls) >= 10 and set(calls) == {"expert"}
-    assert "strategy failed" in caplog.text and "illegal action" in caplog.text
-    await store.close()
+    async with running(tmp_path / "flaky.db", strategy=flaky) as manager:
+        game_id = (await started_game(manager, humans=(HOST,), computers=("expert",))).game_id
+        for _ in range(20):
+            assert await play_one(manager, game_id, random.Random(5)) is not None
+        assert len(calls) >= 10 and set(calls) == {"expert"}
+        assert "strategy failed" in caplog.text and "illegal action" in caplog.text
 
 
 async def test_forfeit_ends_the_game_for_the_other_sides(setup):
@@ -327,34 +327,33 @@ async def test_a_partner_forfeits_for_the_team(setup):
 
 async def test_an_idle_game_is_warned_then_abandoned(tmp_path):
     now = [1000.0]
-    store, manager = await open_manager(
+    async with running(
         tmp_path / "idle.db", clock=lambda: now[0], idle_warn_after=100, idle_abandon_after=150
-    )
-    game_id = (await started_game(manager)).game_id
-    lobby = await manager.create_lobby(guild_id=1, channel_id=900, host_id=EVE)
-    assert (await manager.sweep_idle(1050.0)) == SweepReport()
+    ) as manager:
+        game_id = (await started_game(manager)).game_id
+        lobby = await manager.create_lobby(guild_id=1, channel_id=900, host_id=EVE)
+        assert (await manager.sweep_idle(1050.0)) == SweepReport()
 
-    report = await manager.sweep_idle(1100.0)
-    warned = {w.game_id: w for w in report.warnings}
-    assert set(warned) == {game_id, lobby.game_id} and report.abandoned == ()
-    assert set(warned[game_id].user_ids) == {HOST, BOB} and warned[game_id].abandon_at == 1150.0
-    assert (await manager.sweep_idle(1120.0)).warnings == ()  # warned once
+        report = await manager.sweep_idle(1100.0)
+        warned = {w.game_id: w for w in report.warnings}
+        assert set(warned) == {game_id, lobby.game_id} and report.abandoned == ()
+        assert set(warned[game_id].user_ids) == {HOST, BOB} and warned[game_id].abandon_at == 1150.0
+        assert (await manager.sweep_idle(1120.0)).warnings == ()  # warned once
 
-    now[0] = 1130.0  # HOST acts: the game is not idle any more
-    mine = manager.private_view(game_id, HOST)
-    assert (await manager.act(game_id, HOST, Cut(4), step=mine.step)).ok
-    report = await manager.sweep_idle(1160.0)
-    assert [o.game_id for o in report.abandoned] == [lobby.game_id]
-    assert report.abandoned[0].view.status is GameStatus.ABANDONED
+        now[0] = 1130.0  # HOST acts: the game is not idle any more
+        mine = manager.private_view(game_id, HOST)
+        assert (await manager.act(game_id, HOST, Cut(4), step=mine.step)).ok
+        report = await manager.sweep_idle(1160.0)
+        assert [o.game_id for o in report.abandoned] == [lobby.game_id]
+        assert report.abandoned[0].view.status is GameStatus.ABANDONED
 
-    report = await manager.sweep_idle(1230.0)
-    assert [w.game_id for w in report.warnings] == [game_id]
-    assert warned[game_id].user_ids != report.warnings[0].user_ids == (BOB,)  # who must act
-    report = await manager.sweep_idle(1280.0)
-    (abandoned,) = report.abandoned
-    assert abandoned.finished.reason == "abandoned" and abandoned.finished.winner_sides == ()
-    assert (await manager.act(game_id, BOB, Cut(4), step=1)).reason is R.GAME_OVER
-    await store.close()
+        report = await manager.sweep_idle(1230.0)
+        assert [w.game_id for w in report.warnings] == [game_id]
+        assert warned[game_id].user_ids != report.warnings[0].user_ids == (BOB,)  # who must act
+        report = await manager.sweep_idle(1280.0)
+        (abandoned,) = report.abandoned
+        assert abandoned.finished.reason == "abandoned" and abandoned.finished.winner_sides == ()
+        assert (await manager.act(game_id, BOB, Cut(4), step=1)).reason is R.GAME_OVER
     conn = sqlite3.connect(tmp_path / "idle.db")
     assert conn.execute(
         "SELECT outcome, won FROM results WHERE game_id = ?", (game_id,)
@@ -384,18 +383,16 @@ async def test_a_finished_game_replays_deal_by_deal(setup):
 
 async def test_a_game_resumes_after_a_restart_and_a_bad_snapshot_is_repaired(tmp_path):
     path = tmp_path / "resume.db"
-    store, manager = await open_manager(path)
-    game_id = (await started_game(manager)).game_id
-    rng = random.Random(7)
-    for _ in range(25):
-        await play_one(manager, game_id, rng)
-    before = manager.view(game_id)
-    hand = manager.private_view(game_id, HOST)
-    await store.close()
+    async with running(path) as manager:
+        game_id = (await started_game(manager)).game_id
+        rng = random.Random(7)
+        for _ in range(25):
+            await play_one(manager, game_id, rng)
+        before = manager.view(game_id)
+        hand = manager.private_view(game_id, HOST)
 
-    store, manager = await open_manager(path)
-    assert manager.view(game_id) == before and manager.private_view(game_id, HOST) == hand
-    await store.close()
+    async with running(path) as manager:
+        assert manager.view(game_id) == before and manager.private_view(game_id, HOST) == hand
 
     conn = sqlite3.connect(path)  # corrupt the snapshot: the log must win
     state = conn.execute("SELECT state FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
@@ -405,15 +402,14 @@ async def test_a_game_resumes_after_a_restart_and_a_bad_snapshot_is_repaired(tmp
     )
     conn.commit()
     conn.close()
-    store, manager = await open_manager(path, verify_sample=0)
-    assert manager.view(game_id) != before  # not checked: the bad snapshot was loaded
-    assert await manager.verify(game_id) == "repaired"
-    assert manager.view(game_id) == before
-    assert await manager.verify(game_id) == "ok"
-    for _ in range(10):
-        await play_one(manager, game_id, rng)
-    assert_durable(path, game_id, manager)
-    await store.close()
+    async with running(path, verify_sample=0) as manager:
+        assert manager.view(game_id) != before  # not checked: the bad snapshot was loaded
+        assert await manager.verify(game_id) == "repaired"
+        assert manager.view(game_id) == before
+        assert await manager.verify(game_id) == "ok"
+        for _ in range(10):
+            await play_one(manager, game_id, rng)
+        assert_durable(path, game_id, manager)
 
 
 class Crash(BaseException):
@@ -426,20 +422,17 @@ async def test_a_computer_that_was_about_to_move_moves_on_resume(tmp_path):
     def dies(game, seat, level):
         raise Crash
 
-    store, manager = await open_manager(path, strategy=dies)
-    lobby = await manager.create_lobby(guild_id=1, channel_id=5, host_id=HOST)
-    await manager.add_computer(lobby.game_id, HOST, "easy")
-    with pytest.raises(Crash):
-        await manager.start(lobby.game_id, HOST)  # the computer cuts first: crash
-    await store.close()
+    async with running(path, strategy=dies) as manager:
+        lobby = await manager.create_lobby(guild_id=1, channel_id=5, host_id=HOST)
+        await manager.add_computer(lobby.game_id, HOST, "easy")
+        with pytest.raises(Crash):
+            await manager.start(lobby.game_id, HOST)  # the computer cuts first: crash
 
-    store, manager = await open_manager(path)
-    view = manager.view(lobby.game_id)
-    assert view.step == 1 and view.to_act_users == (HOST,)  # the computer has cut
-    await store.close()
-    store, manager = await open_manager(path)
-    assert manager.view(lobby.game_id) == view
-    await store.close()
+    async with running(path) as manager:
+        view = manager.view(lobby.game_id)
+        assert view.step == 1 and view.to_act_users == (HOST,)  # the computer has cut
+    async with running(path) as manager:
+        assert manager.view(lobby.game_id) == view
 
 
 async def test_a_failed_write_changes_nothing_and_the_game_reloads(setup):
@@ -462,10 +455,9 @@ async def test_a_failed_write_changes_nothing_and_the_game_reloads(setup):
 
 async def test_hidden_cards_are_never_logged_at_info(tmp_path, caplog):
     caplog.set_level(logging.DEBUG)
-    store, manager = await open_manager(tmp_path / "logs.db")
-    game_id = (await started_game(manager, humans=(HOST,), computers=("easy",))).game_id
-    await play_to_end(manager, game_id, random.Random(9))
-    await store.close()
+    async with running(tmp_path / "logs.db") as manager:
+        game_id = (await started_game(manager, humans=(HOST,), computers=("easy",))).game_id
+        await play_to_end(manager, game_id, random.Random(9))
     card = re.compile(r"\b(10|[2-9AJQK])[CDHS]\b|[♣♦♥♠]")
     loud = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
     assert loud and not [m for m in loud if card.search(m)]
