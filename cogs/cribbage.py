@@ -17,7 +17,7 @@ from discord.ext import commands, tasks
 
 from bot.engine import Card, Cut, Discard, Play, Variant
 from bot.render.embeds import help_embed, rules_embed
-from bot.sessions import LEVELS, GameStatus, GameView, Outcome, Refusal
+from bot.sessions import LEVELS, STALE_MESSAGE, GameStatus, GameView, Outcome, Refusal
 from cogs.buttons import ALL_BUTTONS
 from cogs.hand import hand_message, selected_cards
 from cogs.names import NameBook
@@ -64,6 +64,28 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         self.names.learn(interaction.user)
         return True
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer clicks on buttons no longer on their message (a double click, an old render).
+
+        discord.py drops those silently, which would leave the user with "This interaction
+        failed"; here they get the out-of-date explanation (and, on a hand, fresh buttons).
+        """
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        parts = custom_id.split(":")
+        if parts[0] != "crib" or len(parts) < 3 or interaction.message is None:
+            return
+        view = discord.ui.View.from_message(interaction.message, timeout=None)
+        if any(getattr(item, "custom_id", None) == custom_id for item in view.children):
+            return  # the button is there: its DynamicItem handles the click
+        self.names.learn(interaction.user)
+        if parts[1] in "psdci" and parts[2].isdigit():
+            await self._update_hand(interaction, int(parts[2]), note=f"⚠️ {STALE_MESSAGE}")
+        else:
+            await say(interaction, STALE_MESSAGE)
 
     # ------------------------------------------------------------------ slash commands
 

@@ -92,6 +92,16 @@ class Table:
             embed.description = "This table was closed before the game began."
         return {"embed": embed, "view": view_of(*buttons), "content": None}
 
+    async def close_lobby(self, view: GameView) -> None:
+        """Show a lobby as closed (cancelled, or abandoned because nobody started it)."""
+        ref = view.messages.get("lobby")
+        if ref is None:
+            return
+        payload = await self.lobby_payload(view)
+        if view.status is GameStatus.ABANDONED:
+            payload["embed"].description = "Nobody started this table, so it was closed."
+        await self._edit(ref.channel_id, ref.message_id, **payload)
+
     # ------------------------------------------------------------------ the game
 
     async def table_payload(self, view: GameView, *, story: Sequence[str]) -> dict:
@@ -115,6 +125,9 @@ class Table:
     async def publish(self, outcome: Outcome, *, actor: int | None = None) -> None:
         """Show an outcome in the channel: story, table, deal records, result, pings, hands."""
         view = outcome.view
+        if view.phase is None:  # a lobby that never started was closed
+            await self.close_lobby(view)
+            return
         st = self.state(view.game_id)
         async with st.lock:
             if outcome.step < st.published_step:
