@@ -85,6 +85,10 @@ class GameSessionManager(LobbyOperations, Upkeep):
         game_id = self._by_channel.get(channel_id)
         return None if game_id is None else self.view(game_id)
 
+    def live_games(self) -> list[GameView]:
+        """Every live lobby and game, by game id."""
+        return [self._sessions[game_id].view() for game_id in sorted(self._sessions)]
+
     def games_of(self, user_id: int) -> list[GameView]:
         """The live lobbies and games where this user holds a seat."""
         return [s.view() for s in self._sessions.values() if s.seat_of(user_id) is not None]
