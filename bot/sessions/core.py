@@ -11,7 +11,7 @@ import secrets
 import time
 from collections.abc import Callable
 
-from bot.engine import Action
+from bot.engine import Action, Game
 from db import ActionWrite, Finish, Store
 
 from .bookkeeping import deal_points, finish_won, next_ready
@@ -74,7 +74,8 @@ class ManagerCore:
     async def _apply(self, s: Session, seat: int, action: Action, events: list[StepEvent]) -> None:
         """Apply on a copy, commit, then swap the copy in. Raises IllegalAction (no change)."""
         assert s.game is not None
-        work = s.game.copy()
+        assert s.state is not None
+        work = Game.from_dict(s.state)  # a private copy: readers only ever see committed states
         to_act_before, scores_before = work.to_act, list(work.scores)
         produced = work.apply(seat, action)
         step = s.step + 1
@@ -93,7 +94,8 @@ class ManagerCore:
             finish=finish,
         )
         cancelled = await self._durable(s, self._store.append_action(write))
-        s.game, s.step, s.ready, s.updated_at, s.warned_at = work, step, ready, now, None
+        s.set_game(work, write.state)
+        s.step, s.ready, s.updated_at, s.warned_at = step, ready, now, None
         s.changed()
         events.extend(StepEvent(step, e) for e in produced)
         log.debug("game %d: step %d, seat %d: %s", s.id, step, seat, type(action).__name__)
@@ -129,7 +131,8 @@ class ManagerCore:
         if record is None:
             raise LookupError(f"game {s.id} vanished from the database")
         fresh = Session(record)
-        s.status, s.game, s.step, s.ready = fresh.status, fresh.game, fresh.step, fresh.ready
+        s.set_game(fresh.game, fresh.state)
+        s.status, s.step, s.ready = fresh.status, fresh.step, fresh.ready
         s.broken = False
         s.changed()
         if not s.status.is_open:

@@ -206,11 +206,12 @@ class LobbyOperations(ManagerCore):
                 seed=seed,
                 first_dealer=None,
                 teams=teams,
-                state=game.to_dict(),
+                state=(state := game.to_dict()),
                 ready=ready,
                 now=self._touch(s),
             )
-            s.status, s.seed, s.game, s.step, s.ready = GameStatus.ACTIVE, seed, game, 0, ready
+            s.set_game(game, state)
+            s.status, s.seed, s.step, s.ready = GameStatus.ACTIVE, seed, 0, ready
             s.changed()
             log.info("game %d: started (%s)", s.id, s.variant.name)
             events = [StepEvent(0, e) for e in game.last_events]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from types import MappingProxyType
+from typing import Any
 
 from bot.engine import Game, Variant
 from db import GameRecord, MessageRef
@@ -25,6 +26,7 @@ class Session:
         "first_dealer",
         "seed",
         "game",
+        "state",
         "step",
         "ready",
         "lock",
@@ -49,6 +51,7 @@ class Session:
         self.first_dealer = record.first_dealer
         self.seed = record.seed
         self.game: Game | None = None if record.state is None else Game.from_dict(record.state)
+        self.state = record.state  # game.to_dict() as committed: the base of the next action
         self.step = record.step if record.snapshot_seq is None else record.snapshot_seq
         self.ready: tuple[int, ...] = record.ready or tuple(0 for _ in range(record.players))
         self.lock = asyncio.Lock()
@@ -67,6 +70,12 @@ class Session:
             if seat.user_id == user_id:
                 return seat.seat
         return None
+
+    def set_game(self, game: Game | None, state: dict[str, Any] | None = None) -> None:
+        """Install a committed game (``state``: its ``to_dict()``, when already at hand)."""
+        self.game = game
+        self.state = state if state is not None or game is None else game.to_dict()
+        self._view = None
 
     def changed(self) -> None:
         self._view = None

@@ -87,7 +87,8 @@ class Upkeep(ManagerCore):
         await self._store.repair_snapshot(
             s.id, seq=len(log_records), state=rebuilt.game.to_dict(), ready=rebuilt.ready
         )
-        s.game, s.step, s.ready = rebuilt.game, len(log_records), rebuilt.ready
+        s.set_game(rebuilt.game)
+        s.step, s.ready = len(log_records), rebuilt.ready
         s.changed()
         return "repaired"
 

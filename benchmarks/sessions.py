@@ -1,0 +1,183 @@
+"""Session manager benchmark: concurrent games through GameSessionManager on a real SQLite file.
+
+    .venv/bin/python benchmarks/sessions.py [--games 200] [--think-ms 1000] [--seconds 10]
+                                            [--resume-games 1000]
+
+Two-player games of humans clicking random legal buttons; every ``act`` is timed from the call
+to the durable outcome (commit included). Figures, one per line as ``name: value unit``:
+
+* ``act_p50`` / ``act_p99``: ``--games`` games at once, each player clicking on average every
+  ``--think-ms`` ms (200 games at 1 s: 200 clicks a second, several times what humans on
+  Discord produce);
+* ``act_p99_stress``: the same with a 100 ms pause (10x that load);
+* ``actions_per_second`` / ``act_p99_saturated``: every game clicking with no pause at all (the
+  throughput ceiling; latency is then queueing: about games / throughput);
+* ``resume_<n>_games``: a cold start: open the store, load ``n`` active games, replay a sample
+  against their logs;
+* ``memory_per_game``: Python memory held per active game after that resume (tracemalloc).
+
+Goals: act_p99 <= 20 ms at 200 games, resume of 1,000 games <= 1 s, <= 64 KB per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.engine import Variant  # noqa: E402
+from bot.sessions import GameSessionManager, Outcome, PrivateView  # noqa: E402
+from db import Store  # noqa: E402
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def open_games(manager: GameSessionManager, count: int, first_channel: int) -> list[int]:
+    """``count`` started two-player games of humans (users 2c and 2c+1)."""
+    games = []
+    for n in range(count):
+        channel = first_channel + n
+        lobby = await manager.create_lobby(
+            guild_id=1, channel_id=channel, host_id=2 * channel, variant=Variant(2)
+        )
+        await manager.join(lobby.game_id, 2 * channel + 1)
+        outcome = await manager.start(lobby.game_id, 2 * channel)
+        assert isinstance(outcome, Outcome), outcome
+        games.append(lobby.game_id)
+    return games
+
+
+async def click(manager: GameSessionManager, game_id: int, rng: random.Random) -> float | None:
+    """One random legal click by a player who must act; its latency (None if the game ended)."""
+    view = manager.view(game_id)
+    if view is None:
+        return None
+    user = rng.choice(view.to_act_users)
+    mine = manager.private_view(game_id, user)
+    assert isinstance(mine, PrivateView), mine
+    action = rng.choice(mine.legal_actions)
+    start = time.perf_counter()
+    outcome = await manager.act(game_id, user, action, step=mine.step)
+    latency = time.perf_counter() - start
+    assert outcome.ok, outcome
+    return latency
+
+
+async def play(
+    manager: GameSessionManager, games: list[int], think: float, seconds: float, seed: int
+) -> tuple[list[float], float]:
+    """Every game clicks until ``seconds`` pass (a finished game is replaced by a new one)."""
+    latencies: list[float] = []
+    deadline = time.perf_counter() + seconds
+    channels = iter(range(10**6 + seed * 10**5, 10**7))
+
+    async def player(game_id: int, rng: random.Random) -> None:
+        while time.perf_counter() < deadline:
+            if think:
+                await asyncio.sleep(rng.expovariate(1 / think))
+            latency = await click(manager, game_id, rng)
+            if latency is None:
+                (game_id,) = await open_games(manager, 1, next(channels))
+            else:
+                latencies.append(latency)
+
+    began = time.perf_counter()
+    await asyncio.gather(*(player(g, random.Random(seed * 7919 + g)) for g in games))
+    return latencies, time.perf_counter() - began
+
+
+async def fill(manager: GameSessionManager, count: int, rng: random.Random) -> None:
+    """``count`` active games, each stopped somewhere in its first deals."""
+    games = await open_games(manager, count, 10**8)
+
+    async def advance(game_id: int, clicks: int) -> None:
+        for _ in range(clicks):
+            if await click(manager, game_id, rng) is None:
+                return
+
+    await asyncio.gather(*(advance(g, rng.randint(2, 60)) for g in games))
+
+
+async def resume_time(path: Path) -> tuple[float, int]:
+    start = time.perf_counter()
+    store = await Store.open(path)
+    manager = GameSessionManager(store)
+    report = await manager.resume()
+    elapsed = time.perf_counter() - start
+    await store.close()
+    return elapsed, report.active
+
+
+async def resume_memory(path: Path) -> tuple[float, int]:
+    store = await Store.open(path)
+    manager = GameSessionManager(store)
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    report = await manager.resume(verify=0)
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    del manager
+    await store.close()
+    return grown / max(1, report.active), report.active
+
+
+async def main(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.db"
+        store = await Store.open(path)
+        manager = GameSessionManager(store)
+        await manager.resume()
+        games = await open_games(manager, args.games, 1)
+        paced, paced_time = await play(manager, games, args.think_ms / 1000, args.seconds, 1)
+        live = [v.game_id for v in manager.live_games()][: args.games]
+        stress, _ = await play(manager, live, 0.1, args.seconds / 2, 2)
+        live = [v.game_id for v in manager.live_games()][: args.games]
+        rushed, rushed_time = await play(manager, live, 0.0, args.seconds / 2, 3)
+        await store.close()
+
+        ms = 1000
+        print(f"games: {args.games} games")
+        print(f"act_p50: {percentile(paced, 0.50) * ms:.2f} ms")
+        print(f"act_p99: {percentile(paced, 0.99) * ms:.2f} ms")
+        print(f"paced_actions_per_second: {len(paced) / paced_time:.0f} actions/s")
+        print(f"act_p50_stress: {percentile(stress, 0.50) * ms:.2f} ms")
+        print(f"act_p99_stress: {percentile(stress, 0.99) * ms:.2f} ms")
+        print(f"actions_per_second: {len(rushed) / rushed_time:.0f} actions/s")
+        print(f"act_p99_saturated: {percentile(rushed, 0.99) * ms:.2f} ms")
+
+        resume_path = Path(tmp) / "resume.db"
+        store = await Store.open(resume_path)
+        manager = GameSessionManager(store)
+        await manager.resume()
+        await fill(manager, args.resume_games, random.Random(3))
+        await store.close()
+        del manager
+        elapsed, active = await resume_time(resume_path)
+        print(f"resume_{active}_games: {elapsed * ms:.0f} ms")
+        per_game, active = await resume_memory(resume_path)
+        print(f"memory_per_game: {per_game / 1024:.1f} KB")
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="concurrent games (200)")
+    parser.add_argument(
+        "--think-ms", type=float, default=1000.0, help="mean pause per click (1000)"
+    )
+    parser.add_argument("--seconds", type=float, default=10.0, help="paced run length (10)")
+    parser.add_argument("--resume-games", type=int, default=1000, help="games to resume (1000)")
+    raise SystemExit(asyncio.run(main(parser.parse_args())))
