@@ -21,6 +21,7 @@ from bot.sessions import LEVELS, STALE_MESSAGE, GameStatus, GameView, Outcome, R
 from cogs.buttons import ALL_BUTTONS
 from cogs.hand import hand_message, selected_cards
 from cogs.names import NameBook
+from cogs.standings import Against, Scope, SortChoice, desk
 from cogs.table import Table
 
 log = logging.getLogger(__name__)
@@ -327,6 +328,43 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     @sweep.error
     async def sweep_failed(self, error: BaseException) -> None:
         log.error("The idle sweep failed", exc_info=error)
+
+    # ------------------------------------------------------------ standings: cogs/standings.py
+
+    @app_commands.command(name="leaderboard", description="The best cribbage players")
+    @app_commands.describe(
+        scope="This server's players, or everyone's",
+        sort="What to rank by",
+        against="Games among people (default), or games with a computer",
+    )
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        scope: Scope = "server",
+        sort: SortChoice = "rating",
+        against: Against = "people",
+    ) -> None:
+        await desk(self).leaderboard(interaction, scope=scope, sort=sort, against=against)
+
+    @app_commands.command(name="stats", description="A player's record, averages and best hand")
+    @app_commands.describe(user="Whose stats (you, if left out)", scope="Everywhere, or here")
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        scope: Scope = "global",
+    ) -> None:
+        await desk(self).stats(interaction, user or interaction.user, scope=scope)
+
+    @app_commands.command(name="history", description="A player's last games")
+    @app_commands.describe(user="Whose games (you, if left out)", scope="Everywhere, or here")
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        scope: Scope = "global",
+    ) -> None:
+        await desk(self).history(interaction, user or interaction.user, scope=scope)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -42,6 +42,7 @@ class OpenHand:
 
     interaction: discord.Interaction
     opened: float = field(default_factory=time.monotonic)
+    shown: tuple = ()  # (phase, must_act) as last drawn: redraw only when it changes
 
     @property
     def fresh(self) -> bool:
@@ -53,8 +54,11 @@ class TableState:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     story: list[str] = field(default_factory=list)
     shows: list[Shown] = field(default_factory=list)
-    previous_scores: tuple[int, ...] = ()
+    scores_seen: tuple[int, ...] = ()
+    back_pegs: list[int] = field(default_factory=list)  # each side's score before its last gain
+    board_scores: tuple[int, ...] | None = None  # what the attached board image shows
     deal: int = 0
+    pending: int = 0  # outcomes waiting for the lock: only the newest redraws the table
     published_step: int = -1
     ping: discord.PartialMessage | None = None
     pinged: tuple[int, ...] = ()
@@ -104,23 +108,44 @@ class Table:
 
     # ------------------------------------------------------------------ the game
 
-    async def table_payload(self, view: GameView, *, story: Sequence[str]) -> dict:
+    async def table_payload(
+        self, view: GameView, *, story: Sequence[str], new_message: bool = False
+    ) -> dict:
+        """The live table. The board image is drawn and sent only when the scores it shows
+        changed (or on a new message); otherwise the edit keeps the attached one."""
         names = await self.names.seat_names(view)
         st = self.state(view.game_id)
         public = PublicTable(view)
         embed = game_embed(public, names, story=story, board_image="board.png")
-        prev = st.previous_scores if len(st.previous_scores) == len(view.scores) else None
-        board = game_board_png(public, names, prev)
+        files = []
+        if new_message or st.board_scores != tuple(view.scores):
+            board = game_board_png(public, names, self._back_pegs(st, view))
+            files.append(discord.File(io.BytesIO(board), "board.png"))
+            st.board_scores = tuple(view.scores)
         waiting = [u for u in view.to_act_users]
         content = ""
         if view.status is GameStatus.ACTIVE and waiting:
             content = "Your move: " + " ".join(f"<@{u}>" for u in waiting)
-        return {
+        payload = {
             "content": content or None,
             "embed": embed,
             "view": view_of(HandButton(view.game_id)),
-            "attachments": [discord.File(io.BytesIO(board), "board.png")],
         }
+        if files:
+            payload["attachments"] = files
+        return payload
+
+    @staticmethod
+    def _back_pegs(st: TableState, view: GameView) -> list[int]:
+        """Move a side's back peg to its old score whenever its front peg moves."""
+        scores = tuple(view.scores)
+        if len(st.scores_seen) != len(scores):
+            st.scores_seen, st.back_pegs = scores, list(scores)
+        for side, (old, new) in enumerate(zip(st.scores_seen, scores, strict=True)):
+            if new != old:
+                st.back_pegs[side] = old
+        st.scores_seen = scores
+        return list(st.back_pegs)
 
     async def publish(self, outcome: Outcome, *, actor: int | None = None) -> None:
         """Show an outcome in the channel: story, table, deal records, result, pings, hands."""
@@ -129,7 +154,9 @@ class Table:
             await self.close_lobby(view)
             return
         st = self.state(view.game_id)
+        st.pending += 1
         async with st.lock:
+            st.pending -= 1
             if outcome.step < st.published_step:
                 return  # a newer outcome of this game is already on the table
             st.published_step = outcome.step
@@ -147,11 +174,11 @@ class Table:
             st.shows += [e for e in batch if isinstance(e, Shown)]
             over = next((e for e in batch if isinstance(e, GameOver)), None)
             if view.status is GameStatus.ACTIVE:
-                await self._edit_table(view, st)
-                await self._ping(view, st)
+                if st.pending == 0:  # else a newer outcome is queued: it redraws the table
+                    await self._edit_table(view, st)
+                    await self._ping(view, st)
             else:
                 await self._finish(view, names, st, over, outcome)
-            st.previous_scores = tuple(view.scores)
         await self.refresh_hands(view, skip=actor)
 
     async def _close_deal(self, view: GameView, names, batch: list, st: TableState) -> None:
@@ -180,7 +207,8 @@ class Table:
 
     async def post_table(self, view: GameView) -> None:
         """Post a fresh live table (the old one, if any, keeps what it shows but loses buttons)."""
-        payload = await self.table_payload(view, story=self.state(view.game_id).story)
+        st = self.state(view.game_id)
+        payload = await self.table_payload(view, story=st.story, new_message=True)
         files = payload.pop("attachments")
         message = await self.channel(view.channel_id).send(
             files=files, allowed_mentions=PING_USERS, **payload
@@ -218,7 +246,7 @@ class Table:
                 description=self._ending_text(view, names, outcome),
                 colour=discord.Colour.dark_grey(),
             )
-        board = game_board_png(PublicTable(view), names, None)
+        board = game_board_png(PublicTable(view), names, self._back_pegs(st, view))
         rematch = view_of(RematchButton(view.game_id)) if view.user_ids else None
         await self.channel(view.channel_id).send(
             embed=embed,
@@ -286,6 +314,10 @@ class Table:
             if not private.ok or current is None:
                 del self.hands[(view.game_id, user_id)]
                 continue
+            shown = (private.phase, private.must_act, private.step if private.must_act else 0)
+            if shown == hand.shown:
+                continue  # nothing this player must know has changed
+            hand.shown = shown
             message = hand_message(current, private, names)
             try:
                 await hand.interaction.edit_original_response(

@@ -6,6 +6,7 @@ message with its buttons. Nothing here reads the engine's hidden state.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import dataclass, field
 
@@ -33,10 +34,14 @@ class Seat:
 class Driver:
     """Plays games through the emulator by clicking, like people would."""
 
-    def __init__(self, emu: DiscordEmulator, channel, bot: CribbageBot) -> None:
+    def __init__(
+        self, emu: DiscordEmulator, channel, bot: CribbageBot, *, think: float = 0.0, seed=0
+    ) -> None:
         self.emu = emu
         self.channel = channel
         self.bot = bot
+        self.think = think  # mean pause before each click, like a person (benchmarks)
+        self._pace = random.Random(seed)
         self.clicks = 0
         self.latencies: list[float] = []
 
@@ -46,6 +51,8 @@ class Driver:
         return result
 
     async def click(self, user, message, label=None, **kwargs):
+        if self.think:
+            await asyncio.sleep(self._pace.uniform(0.5, 1.5) * self.think)
         result = await self.emu.click(user, message, label, **kwargs)
         self.clicks += 1
         self.latencies.append(result.latency)
@@ -151,10 +158,14 @@ class PrivacyWatch:
     """Checks every public message version a click produces against the engine's hidden cards."""
 
     def __init__(self, driver: Driver) -> None:
-        from bot.engine import CutForDeal, Played, Shown, StarterCut
+        from bot.engine import CutForDeal, Dealt, Played, Shown, StarterCut
 
         self.driver = driver
         self.revealing = (CutForDeal, Played, Shown, StarterCut)
+        self.dealt = Dealt
+        # cards shown since the last deal (a tie in the cut for deal puts cut cards back into a
+        # fresh pack: they were seen, so showing them again reveals nothing)
+        self.seen_this_deal: set = set()
         self.outcomes: list = []
         self.checked_versions = 0
         table = driver.bot.get_cog("Cribbage").table
@@ -172,15 +183,25 @@ class PrivacyWatch:
                 game_id = driver.game_id()
             except LookupError:
                 return await original_click(user, message, label, **kwargs)
-            before = hidden_cards(driver.bot, game_id)
+            before = hidden_cards(driver.bot, game_id) - self.seen_this_deal
             seen = {m.id: len(m.versions) for m in driver.emu.public_messages(driver.channel)}
             self.outcomes.clear()
             result = await original_click(user, message, label, **kwargs)
-            after = hidden_cards(driver.bot, game_id)
+            self._follow_deals()
+            after = hidden_cards(driver.bot, game_id) - self.seen_this_deal
             self.check(before, after, seen)
             return result
 
         driver.click = click
+
+    def _follow_deals(self) -> None:
+        for outcome in self.outcomes:
+            for step_event in outcome.events:
+                event = step_event.event
+                if isinstance(event, self.dealt):
+                    self.seen_this_deal = set()
+                elif isinstance(event, self.revealing):
+                    self.seen_this_deal |= set(getattr(event, "cards", ()) or (event.card,))
 
     def _revealed(self) -> set:
         cards = set()

@@ -85,8 +85,8 @@ async def test_the_privacy_check_catches_a_leaked_card(club, monkeypatch):
 
     real = Table.table_payload
 
-    async def leaky(self, view, *, story):
-        payload = await real(self, view, story=story)
+    async def leaky(self, view, **kwargs):
+        payload = await real(self, view, **kwargs)
         hidden = sorted(hidden_cards(club.bot, view.game_id))
         if hidden:
             payload["embed"].description += f"\n(psst: {hidden[0]})"

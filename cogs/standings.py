@@ -1,0 +1,299 @@
+"""``/cribbage leaderboard``, ``/cribbage stats`` and ``/cribbage history``, and the leaderboard's
+page buttons.
+
+The three commands are thin methods of :class:`cogs.cribbage.Cribbage` (the ``/cribbage``
+group) that hand over to :class:`StandingsDesk`: ask the store, name the players, render, answer.
+This module is also an extension (``setup``): it registers the persistent page buttons and
+turns on the store's ratings (which first rates any finished game not rated yet).
+
+Page buttons are ``DynamicItem``s whose custom id carries everything needed to redraw the page
+after a restart (well under Discord's 100 characters)::
+
+    crib:b:{owner}:{scope}{sort}{pool}:{page}:{direction}
+        owner      the user whose own row is shown (who asked)
+        scope      s: this server, g: everywhere
+        sort       r: rating, w: wins, p: win rate, s: skunks
+        pool       h: games among people, c: games with a computer
+        page       the page to show, from 0
+        direction  p / n: the previous / next button (two buttons never share an id)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Awaitable, Iterable
+from typing import Any, Literal, TypeVar
+
+import discord
+from discord.ext import commands
+
+from bot.ratings import RATER
+from bot.render.standings import (
+    history_embed,
+    history_players,
+    leaderboard_embed,
+    stats_embed,
+)
+from bot.render.text import escape
+from cogs.buttons import FAILED, view_of
+from cogs.names import COMPUTER_NAMES, NameBook
+from db.standings import COMPUTER_LEVELS, EVERYWHERE
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+Scope = Literal["server", "global"]
+SortChoice = Literal["rating", "wins", "win rate", "skunks"]
+Against = Literal["people", "computers"]
+
+ANSWER_WITHIN = 2.0  # seconds before a slow answer (names to look up) is deferred
+HISTORY_GAMES = 10
+NO_PINGS = discord.AllowedMentions.none()
+
+SCOPE_CODES: dict[str, str] = {"server": "s", "global": "g"}
+SORT_CODES: dict[str, str] = {"rating": "r", "wins": "w", "win rate": "p", "skunks": "s"}
+POOL_CODES: dict[str, str] = {"people": "h", "computers": "c"}
+
+
+def _decode(codes: dict[str, str], code: str) -> str:
+    return next(name for name, c in codes.items() if c == code)
+
+
+class LeaderboardPageButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"crib:b:(?P<owner>\d+):(?P<scope>[sg])(?P<sort>[rwps])(?P<pool>[hc])"
+    r":(?P<page>\d{1,6}):(?P<direction>[pn])",
+):
+    """◀ / ▶ on a leaderboard: redraws the message at another page."""
+
+    def __init__(
+        self,
+        owner: int,
+        scope: str,
+        sort: str,
+        against: str,
+        page: int,
+        direction: str,
+        *,
+        disabled: bool = False,
+    ) -> None:
+        code = SCOPE_CODES[scope] + SORT_CODES[sort] + POOL_CODES[against]
+        super().__init__(
+            discord.ui.Button(
+                label="◀ Previous" if direction == "p" else "Next ▶",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"crib:b:{owner}:{code}:{page}:{direction}",
+                disabled=disabled,
+            )
+        )
+        self.owner, self.scope, self.sort, self.against = owner, scope, sort, against
+        self.page, self.direction = page, direction
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Any, item: Any, match: re.Match[str]
+    ) -> LeaderboardPageButton:
+        return cls(
+            int(match["owner"]),
+            _decode(SCOPE_CODES, match["scope"]),
+            _decode(SORT_CODES, match["sort"]),
+            _decode(POOL_CODES, match["pool"]),
+            int(match["page"]),
+            match["direction"],
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            cog = interaction.client.get_cog("Cribbage")  # type: ignore[attr-defined]
+            if cog is None:
+                raise RuntimeError("the Cribbage cog is not loaded")
+            await desk(cog).leaderboard(
+                interaction,
+                scope=self.scope,  # type: ignore[arg-type]
+                sort=self.sort,  # type: ignore[arg-type]
+                against=self.against,  # type: ignore[arg-type]
+                page=self.page,
+                owner=self.owner,
+                edit=True,
+            )
+        except Exception:
+            log.exception("Leaderboard button %s failed", self.item.custom_id)
+            await _tell(interaction, FAILED)
+
+
+def page_buttons(
+    owner: int, scope: str, sort: str, against: str, page: int, pages: int
+) -> discord.ui.View | None:
+    """◀ / ▶ for a leaderboard of ``pages`` pages (None when one page holds everyone)."""
+    if pages <= 1:
+        return None
+    return view_of(
+        LeaderboardPageButton(
+            owner, scope, sort, against, max(0, page - 1), "p", disabled=page <= 0
+        ),
+        LeaderboardPageButton(
+            owner, scope, sort, against, min(pages - 1, page + 1), "n", disabled=page >= pages - 1
+        ),
+    )
+
+
+class StandingsDesk:
+    """Answers the standings commands and page clicks (the cog's commands call it)."""
+
+    def __init__(self, bot: commands.Bot, names: NameBook) -> None:
+        self.bot = bot
+        self.names = names
+
+    @property
+    def store(self) -> Any:
+        return self.bot.store  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------------ commands
+
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        *,
+        scope: Scope = "server",
+        sort: SortChoice = "rating",
+        against: Against = "people",
+        page: int = 0,
+        owner: int | None = None,
+        edit: bool = False,
+    ) -> None:
+        """Send (or, for a page click, redraw) a leaderboard page with the owner's row."""
+        self.names.learn(interaction.user)
+        owner = interaction.user.id if owner is None else owner
+        scope_id, where = self._scope(interaction, scope)
+
+        async def prepare() -> dict[str, Any]:
+            board = await self.store.leaderboard(
+                pool=against, scope=scope_id, sort=sort, page=page, player=owner
+            )
+            if not board.rows and board.total:  # a page that no longer exists: the last one
+                board = await self.store.leaderboard(
+                    pool=against, scope=scope_id, sort=sort, page=board.pages - 1, player=owner
+                )
+            players = [r.player for r in board.rows] + ([board.me.player] if board.me else [])
+            names = await self._names(players, interaction.guild_id, mention=scope_id != 0)
+            embed = leaderboard_embed(board, names, where=where, owner=owner)
+            view = page_buttons(owner, scope, sort, against, board.page, board.pages)
+            return {"embed": embed, "view": view}
+
+        payload = await self._within(interaction, prepare())
+        await self._answer(interaction, edit=edit, **payload)
+
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.abc.User, *, scope: Scope = "global"
+    ) -> None:
+        """A player's record, rating, averages, best hand, streak and favourite opponent."""
+        self.names.learn(user)
+        scope_id, where = self._scope(interaction, scope)
+
+        async def prepare() -> discord.Embed:
+            stats = await self.store.player_stats(user.id, scope=scope_id)
+            rivals = [stats.rival] if stats.rival is not None else []
+            names = await self._names(rivals, interaction.guild_id, mention=scope_id != 0)
+            return stats_embed(stats, escape(user.display_name), names, where=where)
+
+        embed = await self._within(interaction, prepare())
+        await self._answer(interaction, embed=embed)
+
+    async def history(
+        self, interaction: discord.Interaction, user: discord.abc.User, *, scope: Scope = "global"
+    ) -> None:
+        """A player's last games: result, scores, opponents, rating change."""
+        self.names.learn(user)
+        scope_id, where = self._scope(interaction, scope)
+
+        async def prepare() -> discord.Embed:
+            entries = await self.store.player_history(user.id, scope=scope_id, limit=HISTORY_GAMES)
+            players = history_players(entries)
+            names = await self._names(players, interaction.guild_id, mention=scope_id != 0)
+            return history_embed(entries, escape(user.display_name), names, where=where)
+
+        embed = await self._within(interaction, prepare())
+        await self._answer(interaction, embed=embed)
+
+    # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _scope(interaction: discord.Interaction, scope: Scope) -> tuple[int, str]:
+        """(the store's scope, the words for it): a server's id, or 0 for everywhere."""
+        if scope == "server" and interaction.guild_id is not None:
+            guild = interaction.guild
+            return interaction.guild_id, escape(guild.name) if guild else "this server"
+        return EVERYWHERE, "everywhere"
+
+    async def _names(
+        self, players: Iterable[int], guild_id: int | None, *, mention: bool
+    ) -> dict[int, str]:
+        """Markdown names: computers by level; people as mentions (one server's board, where
+        the client knows them) or display names looked up once and remembered."""
+        names: dict[int, str] = {}
+        for player in dict.fromkeys(players):
+            level = COMPUTER_LEVELS.get(player)
+            if level is not None:
+                names[player] = COMPUTER_NAMES[level]
+            elif mention:
+                names[player] = f"<@{player}>"
+            else:
+                names[player] = escape(await self.names.name(player))
+        return names
+
+    @staticmethod
+    async def _within(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+        """Run ``work``; defer the interaction if it takes long (names to fetch)."""
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+        if not done and not interaction.response.is_done():
+            await interaction.response.defer()
+        return await task
+
+    @staticmethod
+    async def _answer(interaction: discord.Interaction, *, edit: bool = False, **payload) -> None:
+        payload["allowed_mentions"] = NO_PINGS
+        if edit:
+            payload.setdefault("view", None)
+            if interaction.response.is_done():
+                await interaction.edit_original_response(**payload)
+            else:
+                await interaction.response.edit_message(**payload)
+            return
+        if payload.get("view") is None:
+            payload.pop("view", None)
+        if interaction.response.is_done():
+            await interaction.followup.send(**payload)
+        else:
+            await interaction.response.send_message(**payload)
+
+
+def desk(cog: commands.Cog) -> StandingsDesk:
+    """The standings desk of the Cribbage cog (made on first use, sharing its NameBook)."""
+    found = getattr(cog, "_standings_desk", None)
+    if found is None:
+        found = StandingsDesk(cog.bot, cog.names)  # type: ignore[attr-defined]
+        cog._standings_desk = found  # type: ignore[attr-defined]
+    return found
+
+
+async def _tell(interaction: discord.Interaction, message: str) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("Could not tell a user that their click failed")
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension: persistent page buttons, and ratings on (catching up first)."""
+    bot.add_dynamic_items(LeaderboardPageButton)
+    store = getattr(bot, "store", None)
+    if store is not None:
+        caught_up = await store.enable_ratings(RATER)
+        if caught_up:
+            log.info("Rated %d finished games that had not been rated yet", caught_up)
