@@ -80,6 +80,11 @@ class Store:
         (leaving the file untouched) when the file is not one this version may use.
         """
         path = Path(path)
+        if not path.parent.is_dir():
+            raise StoreError(
+                f"Cannot open the database {path}: the directory {path.parent} does not exist. "
+                "Create it, or point CRIBBAGE_DB at a file in an existing directory."
+            )
         try:
             conn = await aiosqlite.connect(str(path), isolation_level=None)
         except sqlite3.Error as err:

@@ -406,10 +406,32 @@ async def test_a_game_resumes_after_a_restart_and_a_bad_snapshot_is_repaired(tmp
         assert manager.view(game_id) != before  # not checked: the bad snapshot was loaded
         assert await manager.verify(game_id) == "repaired"
         assert manager.view(game_id) == before
-        assert await manager.verify(game_id) == "ok"
+        assert await manager.verify_all() == {game_id: "ok"}
         for _ in range(10):
             await play_one(manager, game_id, rng)
         assert_durable(path, game_id, manager)
+
+
+async def test_a_snapshot_this_version_cannot_read_is_rebuilt_from_the_log(tmp_path):
+    path = tmp_path / "version.db"
+    async with running(path) as manager:
+        game_id = (await started_game(manager)).game_id
+        rng = random.Random(17)
+        for _ in range(12):
+            await play_one(manager, game_id, rng)
+        before = manager.view(game_id)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE snapshots SET state = '{\"version\": 99}' WHERE game_id = ?", (game_id,))
+    conn.commit()
+    conn.close()
+    async with running(path) as manager:
+        assert manager.view(game_id) == before
+        for _ in range(5):
+            await play_one(manager, game_id, rng)
+        assert_durable(path, game_id, manager)
+    with pytest.raises(RuntimeError, match="once"):
+        async with running(path) as manager:
+            await manager.resume()
 
 
 class Crash(BaseException):

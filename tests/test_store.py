@@ -314,3 +314,10 @@ async def test_a_closed_store_refuses_work(tmp_path):
         await store.load_active_games()
     with pytest.raises(StoreError):
         await store.append_action(write(1, 1))
+
+
+async def test_a_path_that_cannot_be_opened_says_so(tmp_path):
+    from db import StoreError
+
+    with pytest.raises(StoreError, match="Cannot open the database"):
+        await Store.open(tmp_path / "no such directory" / "cribbage.db")

@@ -57,6 +57,7 @@ class ManagerCore:
         self._sessions: dict[int, Session] = {}
         self._by_channel: dict[int, int] = {}
         self._claimed_channels: set[int] = set()
+        self._resumed = False
 
     def _register(self, s: Session) -> None:
         self._sessions[s.id] = s

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
+
+from bot.engine import Variant
+from db import GameRecord
 
 from .bookkeeping import finish_abandoned
 from .core import ManagerCore
@@ -25,15 +29,32 @@ class Upkeep(ManagerCore):
         of their log are always replayed. Computer seats that were about to move, move now; the
         outcomes are in the report so the cogs can update the channels.
         """
+        if self._resumed:
+            raise RuntimeError("resume() runs once, before the manager serves requests")
+        self._resumed = True
         records = await self._store.load_active_games()
-        for record in records:
-            self._register(Session(record))
-        active = [r for r in records if r.status == "active"]
-        suspicious = {r.id for r in active if not r.snapshot_seq == r.step == r.last_seq}
-        wanted = self.verify_sample if verify is None else verify
-        others = [r.id for r in active if r.id not in suspicious and r.last_seq > 0]
-        sample = set(random.sample(others, min(wanted, len(others)))) | suspicious
         verified, repaired, broken = [], [], []
+        for record in records:
+            try:
+                session = Session(record)
+            except (ValueError, KeyError, TypeError) as err:
+                # e.g. a snapshot from another engine state version: the log rebuilds it
+                log.error(
+                    "game %d: cannot load its snapshot (%s); replaying its log", record.id, err
+                )
+                session = await self._rebuilt_session(record)
+                (broken if session is None else repaired).append(record.id)
+                if session is None:
+                    continue
+            self._register(session)
+        active = [r for r in records if r.status == "active" and r.id in self._sessions]
+        suspicious = {r.id for r in active if not r.snapshot_seq == r.step == r.last_seq}
+        suspicious -= set(repaired)
+        wanted = self.verify_sample if verify is None else verify
+        others = [
+            r.id for r in active if r.id not in suspicious and r.id not in repaired and r.last_seq
+        ]
+        sample = set(random.sample(others, min(wanted, len(others)))) | suspicious
         for game_id in sorted(sample):
             result = await self._verify(self._sessions[game_id])
             {"ok": verified, "repaired": repaired, "unreplayable": broken}[result].append(game_id)
@@ -66,6 +87,35 @@ class Upkeep(ManagerCore):
         session = self._sessions[game_id]
         async with session.lock:
             return await self._verify(session)
+
+    async def verify_all(self) -> dict[int, str]:
+        """Check every live game against its log (see :meth:`verify`); game id -> result."""
+        results = {}
+        for game_id in sorted(self._sessions):
+            session = self._sessions.get(game_id)
+            if session is not None and session.game is not None:
+                async with session.lock:
+                    results[game_id] = await self._verify(session)
+        return results
+
+    async def _rebuilt_session(self, record: GameRecord) -> Session | None:
+        """A session rebuilt from the log alone (its snapshot rewritten), or None."""
+        if record.seed is None:
+            return None
+        log_records = await self._store.load_actions(record.id)
+        try:
+            variant = Variant(record.players, record.partnerships, record.target)
+            rebuilt = rebuild(variant, record.seed, record.first_dealer, log_records)
+        except ValueError as err:
+            log.error("game %d: its log does not replay either (%s); left aside", record.id, err)
+            return None
+        state, seq = rebuilt.game.to_dict(), len(log_records)
+        await self._store.repair_snapshot(record.id, seq=seq, state=state, ready=rebuilt.ready)
+        return Session(
+            dataclasses.replace(
+                record, state=state, ready=rebuilt.ready, snapshot_seq=seq, step=seq, last_seq=seq
+            )
+        )
 
     async def _verify(self, s: Session) -> str:
         if s.game is None or s.seed is None:
