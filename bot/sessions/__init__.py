@@ -2,7 +2,28 @@
 
 :class:`GameSessionManager` owns every live game; cogs call its small async API and get back
 typed values (:class:`Outcome`, :class:`GameView`, :class:`PrivateView`) or a
-:class:`Refusal` whose message is fit to show the user who clicked.
+:class:`Refusal` whose message is fit to show the user who clicked. Every result has ``.ok``.
+
+A cog, in outline::
+
+    store = await Store.open(config.database)                     # setup_hook
+    manager = GameSessionManager(store, strategy=lambda g, s, lvl: choose_action(g, s, level=lvl))
+    report = await manager.resume()          # render report.outcomes (computers moved on)
+
+    lobby = await manager.create_lobby(guild_id=g, channel_id=c, host_id=u, variant=Variant(2))
+    if not lobby.ok:
+        return await reply(lobby.message, ephemeral=True)
+    await manager.set_message(lobby.game_id, "lobby", c, sent.id)
+
+    mine = manager.private_view(game_id, user)   # "Your hand": cards, legal actions, step
+    result = await manager.act(game_id, user, Play(card), step=step_from_custom_id)
+    if not result.ok:
+        return await reply(result.message, ephemeral=True)
+    render(result.events, result.view)           # public: events and view hide no card
+    ping(result.to_act_users); if result.finished: announce(result.finished)
+
+    report = await manager.sweep_idle()          # every few minutes: warnings, abandons
+    await store.close()                          # on shutdown, after the cogs stopped
 """
 
 from .history import DealReplay, Replay, ReplayStep

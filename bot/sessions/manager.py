@@ -176,9 +176,17 @@ class GameSessionManager(LobbyOperations, Upkeep):
     ) -> Outcome | Refusal:
         """``user_id`` plays ``action`` with a button drawn at ``step``.
 
-        Refuses (changing nothing) an unknown or ended game, a user without a seat, a stale
-        button, a user whose turn it is not, and any illegal action. Otherwise the action and the
-        computer moves it triggers are committed, and the outcome returned.
+        ``step`` is the game's step when the button was drawn (``PrivateView.step``). A button
+        stays current until that player's own situation changes: their turn begins, or they act.
+        So a discard (or cut for the deal) button still works after another player has laid
+        away (or cut), while any button from before the player's last action or turn is stale.
+
+        Refuses (a :class:`Refusal`; nothing changes, in memory or in the database) an unknown
+        or ended game, a user without a seat, a stale button, a user whose turn it is not, and
+        any illegal action. Otherwise the action and the computer moves it triggers are each
+        committed (one transaction and one step each) before the :class:`Outcome` is returned.
+        Storage failures raise (:class:`db.StoreError` or ``sqlite3.Error``); nothing is then
+        acknowledged, and the game reloads its durable state on the next request.
         """
         s = self._sessions.get(game_id)
         if s is None:
