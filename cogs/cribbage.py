@@ -213,13 +213,16 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             await say(interaction, private.message)
             return
         message = await self._hand(game_id, private)
-        await interaction.response.send_message(message.content, view=message.view, ephemeral=True)
+        await interaction.response.send_message(
+            message.content, view=message.view, files=message.files(), ephemeral=True
+        )
         self.table.remember_hand(game_id, interaction.user.id, interaction)
 
     async def _hand(self, game_id: int, private, *, mask: int = 0, note: str = ""):
         view = self.manager.view(game_id)
         names = await self.names.seat_names(view)
-        return hand_message(view, private, names, mask=mask, note=note)
+        images = await self.table.images_enabled(view.guild_id)
+        return hand_message(view, private, names, mask=mask, note=note, images=images)
 
     async def _update_hand(
         self, interaction: discord.Interaction, game_id: int, *, mask: int = 0, note: str = ""
@@ -227,10 +230,13 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         """Redraw the clicked hand message in place (the answer to a click on it)."""
         private = self.manager.private_view(game_id, interaction.user.id)
         if isinstance(private, Refusal):
-            await self._answer(interaction, content=f"{note}\n{private.message}".strip(), view=None)
+            text = f"{note}\n{private.message}".strip()
+            await self._answer(interaction, content=text, view=None, attachments=[])
             return
         message = await self._hand(game_id, private, mask=mask, note=note)
-        await self._answer(interaction, content=message.content, view=message.view)
+        await self._answer(
+            interaction, content=message.content, view=message.view, attachments=message.files()
+        )
         self.table.remember_hand(game_id, interaction.user.id, interaction)
 
     async def _answer(self, interaction: discord.Interaction, **fields) -> None:

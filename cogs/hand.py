@@ -6,12 +6,14 @@ sent only ephemerally to that player.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
 
 from bot.engine import Card, Cut, Discard, Phase, Play
+from bot.render.images import game_hand_png
 from bot.render.text import hand_text
 from bot.sessions import GameView, PrivateView
 from cogs.buttons import (
@@ -71,6 +73,10 @@ class SeatTable:
 class HandMessage:
     content: str
     view: discord.ui.View
+    image: bytes | None = None  # the cards as a picture (None when images are off)
+
+    def files(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(self.image), "hand.png")] if self.image else []
 
 
 def selected_cards(private: PrivateView, mask: int) -> list[Card]:
@@ -85,10 +91,16 @@ def hand_message(
     *,
     mask: int = 0,
     note: str = "",
+    images: bool = True,
 ) -> HandMessage:
-    """The text and buttons of ``private``'s hand. ``mask`` is the discard selection so far."""
+    """The text and buttons of ``private``'s hand. ``mask`` is the discard selection so far;
+    with ``images`` the cards also come as a picture."""
     game_id, step = view.game_id, private.step
-    text = hand_text(SeatTable(view, private), private.seat, names, emoji=False)
+    seat_table = SeatTable(view, private)
+    text = hand_text(seat_table, private.seat, names, emoji=False)
+    image = None
+    if images and (private.hand or private.kept):
+        image = game_hand_png(seat_table, private.seat)
     items: list[discord.ui.Item] = []
     legal = private.legal_actions
     if private.must_act and private.phase is Phase.DISCARD:
@@ -113,7 +125,7 @@ def hand_message(
         if private.must_act:
             items.append(_in_row(HintButton(game_id, step), 1))
     content = text if not note else f"{note}\n\n{text}"
-    return HandMessage(content=content[:2000], view=view_of(*items))
+    return HandMessage(content=content[:2000], view=view_of(*items), image=image)
 
 
 def _in_row(item: discord.ui.Item, row: int) -> discord.ui.Item:

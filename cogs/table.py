@@ -74,6 +74,13 @@ class Table:
         self._tables: dict[int, TableState] = {}
         self.hands: dict[tuple[int, int], OpenHand] = {}
 
+    async def images_enabled(self, guild_id: int | None) -> bool:
+        """Pictures of the board and the cards, unless the server turned them off."""
+        settings = getattr(self.manager, "server_settings", None)
+        if settings is None or guild_id is None:
+            return True
+        return bool(getattr(await settings(guild_id), "images", True))
+
     def state(self, game_id: int) -> TableState:
         return self._tables.setdefault(game_id, TableState())
 
@@ -116,9 +123,10 @@ class Table:
         names = await self.names.seat_names(view)
         st = self.state(view.game_id)
         public = PublicTable(view)
-        embed = game_embed(public, names, story=story, board_image="board.png")
+        images = await self.images_enabled(view.guild_id)
+        embed = game_embed(public, names, story=story, board_image="board.png" if images else None)
         files = []
-        if new_message or st.board_scores != tuple(view.scores):
+        if images and (new_message or st.board_scores != tuple(view.scores)):
             board = game_board_png(public, names, self._back_pegs(st, view))
             files.append(discord.File(io.BytesIO(board), "board.png"))
             st.board_scores = tuple(view.scores)
@@ -131,7 +139,7 @@ class Table:
             "embed": embed,
             "view": view_of(HandButton(view.game_id)),
         }
-        if files:
+        if files or not images:
             payload["attachments"] = files
         return payload
 
@@ -186,13 +194,13 @@ class Table:
         st.story += story_lines(batch, names, view.variant)
         st.shows += [e for e in batch if isinstance(e, Shown)]
         old = view.messages.get("table")
-        record = self._record_payload(view, names, st)
+        record = await self._record_payload(view, names, st)
         st.story, st.shows = [], []
         if old is not None:
             await self._edit(old.channel_id, old.message_id, **record)
         await self.post_table(view)
 
-    def _record_payload(self, view: GameView, names, st: TableState) -> dict:
+    async def _record_payload(self, view: GameView, names, st: TableState) -> dict:
         pages = chunk(st.story, limit=4000)
         embed = discord.Embed(
             title=f"Deal {st.deal} — the story" if st.deal else "The cut for the deal",
@@ -200,7 +208,7 @@ class Table:
             colour=discord.Colour.dark_green(),
         )
         files = []
-        if st.shows:
+        if st.shows and await self.images_enabled(view.guild_id):
             files.append(discord.File(io.BytesIO(shows_png(st.shows, names)), "show.png"))
             embed.set_image(url="attachment://show.png")
         return {"content": None, "embed": embed, "view": None, "attachments": files}
@@ -235,24 +243,25 @@ class Table:
     async def _finish(self, view: GameView, names, st, over: GameOver | None, outcome) -> None:
         ref = view.messages.get("table")
         if ref is not None:
-            record = self._record_payload(view, names, st)
+            record = await self._record_payload(view, names, st)
             await self._edit(ref.channel_id, ref.message_id, **record)
         await self._clear_ping(st)
+        images = await self.images_enabled(view.guild_id)
         if view.status is GameStatus.FINISHED and over is not None:
-            embed = result_embed(over, names, view.variant, image="board.png")
+            embed = result_embed(over, names, view.variant, image="board.png" if images else None)
         else:
             embed = discord.Embed(
                 title="Game over",
                 description=self._ending_text(view, names, outcome),
                 colour=discord.Colour.dark_grey(),
             )
-        board = game_board_png(PublicTable(view), names, self._back_pegs(st, view))
+        files = []
+        if images:
+            board = game_board_png(PublicTable(view), names, self._back_pegs(st, view))
+            files.append(discord.File(io.BytesIO(board), "board.png"))
         rematch = view_of(RematchButton(view.game_id)) if view.user_ids else None
         await self.channel(view.channel_id).send(
-            embed=embed,
-            file=discord.File(io.BytesIO(board), "board.png"),
-            view=rematch,
-            allowed_mentions=NO_PINGS,
+            embed=embed, files=files, view=rematch, allowed_mentions=NO_PINGS
         )
         self._tables.pop(view.game_id, None)
 
@@ -318,10 +327,11 @@ class Table:
             if shown == hand.shown:
                 continue  # nothing this player must know has changed
             hand.shown = shown
-            message = hand_message(current, private, names)
+            images = await self.images_enabled(view.guild_id)
+            message = hand_message(current, private, names, images=images)
             try:
                 await hand.interaction.edit_original_response(
-                    content=message.content, view=message.view
+                    content=message.content, view=message.view, attachments=message.files()
                 )
             except discord.HTTPException:
                 log.info("game %d: could not refresh a player's hand", view.game_id)

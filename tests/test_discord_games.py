@@ -95,3 +95,32 @@ async def test_the_privacy_check_catches_a_leaked_card(club, monkeypatch):
     monkeypatch.setattr(Table, "table_payload", leaky)
     with pytest.raises(AssertionError, match="hidden cards"):
         await play_game(club, 2)
+
+
+async def test_cards_and_board_come_as_pictures_unless_images_are_off(club, monkeypatch):
+    alice, bob = club.users[:2]
+    await club.start_game(alice, [bob])
+    seats = {u.id: Seat(u) for u in (alice, bob)}
+    while "Cutting for the deal" in club.table_message().text:  # nobody holds cards yet
+        for user_id in club.whose_move():
+            await club.move(seats[user_id])
+    table = club.table_message()
+    assert [a.filename for a in table.attachments] == ["board.png"]
+    hand = (await club.click(alice, table, "Your hand")).message
+    assert hand.ephemeral and [a.filename for a in hand.attachments] == ["hand.png"]
+    assert hand.attachments[0].data[:8] == b"\x89PNG\r\n\x1a\n"
+
+    from cogs.table import Table
+
+    async def images_off(self, guild_id):
+        return False
+
+    monkeypatch.setattr(Table, "images_enabled", images_off)
+    for seat in seats.values():
+        seat.hand = None
+    await club.play_out(seats)
+    assert "wins" in final_result(club)
+    after_off = [m for m in club.emu.public_messages(club.channel) if m.id > table.id]
+    assert after_off and all(not m.attachments for m in after_off)
+    assert all(not m.attachments for m in club.emu.ephemerals_for(bob))
+    assert "/121" in club.emu.last_public(club.channel).text or "121" in final_result(club)
