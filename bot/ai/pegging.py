@@ -18,9 +18,9 @@ Suits never matter in the play, so everything here works on ranks (1..13).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from math import comb
 
 from bot.engine import Card
 
@@ -137,22 +137,46 @@ def easy_play(view: SeatView) -> Card:
 # --------------------------------------------------------------------------- standard
 
 
-def _reply_expectation(
-    pile: tuple[int, ...], count: int, unseen: list[int], held: int, floor: int
-) -> float:
-    """The next player's expected best immediate points on ``pile`` (held cards unknown)."""
-    total_unseen = sum(unseen[r] for r in range(1, 14) if VALUE[r] >= floor)
-    if held <= 0 or total_unseen <= 0:
-        return 0.0
-    held = min(held, total_unseen)
-    replies = []
+def holding_chances(unseen: list[int], held: int, floor: int = 1) -> list[float]:
+    """Per rank, the chance a player holding ``held`` unseen cards has at least one of it.
+
+    Cards worth less than ``floor`` are out (the player said go when they would have fitted).
+    """
+    chances = [0.0] * 14
+    total = 0
     for r in range(1, 14):
-        if unseen[r] == 0 or VALUE[r] < floor or count + VALUE[r] > MAX_COUNT:
+        if VALUE[r] >= floor:
+            total += unseen[r]
+    if held <= 0 or total <= 0:
+        return chances
+    held = min(held, total)
+    for r in range(1, 14):
+        u = unseen[r]
+        if u == 0 or VALUE[r] < floor:
+            continue
+        none = 1.0
+        for i in range(held):
+            none *= (total - u - i) / (total - i)
+            if none <= 0.0:
+                break
+        chances[r] = 1.0 - max(none, 0.0)
+    return chances
+
+
+def _reply_expectation(pile: tuple[int, ...], count: int, chances: list[float]) -> float:
+    """The next player's expected best immediate points on ``pile``, holding rank r with
+    probability ``chances[r]`` (independently)."""
+    replies = []
+    room = MAX_COUNT - count
+    for r in range(1, 14):
+        p = chances[r]
+        if p == 0.0 or VALUE[r] > room:
             continue
         points = peg_points(pile + (r,))
         if points:
-            p_none = comb(total_unseen - unseen[r], held) / comb(total_unseen, held)
-            replies.append((points, 1.0 - p_none))
+            replies.append((points, p))
+    if not replies:
+        return 0.0
     replies.sort(reverse=True)
     expected = 0.0
     still = 1.0
@@ -194,9 +218,8 @@ def standard_candidates(view: SeatView) -> list[PlayCandidate]:
         elif nxt is None:
             points += 1  # nobody else can lay and we cannot either: the go (or last card)
         elif nxt != view.seat:
-            reply = _reply_expectation(
-                after, count_after, unseen, held_after[nxt], floors.get(nxt, 1)
-            )
+            chances = holding_chances(unseen, held_after[nxt], floors.get(nxt, 1))
+            reply = _reply_expectation(after, count_after, chances)
             if view.side_of(nxt) == view.side:
                 reply = -reply  # a partner's points are ours
         # Hold low cards for later (they take goes and thirty-ones): lay high ones first.
@@ -402,6 +425,7 @@ class MultiSolver:
 EXPERT_SAMPLES_TWO = 24
 EXPERT_SAMPLES_MULTI = 10
 MULTI_DEPTH = 4
+OPPONENT_MODEL = True
 ENDGAME_REACH = 31
 """Points from the target within which the expert plays for the win, not the points."""
 
@@ -430,10 +454,26 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
     endgame = min(needs) <= ENDGAME_REACH
     totals = {c.rank: 0.0 for c in legal}
     if not endgame:
+        if OPPONENT_MODEL:
+            base = [4] * 14
+            base[0] = 0
+            base[view.starter.rank] -= 1
+            for _, card in view.played:
+                base[card.rank] -= 1
+            for world, times in Counter(worlds).items():
+                unseen_b = list(base)
+                for r in world:
+                    unseen_b[r] -= 1
+                solver = ModelSolver(me, unseen_b)
+                for card in legal:
+                    value = solver.after(me, world, pile, view.count, 0, card.rank)
+                    totals[card.rank] += times * value
+            return totals
         solver = TwoHandedSolver()
-        for world in worlds:
+        for world, times in Counter(worlds).items():
             for card in legal:
-                totals[card.rank] += solver.after(me, world, pile, view.count, 0, card.rank)
+                value = solver.after(me, world, pile, view.count, 0, card.rank)
+                totals[card.rank] += times * value
         return totals
     my_show = _my_show(view)
     opp_laid = [c.rank for s, c in view.played if s == opp]
@@ -480,3 +520,73 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
                 hands, pile, view.count, view.seat, card.rank, MULTI_DEPTH
             )
     return totals
+
+
+def model_choice(
+    hand: tuple[int, ...],
+    pile: tuple[int, ...],
+    count: int,
+    unseen: list[int],
+    other_held: int,
+) -> int:
+    """The rank ``standard`` lays from ``hand`` (two-handed, ranks only): what it makes now
+    minus the points the other player can be expected to make on it."""
+    best = -1
+    best_score = -1e9
+    last = -1
+    chances = holding_chances(unseen, other_held)
+    for i, r in enumerate(hand):
+        if r == last:
+            continue
+        last = r
+        count_after = count + VALUE[r]
+        if count_after > MAX_COUNT:
+            break
+        after = pile + (r,)
+        points = peg_points(after)
+        reply = 0.0
+        if count_after < MAX_COUNT:
+            room = MAX_COUNT - count_after
+            other_fits = other_held > 0 and any(unseen[q] for q in range(1, 14) if VALUE[q] <= room)
+            if other_fits:
+                reply = _reply_expectation(after, count_after, chances)
+            else:
+                rest = hand[:i] + hand[i + 1 :]
+                if not (rest and VALUE[rest[0]] <= room):
+                    points += 1
+        score = points - reply + 0.01 * VALUE[r]
+        if score > best_score:
+            best, best_score = r, score
+    return best
+
+
+class ModelSolver(TwoHandedSolver):
+    """Seat A searches; seat B plays as ``standard`` would, from what B can see.
+
+    ``unseen_b`` counts, per rank, the cards B has not seen at the root (B's own cards, the
+    starter and the cards laid are seen); cards A lays later are removed as they fall. One
+    solver per sampled world.
+    """
+
+    def __init__(self, root_a: tuple[int, ...], unseen_b: list[int]) -> None:
+        super().__init__()
+        self.root_a = root_a
+        self.unseen_b = unseen_b
+
+    def value(self, a, b, pile, count, turn, gained=(0, 0)):
+        if turn == 0:
+            return super().value(a, b, pile, count, turn, gained)
+        key = (a, b, pile, count, 1)
+        memo = self.memo
+        if key in memo:
+            return memo[key]
+        unseen = list(self.unseen_b)
+        laid = list(self.root_a)
+        for r in a:
+            laid.remove(r)
+        for r in laid:
+            unseen[r] -= 1
+        rank = model_choice(b, pile, count, unseen, len(a))
+        v = self.after(a, b, pile, count, 1, rank)
+        memo[key] = v
+        return v
