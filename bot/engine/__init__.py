@@ -23,7 +23,8 @@ from .events import (
     Shown,
     StarterCut,
 )
-from .game import Game, IllegalAction, Phase
+from .game import Game
+from .phase import IllegalAction, Phase
 from .scoring import Breakdown, ScoreItem, ScoreKind, score_pegging, score_show, show_points
 from .variant import Variant
 

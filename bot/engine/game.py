@@ -15,15 +15,15 @@ Everything automatic (dealing, go, last card, resets, the show, the next deal) h
 
 from __future__ import annotations
 
-import enum
 import hashlib
 import random
 import secrets
 from itertools import combinations
 from typing import Any
 
+from . import snapshot
 from .actions import Action, Cut, Discard, Play
-from .cards import Card, card_from_code, new_pack
+from .cards import Card, new_pack
 from .events import (
     CountReset,
     CutForDeal,
@@ -40,37 +40,10 @@ from .events import (
     Shown,
     StarterCut,
 )
+from .legality import check_action, cut_depths
+from .phase import Phase
 from .scoring import score_pegging, score_show
 from .variant import Variant
-
-STATE_VERSION = 1
-MIN_CUT = 4  # ACC: a cut leaves at least four cards on each side
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message is fit to show the player."""
-
-
-class Phase(enum.Enum):
-    CUT_FOR_DEAL = "cut for deal"
-    DISCARD = "discard"
-    CUT_FOR_STARTER = "cut for starter"
-    PLAY = "play"
-    GAME_OVER = "game over"
-
-
-_WHAT_NOW = {
-    Phase.CUT_FOR_DEAL: "cut for the deal",
-    Phase.DISCARD: "lay away cards to the crib",
-    Phase.CUT_FOR_STARTER: "cut for the starter",
-    Phase.PLAY: "play a card",
-}
-_ACTION_FOR_PHASE = {
-    Phase.CUT_FOR_DEAL: Cut,
-    Phase.DISCARD: Discard,
-    Phase.CUT_FOR_STARTER: Cut,
-    Phase.PLAY: Play,
-}
 
 
 def _shuffled_pack(seed: int, purpose: str) -> list[Card]:
@@ -230,17 +203,13 @@ class Game:
         if seat not in self.to_act:
             return []
         if self.phase is Phase.CUT_FOR_DEAL:
-            return [Cut(d) for d in self._cut_depths(len(self.cut_pack))]
+            return [Cut(d) for d in cut_depths(len(self.cut_pack))]
         if self.phase is Phase.CUT_FOR_STARTER:
-            return [Cut(d) for d in self._cut_depths(len(self.pack))]
+            return [Cut(d) for d in cut_depths(len(self.pack))]
         if self.phase is Phase.DISCARD:
             k = self.variant.discards
             return [Discard(combo) for combo in combinations(self.hand(seat), k)]
         return [Play(c) for c in self.hand(seat) if self.count + c.value <= 31]
-
-    @staticmethod
-    def _cut_depths(pack_size: int) -> range:
-        return range(MIN_CUT, pack_size - MIN_CUT + 1)
 
     # ------------------------------------------------------------------ applying actions
 
@@ -250,7 +219,7 @@ class Game:
         Raises :class:`IllegalAction` (and changes nothing) for anything not in
         ``legal_actions(seat)``.
         """
-        self._check(seat, action)
+        check_action(self, seat, action)
         if isinstance(action, Cut) and self.phase is Phase.CUT_FOR_DEAL:
             events = self._cut_for_deal(seat, action.depth)
         elif isinstance(action, Cut):
@@ -261,47 +230,6 @@ class Game:
             events = self._play(seat, action.card)
         self.last_events = events
         return events
-
-    def _check(self, seat: int, action: Action) -> None:
-        if self.is_over:
-            raise IllegalAction("The game is over.")
-        if not isinstance(seat, int) or seat not in range(self.players):
-            raise IllegalAction(f"There is no seat {seat!r} at this table.")
-        expected = _ACTION_FOR_PHASE[self.phase]
-        if seat not in self.to_act:
-            if self.phase is Phase.DISCARD:
-                raise IllegalAction("You have already laid away your cards for this deal.")
-            if self.phase is Phase.CUT_FOR_DEAL and seat in self.cut_cards:
-                raise IllegalAction("You have already cut for the deal.")
-            raise IllegalAction("It's not your turn.")
-        if not isinstance(action, expected):
-            raise IllegalAction(f"Now is the time to {_WHAT_NOW[self.phase]}.")
-        if isinstance(action, Cut):
-            pack = self.cut_pack if self.phase is Phase.CUT_FOR_DEAL else self.pack
-            depths = self._cut_depths(len(pack))
-            if not isinstance(action.depth, int) or action.depth not in depths:
-                raise IllegalAction(
-                    f"Cut at least {MIN_CUT} cards deep and leave at least {MIN_CUT}: "
-                    f"choose from {depths.start} to {depths.stop - 1}."
-                )
-        elif isinstance(action, Discard):
-            k = self.variant.discards
-            noun = "card" if k == 1 else "cards"
-            if len(action.cards) != k:
-                raise IllegalAction(f"Lay away exactly {k} {noun} to the crib.")
-            if len(set(action.cards)) != k:
-                raise IllegalAction(f"Choose {k} different cards.")
-            for card in action.cards:
-                if card not in self._hands[seat]:
-                    raise IllegalAction(f"You don't hold the {card}.")
-        else:
-            card = action.card
-            if card not in self._hands[seat]:
-                raise IllegalAction(f"You don't hold the {card}.")
-            if self.count + card.value > 31:
-                raise IllegalAction(
-                    f"The {card} would take the count past 31 (the count is {self.count})."
-                )
 
     def _award(self, seat: int, points: int, reason: ScoreReason, events: list[Event]) -> bool:
         """Peg points for seat's side; True (and the game is over) when it reaches the target."""
@@ -448,68 +376,13 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data; :meth:`from_dict` restores a game that plays on identically."""
-
-        def codes(cards: list[Card]) -> list[str]:
-            return [c.code for c in cards]
-
-        return {
-            "version": STATE_VERSION,
-            "variant": self.variant.to_dict(),
-            "seed": str(self.seed),
-            "phase": self.phase.value,
-            "dealer": self.dealer,
-            "first_dealer": self.first_dealer,
-            "deal_number": self.deal_number,
-            "scores": list(self.scores),
-            "winner": self.winner,
-            "cut_round": self.cut_round,
-            "cutting": list(self.cutting),
-            "cut_cards": {str(s): c.code for s, c in sorted(self.cut_cards.items())},
-            "cut_pack": codes(self.cut_pack),
-            "pack": codes(self.pack),
-            "hands": [codes(h) for h in self._hands],
-            "kept": [codes(k) for k in self._kept],
-            "crib": codes(self._crib),
-            "discarded": sorted(self.discarded),
-            "starter": self.starter.code if self.starter else None,
-            "count": self.count,
-            "pile": codes(self._pile),
-            "played": [[s, c.code] for s, c in self.played],
-            "turn": self.turn,
-            "gone": sorted(self.gone),
-        }
+        return snapshot.game_state(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Restore a game saved with :meth:`to_dict`."""
-        if data.get("version") != STATE_VERSION:
-            raise ValueError(f"Unsupported game state version: {data.get('version')!r}")
-
-        def cards(codes: list[str]) -> list[Card]:
-            return [card_from_code(c) for c in codes]
-
-        game = cls(Variant.from_dict(data["variant"]), int(data["seed"]))
-        game.phase = Phase(data["phase"])
-        game.dealer = data["dealer"]
-        game.first_dealer = data["first_dealer"]
-        game.deal_number = data["deal_number"]
-        game.scores = list(data["scores"])
-        game.winner = data["winner"]
-        game.cut_round = data["cut_round"]
-        game.cutting = list(data["cutting"])
-        game.cut_cards = {int(s): card_from_code(c) for s, c in data["cut_cards"].items()}
-        game.cut_pack = cards(data["cut_pack"])
-        game.pack = cards(data["pack"])
-        game._hands = [cards(h) for h in data["hands"]]
-        game._kept = [cards(k) for k in data["kept"]]
-        game._crib = cards(data["crib"])
-        game.discarded = set(data["discarded"])
-        game.starter = card_from_code(data["starter"]) if data["starter"] else None
-        game.count = data["count"]
-        game._pile = cards(data["pile"])
-        game.played = [(s, card_from_code(c)) for s, c in data["played"]]
-        game.turn = data["turn"]
-        game.gone = set(data["gone"])
+        game = cls(Variant.from_dict(snapshot.check_version(data)["variant"]), int(data["seed"]))
+        snapshot.restore(game, data)
         return game
 
     def copy(self) -> Game:

@@ -1,0 +1,19 @@
+"""The phases of a game, the error for illegal actions, and the ACC's cut rule."""
+
+from __future__ import annotations
+
+import enum
+
+MIN_CUT = 4  # ACC: a cut leaves at least four cards on each side
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message is fit to show the player."""
+
+
+class Phase(enum.Enum):
+    CUT_FOR_DEAL = "cut for deal"
+    DISCARD = "discard"
+    CUT_FOR_STARTER = "cut for starter"
+    PLAY = "play"
+    GAME_OVER = "game over"

@@ -1,0 +1,86 @@
+"""A game as plain JSON data, and back: how the store snapshots games.
+
+The seed is in it (it never leaves the server); every card is its short code (``"10H"``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .cards import Card, card_from_code
+from .phase import Phase
+
+if TYPE_CHECKING:
+    from .game import Game
+
+STATE_VERSION = 1
+
+
+def _codes(cards: list[Card]) -> list[str]:
+    return [c.code for c in cards]
+
+
+def _cards(codes: list[str]) -> list[Card]:
+    return [card_from_code(c) for c in codes]
+
+
+def game_state(game: Game) -> dict[str, Any]:
+    """Everything a game is, as plain JSON data."""
+    return {
+        "version": STATE_VERSION,
+        "variant": game.variant.to_dict(),
+        "seed": str(game.seed),
+        "phase": game.phase.value,
+        "dealer": game.dealer,
+        "first_dealer": game.first_dealer,
+        "deal_number": game.deal_number,
+        "scores": list(game.scores),
+        "winner": game.winner,
+        "cut_round": game.cut_round,
+        "cutting": list(game.cutting),
+        "cut_cards": {str(s): c.code for s, c in sorted(game.cut_cards.items())},
+        "cut_pack": _codes(game.cut_pack),
+        "pack": _codes(game.pack),
+        "hands": [_codes(h) for h in game._hands],
+        "kept": [_codes(k) for k in game._kept],
+        "crib": _codes(game._crib),
+        "discarded": sorted(game.discarded),
+        "starter": game.starter.code if game.starter else None,
+        "count": game.count,
+        "pile": _codes(game._pile),
+        "played": [[s, c.code] for s, c in game.played],
+        "turn": game.turn,
+        "gone": sorted(game.gone),
+    }
+
+
+def check_version(data: dict[str, Any]) -> dict[str, Any]:
+    if data.get("version") != STATE_VERSION:
+        raise ValueError(f"Unsupported game state version: {data.get('version')!r}")
+    return data
+
+
+def restore(game: Game, data: dict[str, Any]) -> None:
+    """Fill a fresh game (of the right variant and seed) from :func:`game_state` data."""
+    check_version(data)
+    game.phase = Phase(data["phase"])
+    game.dealer = data["dealer"]
+    game.first_dealer = data["first_dealer"]
+    game.deal_number = data["deal_number"]
+    game.scores = list(data["scores"])
+    game.winner = data["winner"]
+    game.cut_round = data["cut_round"]
+    game.cutting = list(data["cutting"])
+    game.cut_cards = {int(s): card_from_code(c) for s, c in data["cut_cards"].items()}
+    game.cut_pack = _cards(data["cut_pack"])
+    game.pack = _cards(data["pack"])
+    game._hands = [_cards(h) for h in data["hands"]]
+    game._kept = [_cards(k) for k in data["kept"]]
+    game._crib = _cards(data["crib"])
+    game.discarded = set(data["discarded"])
+    game.starter = card_from_code(data["starter"]) if data["starter"] else None
+    game.count = data["count"]
+    game._pile = _cards(data["pile"])
+    game.played = [(s, card_from_code(c)) for s, c in data["played"]]
+    game.turn = data["turn"]
+    game.gone = set(data["gone"])
