@@ -112,7 +112,8 @@ def discard_review(
     return (
         f"Your discard of {_cards_text(chosen.discard, with_suits)} cost about {cost:.1f} points "
         f"of expectation. The coach would {format_discard(best, with_suits=with_suits)} "
-        f"(yours: hand {chosen.hand:.1f}, crib {chosen.crib:.1f})."
+        f"(yours: hand {chosen.hand:.1f}, crib {'+' if chosen.crib_weight > 0 else '-'}"
+        f"{chosen.crib:.1f})."
     )
 
 
@@ -192,4 +193,6 @@ def hint(game: Game, seat: int, *, top: int = 3) -> str:
     if view.phase is Phase.PLAY and seat in view.to_act:
         advice = play_advice(view)
         return f"Lay the {advice.card}: {advice.reason}."
+    if view.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_FOR_STARTER) and seat in view.to_act:
+        return "Cut anywhere: no depth is better than another."
     return "Nothing to decide just now."

@@ -1,0 +1,445 @@
+"""``python -m bot play``: a game of cribbage in the terminal against computer players.
+
+It runs through the same session manager and SQLite store as the Discord bot (a temporary
+database unless ``--db`` names one; a game left unfinished in that file is resumed). You sit in
+seat 1; computers take the other seats. With ``--auto`` a computer plays your seat as well and
+the whole game is printed unattended.
+
+Commands at a prompt: card numbers or codes (``1 4``, ``5h qs``), Enter to cut at random,
+``?`` for the coach, ``s`` for the scores, ``q`` to concede, ``h`` for help.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import random
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from bot.ai import choose_action, coach
+from bot.engine import (
+    Card,
+    CountReset,
+    Cut,
+    CutForDeal,
+    CutTied,
+    DealerChosen,
+    Dealt,
+    Discard,
+    Discarded,
+    Event,
+    Game,
+    GameOver,
+    Go,
+    Phase,
+    Play,
+    Played,
+    Scored,
+    ScoreReason,
+    Shown,
+    StarterCut,
+    Variant,
+)
+from bot.engine.scoring import number_words
+
+END_OF_INPUT = object()
+HUMAN = 1
+"""The terminal player's user id (seat 1, the host)."""
+CHANNEL = 1
+LEVELS = ("easy", "standard", "expert")
+
+HELP = """\
+  cards     numbers from your hand (1 4) or codes (5h qs, 10d, a♠)
+  Enter     cut the pack at random (when cutting)
+  ?         ask the coach
+  s         the scores
+  q         concede the game
+  h         this help"""
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot play", description="Play cribbage in the terminal."
+    )
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument(
+        "--partnerships", action="store_true", help="four players in two partnerships"
+    )
+    parser.add_argument("--target", type=int, choices=(121, 61), default=121)
+    parser.add_argument("--level", choices=LEVELS, default="standard", help="computer level")
+    parser.add_argument(
+        "--auto", action="store_true", help="computers take every seat; print the whole game"
+    )
+    parser.add_argument("--db", type=Path, help="SQLite file (default: a temporary one)")
+    parser.add_argument("--seed", type=int, help="deal and decide reproducibly")
+    args = parser.parse_args(argv)
+    if args.partnerships and args.players != 4:
+        parser.error("--partnerships needs --players 4")
+    return args
+
+
+# --------------------------------------------------------------------------- telling the game
+
+
+class Narrator:
+    """Plain-text table talk for the events of a game (no hidden card is ever in an event)."""
+
+    def __init__(self, names: list[str], variant: Variant, out: TextIO) -> None:
+        self.names = names
+        self.variant = variant
+        self.out = out
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def side(self, side: int) -> str:
+        if not self.variant.partnerships:
+            return self.names[side]
+        seats = [s for s in range(self.variant.players) if s % 2 == side]
+        return " & ".join(self.names[s] for s in seats)
+
+    def tell(self, event: Event) -> None:
+        n = self.names
+        match event:
+            case CutForDeal(seat=seat, card=card):
+                self.say(f"{n[seat]} cuts {card} for the deal.")
+            case CutTied():
+                self.say("Equal cards: cut again.")
+            case DealerChosen(seat=seat):
+                self.say(f"{n[seat]} deals first.")
+            case Dealt(dealer=dealer, number=number, cards_each=each):
+                self.say()
+                self.say(f"=== Deal {number}: {n[dealer]} deals {each} cards each ===")
+            case Discarded(seat=seat, count=count):
+                self.say(f"{n[seat]} lays {count} away to the crib.")
+            case StarterCut(seat=seat, card=card):
+                self.say(f"{n[seat]} cuts; the starter is {card}.")
+            case Played(seat=seat, card=card, count=count, breakdown=breakdown):
+                talk = f" - {breakdown.announce()}" if breakdown else ""
+                self.say(f"{n[seat]} plays {card}, count {count}{talk}")
+            case Go(seat=seat):
+                self.say(f"{n[seat]}: go.")
+            case CountReset(leader=leader):
+                if leader is not None:
+                    self.say("The count starts again at 0.")
+            case Shown(seat=seat, cards=cards, starter=starter, crib=crib, breakdown=breakdown):
+                whose = "crib" if crib else "hand"
+                shown = " ".join(str(c) for c in cards)
+                self.say(
+                    f"{n[seat]}'s {whose}: {shown} + {starter}: {breakdown.announce()}"
+                    f" = {breakdown.total}"
+                )
+            case Scored(seat=seat, points=points, reason=reason, score=score):
+                self.scored(seat, points, reason, score)
+            case GameOver(winner=winner, scores=scores, skunks=skunks):
+                order = [winner] + [s for s in range(len(scores)) if s != winner]
+                final = " - ".join(str(scores[s]) for s in order)
+                skunk = {1: " (a skunk!)", 2: " (a double skunk!)"}.get(max(skunks), "")
+                self.say()
+                self.say(f"*** {self.side(winner)} won {final}{skunk} ***")
+
+    def scored(self, seat: int, points: int, reason: ScoreReason, score: int) -> None:
+        who = self.names[seat]
+        words = number_words(points)
+        if reason is ScoreReason.HEELS:
+            self.say(f"  {words} for his heels to {who} (now {score})")
+        elif reason is ScoreReason.GO:
+            self.say(f"  go for {words} to {who} (now {score})")
+        elif reason is ScoreReason.LAST_CARD:
+            self.say(f"  last card for {words} to {who} (now {score})")
+        elif reason is ScoreReason.PLAY:
+            self.say(f"  ({who} now {score})")
+        else:
+            self.say(f"  {who} pegs {points} (now {score})")
+
+
+# --------------------------------------------------------------------------- the table
+
+
+def _decision_seed(base: int | None, game: Game, seat: int) -> int | None:
+    """A reproducible seed per decision when the game has one (``--seed``)."""
+    if base is None:
+        return None
+    where = f"{base}:{game.deal_number}:{game.phase.value}:{len(game.played)}:{seat}"
+    return int.from_bytes(hashlib.blake2b(where.encode(), digest_size=8).digest(), "big")
+
+
+def make_strategy(seed: int | None) -> Callable[[Game, int, str], object]:
+    def strategy(game: Game, seat: int, level: str):
+        return choose_action(game, seat, level=level, seed=_decision_seed(seed, game, seat))
+
+    return strategy
+
+
+class Table:
+    """One terminal game: sets it up through the manager, then plays it to the end."""
+
+    def __init__(self, args: argparse.Namespace, inp: TextIO, out: TextIO) -> None:
+        self.args = args
+        self.inp = inp
+        self.out = out
+        self.variant = Variant(args.players, args.partnerships, args.target)
+        self.manager = None
+        self.game_id: int | None = None
+        self.narrator: Narrator | None = None
+        self.last_discard: tuple[tuple[Card, ...], tuple[Card, ...], bool] | None = None
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    async def run(self, store) -> int:
+        from bot.sessions import GameSessionManager
+
+        args = self.args
+        seed = args.seed
+        seeds = random.Random(seed) if seed is not None else None
+        self.manager = GameSessionManager(
+            store,
+            strategy=make_strategy(seed),
+            **({"seed_source": lambda: seeds.getrandbits(64)} if seeds else {}),
+        )
+        await self.manager.resume()
+        outcome = await self._open()
+        if outcome is None:
+            return 1
+        self._tell(outcome)
+        while outcome.finished is None:
+            mine = self.manager.private_view(self.game_id, HUMAN)
+            if not mine.ok:
+                self.say(mine.message)
+                return 1
+            if not mine.must_act:  # computers move at once; nothing to wait for
+                self.say("(waiting on the other players)")
+                return 1
+            action = await self._choose(mine, outcome.view)
+            if action is END_OF_INPUT:
+                self.say()
+                where = f"it is saved in {self.args.db}" if self.args.db else "it is not saved"
+                self.say(f"(end of input: the game stops here; {where})")
+                return 1
+            if action is None:
+                result = await self.manager.forfeit(self.game_id, HUMAN)
+                self._tell(result)
+                self.say("You conceded the game.")
+                return 0
+            result = await self.manager.act(self.game_id, HUMAN, action, step=mine.step)
+            if not result.ok:
+                self.say(result.message)
+                continue
+            if isinstance(action, Discard):
+                kept = tuple(c for c in mine.hand if c not in action.cards)
+                own = outcome.view.dealer is not None and self._side(
+                    outcome.view.dealer
+                ) == self._side(0)
+                self.last_discard = (kept, action.cards, own)
+            outcome = result
+            self._tell(outcome)
+        return 0
+
+    def _side(self, seat: int) -> int:
+        return seat % 2 if self.variant.partnerships else seat
+
+    async def _open(self):
+        """Resume this file's unfinished game, or open a lobby, seat computers, start."""
+        manager = self.manager
+        level = self.args.level
+        current = manager.game_in_channel(CHANNEL)
+        if current is not None and current.status.value == "active":
+            self.game_id = current.game_id
+            self.variant = current.variant
+            self._names(current)
+            self.say(f"Resuming game {current.game_id} ({current.variant.name}).")
+            self.say(self._scores_line(current))
+            return _Resumed(current)
+        if current is not None:
+            await manager.cancel(current.game_id, HUMAN)
+        lobby = await manager.create_lobby(
+            guild_id=None, channel_id=CHANNEL, host_id=HUMAN, variant=self.variant
+        )
+        if not lobby.ok:
+            self.say(lobby.message)
+            return None
+        self.game_id = lobby.game_id
+        for _ in range(1, self.variant.players):
+            view = await manager.add_computer(self.game_id, HUMAN, level)
+            if not view.ok:
+                self.say(view.message)
+                return None
+        outcome = await manager.start(self.game_id, HUMAN)
+        if not outcome.ok:
+            self.say(outcome.message)
+            return None
+        self._names(outcome.view)
+        who = "computers" if self.args.auto else "you"
+        self.say(f"Cribbage, {self.variant.name}: {who} against {level} computer players.")
+        return outcome
+
+    def _names(self, view) -> None:
+        names = []
+        for seat in view.seats:
+            if seat is None or not seat.is_computer:
+                names.append(f"Seat 1 ({self.args.level})" if self.args.auto else "Player")
+            elif self.args.auto:
+                names.append(f"Seat {seat.seat + 1} ({seat.level})")
+            else:
+                names.append(f"Computer {seat.seat + 1} ({seat.level})")
+        self.narrator = Narrator(names, self.variant, self.out)
+
+    def _tell(self, outcome) -> None:
+        for step_event in getattr(outcome, "events", ()):
+            event = step_event.event
+            self.narrator.tell(event)
+            if (
+                isinstance(event, Shown)
+                and event.seat == 0
+                and not event.crib
+                and self.last_discard is not None
+                and not self.args.auto
+            ):
+                kept, thrown, own = self.last_discard
+                self.last_discard = None
+                note = coach.discard_review(
+                    kept,
+                    thrown,
+                    dealer=own,
+                    players=self.variant.players,
+                    partnerships=self.variant.partnerships,
+                )
+                if note:
+                    self.say(f"  [coach, to you] {note}")
+
+    def _scores_line(self, view) -> str:
+        parts = [f"{self.narrator.side(side)} {score}" for side, score in enumerate(view.scores)]
+        return f"Scores (to {self.variant.target}): " + ", ".join(parts)
+
+    # ------------------------------------------------------------------ your turn
+
+    async def _choose(self, mine, view):
+        if self.args.auto:
+            strategy = make_strategy(self.args.seed)
+            return await self.manager.consult(
+                self.game_id, HUMAN, lambda game, seat: strategy(game, seat, self.args.level)
+            )
+        self._show_position(mine, view)
+        while True:
+            self.out.write(self._prompt(mine))
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                return END_OF_INPUT
+            text = line.strip()
+            if text.lower() in ("q", "quit", "concede"):
+                return None
+            if text.lower() in ("h", "help"):
+                self.say(HELP)
+                continue
+            if text.lower() in ("s", "scores"):
+                self.say(self._scores_line(self.manager.view(self.game_id)))
+                continue
+            if text in ("?", "hint", "coach"):
+                advice = await self.manager.consult(self.game_id, HUMAN, coach.hint)
+                self.say(advice if isinstance(advice, str) else advice.message)
+                continue
+            action, problem = self._read_action(text, mine)
+            if action is not None:
+                return action
+            self.say(problem)
+
+    def _show_position(self, mine, view) -> None:
+        if mine.phase is Phase.DISCARD:
+            self.say(self._scores_line(view))
+        if mine.phase is Phase.PLAY:
+            pile = " ".join(str(c) for c in view.pile) or "-"
+            self.say(f"Starter {view.starter}. Count {view.count} (cards since 0: {pile})")
+        if mine.phase in (Phase.DISCARD, Phase.PLAY):
+            cards = "  ".join(f"{i}) {c}" for i, c in enumerate(mine.hand, 1))
+            self.say(f"Your hand: {cards}")
+
+    def _prompt(self, mine) -> str:
+        if mine.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_FOR_STARTER):
+            what = "for the deal" if mine.phase is Phase.CUT_FOR_DEAL else "for the starter"
+            depths = [a.depth for a in mine.legal_actions]
+            return f"Cut {what} (Enter, or a depth {depths[0]}-{depths[-1]}): "
+        if mine.phase is Phase.DISCARD:
+            k = self.variant.discards
+            dealer = self.manager.view(self.game_id).dealer
+            whose = "your" if dealer == 0 else f"{self.narrator.names[dealer]}'s"
+            return f"Lay away {k} card{'s' if k > 1 else ''} to {whose} crib: "
+        return "Your card: "
+
+    def _read_action(self, text: str, mine) -> tuple[object | None, str]:
+        legal = mine.legal_actions
+        if mine.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_FOR_STARTER):
+            if not text:
+                return random.choice(legal), ""
+            if text.isdigit() and Cut(int(text)) in legal:
+                return Cut(int(text)), ""
+            return None, "Press Enter to cut, or give a depth in range."
+        cards = self._read_cards(text, mine.hand)
+        if cards is None:
+            return None, "Name cards by their number in your hand (1 4) or code (5h qs)."
+        if mine.phase is Phase.DISCARD:
+            action = Discard(cards)
+            if action in legal:
+                return action, ""
+            k = self.variant.discards
+            return None, f"Lay away exactly {k} different card{'s' if k > 1 else ''}."
+        if len(cards) == 1 and Play(cards[0]) in legal:
+            return Play(cards[0]), ""
+        if len(cards) == 1:
+            return None, f"The {cards[0]} would take the count past 31."
+        return None, "Play one card."
+
+    @staticmethod
+    def _read_cards(text: str, hand: tuple[Card, ...]) -> list[Card] | None:
+        out = []
+        for part in text.replace(",", " ").split():
+            if part.isdigit() and 1 <= int(part) <= len(hand):
+                out.append(hand[int(part) - 1])
+                continue
+            try:
+                card = Card.parse(part)
+            except ValueError:
+                return None
+            if card not in hand:
+                return None
+            out.append(card)
+        return out or None
+
+
+class _Resumed:
+    """Stands in for an outcome when a stored game is resumed (nothing new to tell)."""
+
+    def __init__(self, view) -> None:
+        self.view = view
+        self.events = ()
+        self.finished = None
+
+
+async def play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    from db import Store
+
+    with tempfile.TemporaryDirectory(prefix="cribbage-") as tmp:
+        path = args.db or Path(tmp) / "cribbage.db"
+        store = await Store.open(path)
+        try:
+            return await Table(args, inp, out).run(store)
+        finally:
+            await store.close()
+
+
+def main(
+    argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
+    """Play one game in the terminal; 0 when the game ends (or is conceded)."""
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout))
+    except KeyboardInterrupt:
+        print("\nInterrupted; a game in --db carries on next time.", file=stdout or sys.stdout)
+        return 130
