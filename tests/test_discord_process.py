@@ -22,7 +22,12 @@ async def start_bot(emu: DiscordEmulator, database: Path) -> asyncio.subprocess.
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
-    await emu.wait_ready(timeout=30)
+    try:
+        await emu.wait_ready(timeout=60)
+    except Exception:
+        process.kill()
+        output, _ = await process.communicate()
+        raise AssertionError(f"the bot did not connect; it said:\n{output.decode()}") from None
     return process
 
 
