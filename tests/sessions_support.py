@@ -49,6 +49,15 @@ def replay_from_database(path: Path, game_id: int) -> tuple[Game, dict, int]:
         conn.close()
 
 
+def assert_durable(path: Path, game_id: int, manager: GameSessionManager) -> None:
+    """The stored snapshot equals the live game, and the replay of the log equals both."""
+    replayed, snapshot, actions = replay_from_database(path, game_id)
+    assert replayed.to_dict() == snapshot
+    view = manager.view(game_id)
+    if view is not None:
+        assert actions == view.step
+
+
 async def open_manager(path: Path, **kwargs) -> tuple[Store, GameSessionManager]:
     """A resumed manager on a store; the caller closes the store (a fixture's teardown)."""
     store = await Store.open(path)
