@@ -21,13 +21,21 @@ from bot.sessions import LEVELS, STALE_MESSAGE, GameStatus, GameView, Outcome, R
 from cogs.buttons import ALL_BUTTONS
 from cogs.hand import hand_message, selected_cards
 from cogs.names import NameBook
+from cogs.settings import answer_settings, turn_time_choices
 from cogs.standings import Against, Scope, SortChoice, desk
 from cogs.table import Table
+from cogs.timers import TurnKeeper
 
 log = logging.getLogger(__name__)
 
-ANSWER_WITHIN = 2.0  # seconds before a slow move is deferred (Discord allows 3)
+ANSWER_WITHIN = 2.0  # seconds after Discord created an interaction: answer or defer by then
+DEFER_AFTER = 1.0  # an interaction this old when its handler starts is deferred at once
 SWEEP_EVERY_MINUTES = 5
+
+
+def age(interaction: discord.Interaction) -> float:
+    """Seconds since Discord created the interaction (its 3-second clock started then)."""
+    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
 
 
 async def say(interaction: discord.Interaction, message: str) -> None:
@@ -44,11 +52,13 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.manager = bot.manager  # type: ignore[attr-defined]
         self.names = NameBook(bot)
         self.table = Table(bot, self.manager, self.names)
+        self.turns = TurnKeeper(self)  # turn timers: cogs/timers.py
         super().__init__()
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*ALL_BUTTONS)
         self.sweep.start()
+        self.turns.start()
         resumed = getattr(self.bot, "resume_report", None)
         if resumed is not None and resumed.outcomes:
             self._resumed = asyncio.ensure_future(self._publish_resumed(resumed.outcomes))
@@ -61,6 +71,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
 
     async def cog_unload(self) -> None:
         self.sweep.cancel()
+        self.turns.stop()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         self.names.learn(interaction.user)
@@ -94,7 +105,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     @app_commands.describe(
         players="How many players (2 to 4)",
         partnerships="Four players in two teams (partners sit opposite)",
-        target="Play to 121 (standard) or 61 (a short game)",
+        target="Play to 121 (standard) or 61 (a short game); default: the server's setting",
         computer="Fill the other seats with computer players of this level",
     )
     @app_commands.guild_only()
@@ -103,9 +114,11 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         interaction: discord.Interaction,
         players: app_commands.Range[int, 2, 4] = 2,
         partnerships: bool = False,
-        target: Literal[121, 61] = 121,
+        target: Literal[121, 61] | None = None,
         computer: Literal["none", "easy", "standard", "expert"] = "none",
     ) -> None:
+        if target is None:
+            target = (await self.manager.server_settings(interaction.guild_id)).target
         try:
             variant = Variant(players, partnerships, target)
         except ValueError as err:
@@ -212,10 +225,14 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         if isinstance(private, Refusal):
             await say(interaction, private.message)
             return
+        if age(interaction) > DEFER_AFTER:  # a busy moment: keep the 3-second promise first
+            await interaction.response.defer(ephemeral=True, thinking=True)
         message = await self._hand(game_id, private)
-        await interaction.response.send_message(
-            message.content, view=message.view, files=message.files(), ephemeral=True
-        )
+        fields = {"view": message.view, "files": message.files(), "ephemeral": True}
+        if interaction.response.is_done():
+            await interaction.followup.send(message.content, **fields)
+        else:
+            await interaction.response.send_message(message.content, **fields)
         self.table.remember_hand(game_id, interaction.user.id, interaction)
 
     async def _hand(self, game_id: int, private, *, mask: int = 0, note: str = ""):
@@ -233,6 +250,8 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             text = f"{note}\n{private.message}".strip()
             await self._answer(interaction, content=text, view=None, attachments=[])
             return
+        if not interaction.response.is_done() and age(interaction) > DEFER_AFTER:
+            await interaction.response.defer()
         message = await self._hand(game_id, private, mask=mask, note=note)
         await self._answer(
             interaction, content=message.content, view=message.view, attachments=message.files()
@@ -297,7 +316,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         """Apply a move; answer by redrawing the hand; then tell the table."""
         user = interaction.user.id
         task = asyncio.ensure_future(self.manager.act(game_id, user, action, step=step))
-        done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+        done, _ = await asyncio.wait({task}, timeout=max(0.0, ANSWER_WITHIN - age(interaction)))
         if not done:
             await interaction.response.defer()
         outcome = await task
@@ -341,7 +360,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     @app_commands.describe(
         scope="This server's players, or everyone's",
         sort="What to rank by",
-        against="Games among people (default), or games with a computer",
+        against="Games among people (default), games with a computer, or every game",
     )
     async def leaderboard(
         self,
@@ -371,6 +390,38 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         scope: Scope = "global",
     ) -> None:
         await desk(self).history(interaction, user or interaction.user, scope=scope)
+
+    # ------------------------------------------------------------ server settings: cogs/settings.py
+
+    @app_commands.command(name="settings", description="This server's cribbage settings")
+    @app_commands.describe(
+        target="New tables play to 121 or 61 unless their host picks",
+        images="Show the board, the show and the hands as pictures",
+        turn_time="Minutes for a move before the computer plays it (e.g. 5), or off",
+        muggins="Muggins on new tables",
+        computer_games="Games with a computer count on the leaderboard",
+    )
+    @app_commands.autocomplete(turn_time=turn_time_choices)
+    @app_commands.default_permissions(manage_guild=True)  # a hint only: checked at run time
+    @app_commands.guild_only()
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        target: Literal[121, 61] | None = None,
+        images: bool | None = None,
+        turn_time: str | None = None,
+        muggins: bool | None = None,
+        computer_games: bool | None = None,
+    ) -> None:
+        await answer_settings(
+            self,
+            interaction,
+            target=target,
+            images=images,
+            turn_time=turn_time,
+            muggins=muggins,
+            computer_games=computer_games,
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -179,3 +179,30 @@ async def test_a_player_can_forfeit(club):
     last = club.emu.last_public(club.channel)
     assert "forfeited" in last.text
     assert club.bot.manager.game_in_channel(club.channel.id) is None
+
+
+async def test_a_slow_move_is_deferred_within_three_seconds_then_answered(club, monkeypatch):
+    seats = await two_player_game(club)
+    await play_until(club, seats, lambda: game(club).phase is Phase.PLAY)
+    mover = seats[club.whose_move()[0]]
+    hand = (await club.click(mover.user, club.table_message(), "Your hand")).message
+    card = next(
+        b
+        for row in hand.components
+        for b in row
+        if b.custom_id.startswith("crib:p:") and not b.disabled
+    )
+    manager = club.bot.manager
+    real_act = manager.act
+
+    async def slow_act(*args, **kwargs):
+        await asyncio.sleep(2.3)  # e.g. an expert computer thinking through a long turn
+        return await real_act(*args, **kwargs)
+
+    monkeypatch.setattr(manager, "act", slow_act)
+    step = snapshot(club)[0]
+    result = await club.click(mover.user, hand, custom_id=card.custom_id)
+    assert result.response_name.startswith("DEFERRED")  # within the 3 seconds
+    assert result.latency < 3.0
+    assert snapshot(club)[0] > step  # and the move was made
+    assert card.label not in " ".join(b.label for b in hand.buttons if not b.disabled)
