@@ -11,7 +11,7 @@ Card.parse('10H')
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class Suit(enum.IntEnum):
@@ -50,12 +50,15 @@ class Card:
 
     rank: int
     suit: Suit
+    code: str = field(init=False, repr=False, compare=False, hash=False)
+    """A plain-ASCII code that ``Card.parse`` reads back, e.g. ``'10H'`` (computed once)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.rank, int) or not 1 <= self.rank <= 13:
             raise ValueError(f"A card's rank is 1 (ace) to 13 (king), not {self.rank!r}")
         if not isinstance(self.suit, Suit):
             object.__setattr__(self, "suit", Suit(self.suit))
+        object.__setattr__(self, "code", rank_name(self.rank) + self.suit.letter)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -73,11 +76,6 @@ class Card:
     def value(self) -> int:
         """The counting value: ace 1, pips at face value, J Q K 10."""
         return min(self.rank, 10)
-
-    @property
-    def code(self) -> str:
-        """A plain-ASCII code that ``Card.parse`` reads back, e.g. ``'10H'``."""
-        return rank_name(self.rank) + self.suit.letter
 
     @property
     def index(self) -> int:
