@@ -1,0 +1,288 @@
+"""Cards in pictures: suit symbols, card faces and sprites, and the pictures made of cards (a
+hand, a counted show, a whole deal's show). The suit symbols are drawn as shapes because the
+built-in font has no ♠♥♦♣ glyphs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.engine import Card, Suit
+from bot.engine.cards import rank_name
+
+from .drawing import SS, WIDTH, fit_text, font, lighten, to_png, wrap_text
+
+# colours
+CARD_FACE = (253, 252, 248)
+CARD_EDGE = (150, 150, 150)
+RED_SUIT = (200, 35, 45)
+BLACK_SUIT = (25, 25, 30)
+TABLE = (29, 92, 62)  # the felt behind cards
+TABLE_INK = (236, 244, 238)
+
+# card geometry (at 1x)
+CARD_W, CARD_H = 104, 146
+CARD_GAP = 12
+MARGIN = 18
+
+
+# --------------------------------------------------------------------------- suits
+
+
+def _unit_suit(draw: ImageDraw.ImageDraw, suit: Suit, s: float) -> None:
+    """Draw a suit symbol filling an s×s box at the origin (white on black mask)."""
+
+    def circle(cx: float, cy: float, r: float) -> None:
+        draw.ellipse((s * (cx - r), s * (cy - r), s * (cx + r), s * (cy + r)), fill=255)
+
+    def poly(*points: tuple[float, float]) -> None:
+        draw.polygon([(s * x, s * y) for x, y in points], fill=255)
+
+    if suit is Suit.DIAMONDS:
+        poly((0.5, 0.0), (0.88, 0.5), (0.5, 1.0), (0.12, 0.5))
+    elif suit is Suit.HEARTS:
+        circle(0.285, 0.31, 0.245)
+        circle(0.715, 0.31, 0.245)
+        poly((0.055, 0.40), (0.5, 0.97), (0.945, 0.40), (0.5, 0.25))
+    elif suit is Suit.SPADES:
+        circle(0.29, 0.56, 0.225)
+        circle(0.71, 0.56, 0.225)
+        poly((0.075, 0.50), (0.5, 0.0), (0.925, 0.50), (0.5, 0.70))
+        poly((0.5, 0.55), (0.30, 1.0), (0.70, 1.0))
+    else:  # clubs
+        circle(0.5, 0.26, 0.225)
+        circle(0.255, 0.60, 0.225)
+        circle(0.745, 0.60, 0.225)
+        circle(0.5, 0.55, 0.12)
+        poly((0.5, 0.45), (0.31, 1.0), (0.69, 1.0))
+
+
+@lru_cache(maxsize=64)
+def suit_mask(suit: Suit, size: int) -> Image.Image:
+    """An anti-aliased ``size``×``size`` mask of a suit symbol (drawn 4x larger, reduced)."""
+    big = Image.new("L", (size * 4, size * 4), 0)
+    _unit_suit(ImageDraw.Draw(big), suit, size * 4)
+    return big.reduce(4)
+
+
+def suit_colour(suit: Suit) -> tuple[int, int, int]:
+    return RED_SUIT if suit in (Suit.HEARTS, Suit.DIAMONDS) else BLACK_SUIT
+
+
+# --------------------------------------------------------------------------- cards
+
+
+@lru_cache(maxsize=256)
+def card_face(card: Card, scale: float = 1.0) -> Image.Image:
+    """A card's face as an RGBA image at supersampled size (``CARD_W``×``CARD_H`` × scale)."""
+    k = SS * scale
+    w, h = round(CARD_W * k), round(CARD_H * k)
+    face = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(face)
+    draw.rounded_rectangle(
+        (0, 0, w - 1, h - 1), radius=9 * k, fill=CARD_FACE, outline=CARD_EDGE, width=max(1, SS)
+    )
+    colour = suit_colour(card.suit)
+    rank = rank_name(card.rank)
+    # corner index: rank over a small suit, top-left and (upside down) bottom-right
+    corner = Image.new("RGBA", (round(34 * k), round(56 * k)), (0, 0, 0, 0))
+    ImageDraw.Draw(corner).text(
+        (17 * k, 15 * k), rank, font=font(round(26 * scale)), fill=colour, anchor="mm"
+    )
+    corner.paste(colour, (round(8.5 * k), round(31 * k)), suit_mask(card.suit, round(17 * k)))
+    face.alpha_composite(corner, (round(3 * k), round(4 * k)))
+    flipped = corner.rotate(180)
+    face.alpha_composite(flipped, (w - round(37 * k), h - round(60 * k)))
+    # the middle: one big suit, or the court letter framed under a small suit
+    cx, cy = w / 2, h / 2
+    if card.rank > 10:
+        frame = (28 * k, 32 * k, w - 28 * k, h - 32 * k)
+        draw.rounded_rectangle(frame, radius=5 * k, outline=colour, width=max(1, round(2 * k)))
+        draw.text((cx, cy + 10 * k), rank, font=font(round(38 * scale)), fill=colour, anchor="mm")
+        size = round(18 * k)
+        face.paste(colour, (round(cx - size / 2), round(cy - 34 * k)), suit_mask(card.suit, size))
+    else:  # the rank large over the suit: readable even when the card is drawn small
+        draw.text((cx, cy - 17 * k), rank, font=font(round(36 * scale)), fill=colour, anchor="mm")
+        size = round(34 * k)
+        mask = suit_mask(card.suit, size)
+        face.paste(colour, (round(cx - size / 2), round(cy + 2 * k)), mask)
+    return face
+
+
+@lru_cache(maxsize=8)
+def _card_shape(scale: float, fill: int) -> Image.Image:
+    """A card-shaped mask (for the shadow and the veil over dimmed cards)."""
+    k = SS * scale
+    mask = Image.new("L", (round(CARD_W * k), round(CARD_H * k)), 0)
+    ImageDraw.Draw(mask).rounded_rectangle(
+        (0, 0, mask.width - 1, mask.height - 1), radius=9 * k, fill=fill
+    )
+    return mask
+
+
+@lru_cache(maxsize=512)
+def card_sprite(card: Card, scale: float = 1.0, dim: bool = False) -> Image.Image:
+    """The card with its shadow (and, dimmed, a veil of felt) as one RGBA image to paste."""
+    k = SS * scale
+    face = card_face(card, scale)
+    dx, dy = round(2 * k), round(3 * k)
+    sprite = Image.new("RGBA", (face.width + dx, face.height + dy), (0, 0, 0, 0))
+    shadow = (20, 60, 40, 255) if dim else (0, 0, 0, 255)
+    sprite.paste(shadow, (dx, dy), _card_shape(scale, 255))
+    sprite.alpha_composite(face)
+    if dim:
+        veil = Image.new("RGBA", face.size, (*TABLE, 0))
+        veil.putalpha(_card_shape(scale, 120))
+        sprite.alpha_composite(veil)
+    return sprite
+
+
+def _draw_card(
+    image: Image.Image, card: Card, x: float, y: float, dim: bool = False, scale: float = 1.0
+) -> None:
+    """A card with its top-left corner at (x, y) (1x units), with a soft shadow."""
+    sprite = card_sprite(card, scale, dim)
+    image.paste(sprite, (round(x * SS), round(y * SS)), sprite)
+
+
+@lru_cache(maxsize=512)
+def render_hand(
+    cards: tuple[Card, ...], dimmed: frozenset[Card] = frozenset(), title: str = ""
+) -> bytes:
+    """A private hand as a row of cards (1–6, in the order given) on green felt.
+
+    ``dimmed`` cards are greyed (e.g. those that cannot be laid without passing 31);
+    ``title`` is an optional line above the cards ("Your hand — lay away 2").
+    """
+    if not 0 < len(cards) <= 6:
+        raise ValueError("A hand image shows 1 to 6 cards")
+    n = len(cards)
+    head = 34 if title else 0
+    width = 2 * MARGIN + n * CARD_W + (n - 1) * CARD_GAP
+    height = 2 * MARGIN + head + CARD_H + 3
+    image = Image.new("RGB", (width * SS, height * SS), TABLE)
+    if title:
+        draw = ImageDraw.Draw(image)
+        text = fit_text(title, 20, width - 2 * MARGIN)
+        draw.text(
+            (MARGIN * SS, (MARGIN + 10) * SS), text, font=font(20), fill=TABLE_INK, anchor="lm"
+        )
+    for i, card in enumerate(cards):
+        _draw_card(image, card, MARGIN + i * (CARD_W + CARD_GAP), MARGIN + head, card in dimmed)
+    return to_png(image)
+
+
+@lru_cache(maxsize=256)
+def render_show(
+    cards: tuple[Card, ...], starter: Card, title: str = "", caption: str = ""
+) -> bytes:
+    """A counted hand or crib: the four cards, the starter set apart, the count below.
+
+    ``title`` e.g. ``"Alice's hand — 12"``; ``caption`` the table talk
+    (``"fifteen two, fifteen four, …"``), wrapped to the image width.
+    """
+    if not 1 <= len(cards) <= 6:
+        raise ValueError("A show has 1 to 6 cards")
+    n = len(cards)
+    starter_gap = 34
+    cards_w = (n + 1) * CARD_W + (n - 1) * CARD_GAP + starter_gap
+    width = max(cards_w + 2 * MARGIN, 560)
+    head = 40 if title else 6
+    caption_lines = wrap_text(caption, 18, width - 2 * MARGIN) if caption else []
+    caption_h = 12 + 24 * len(caption_lines) if caption_lines else 0
+    label_h = 22
+    height = MARGIN + head + CARD_H + label_h + caption_h + MARGIN
+    image = Image.new("RGB", (width * SS, height * SS), TABLE)
+    draw = ImageDraw.Draw(image)
+    if title:
+        text = fit_text(title, 24, width - 2 * MARGIN)
+        draw.text(
+            (MARGIN * SS, (MARGIN + 12) * SS), text, font=font(24), fill=TABLE_INK, anchor="lm"
+        )
+    left = (width - cards_w) / 2
+    top = MARGIN + head
+    for i, card in enumerate(cards):
+        _draw_card(image, card, left + i * (CARD_W + CARD_GAP), top)
+    sx = left + n * (CARD_W + CARD_GAP) - CARD_GAP + starter_gap
+    _draw_card(image, starter, sx, top)
+    label_y = top + CARD_H + 14
+    draw.text(
+        ((sx + CARD_W / 2) * SS, label_y * SS),
+        "starter",
+        font=font(15),
+        fill=TABLE_INK,
+        anchor="mm",
+    )
+    y = top + CARD_H + label_h + 12
+    for line in caption_lines:
+        draw.text((MARGIN * SS, (y + 10) * SS), line, font=font(18), fill=TABLE_INK, anchor="lm")
+        y += 24
+    return to_png(image)
+
+
+ShowRow = tuple[str, tuple[Card, ...], int, str]
+"""One counted hand on the show image: (title, cards, total, summary)."""
+
+
+@lru_cache(maxsize=128)
+def render_shows(rows: tuple[ShowRow, ...], starter: Card) -> bytes:
+    """The whole show of a deal in one picture: a row per hand in counting order, then the crib.
+
+    Each row: its title (``"Alice's hand"``) and summary (``"fifteens 8 · pairs 2"``), its
+    cards, ``+`` the starter, and the total in large type.
+    """
+    if not 1 <= len(rows) <= 5:
+        raise ValueError("A show has 1 to 5 hands (four players and the crib)")
+    scale = 0.62
+    cw, ch = CARD_W * scale, CARD_H * scale
+    row_h = ch + 22
+    width = WIDTH
+    height = round(MARGIN + len(rows) * row_h + MARGIN - 8)
+    image = Image.new("RGB", (width * SS, height * SS), TABLE)
+    draw = ImageDraw.Draw(image)
+    text_w = 250
+    for i, (title, cards, total, summary) in enumerate(rows):
+        top = MARGIN + i * row_h
+        mid = top + ch / 2
+        if i:
+            draw.line(
+                (MARGIN * SS, (top - 11) * SS, (width - MARGIN) * SS, (top - 11) * SS),
+                fill=lighten(TABLE, TABLE_INK, 0.25),
+                width=SS,
+            )
+        draw.text(
+            (MARGIN * SS, (mid - 12) * SS),
+            fit_text(title, 21, text_w),
+            font=font(21),
+            fill=TABLE_INK,
+            anchor="lm",
+        )
+        draw.text(
+            (MARGIN * SS, (mid + 14) * SS),
+            fit_text(summary, 15, text_w),
+            font=font(15),
+            fill=lighten(TABLE_INK, TABLE, 0.3),
+            anchor="lm",
+        )
+        x = MARGIN + text_w + 14
+        for card in cards[:5]:
+            _draw_card(image, card, x, top, scale=scale)
+            x += cw + 7
+        draw.text(((x + 9) * SS, mid * SS), "+", font=font(26), fill=TABLE_INK, anchor="mm")
+        _draw_card(image, starter, x + 20, top, scale=scale)
+        draw.text(
+            ((width - MARGIN) * SS, mid * SS),
+            str(total),
+            font=font(40),
+            fill=TABLE_INK,
+            anchor="rm",
+        )
+    return to_png(image)
+
+
+def hand_png(cards: Iterable[Card], dimmed: Iterable[Card] = (), title: str = "") -> bytes:
+    """``render_hand`` for any iterables: sorts nothing, just freezes the arguments."""
+    return render_hand(tuple(cards), frozenset(dimmed), title)

@@ -1,0 +1,99 @@
+"""Drawing basics shared by the pictures: supersampling, the built-in font, text that fits.
+
+Images are drawn at ``SS`` times their size and reduced, which gives smooth edges without any
+font or shape anti-aliasing of our own. Text uses only Pillow's built-in font (no font files
+needed); :func:`printable` keeps to the characters that font can draw.
+
+>>> printable("Zoë — 🎉")
+'Zoe - ?'
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+SS = 2  # supersampling factor: draw at 2x, then reduce
+WIDTH = 800
+
+
+# --------------------------------------------------------------------------- fonts and text
+
+
+@lru_cache(maxsize=32)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's built-in font at ``size`` px (1x), with basic layout for identical output
+    everywhere (no dependency on libraqm)."""
+    base = ImageFont.load_default(size=size * SS)
+    return base.font_variant(layout_engine=ImageFont.Layout.BASIC)
+
+
+_NOT_A_GLYPH = "\ue000"  # a private-use code point: the font draws its "missing" box
+_SPELLED = str.maketrans({"—": "-", "–": "-", "−": "-", "•": "·", "ß": "ss", "Ø": "O", "ø": "o"})
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(char: str) -> bool:
+    f = font(12)
+
+    def signature(c: str) -> tuple:
+        image = Image.new("L", (40, 40))
+        ImageDraw.Draw(image).text((4, 4), c, font=f, fill=255)
+        return image.tobytes()
+
+    return char.isspace() or signature(char) != signature(_NOT_A_GLYPH)
+
+
+@lru_cache(maxsize=1024)
+def printable(text: str) -> str:
+    """``text`` in characters the built-in font can draw: accents dropped (Zoë → Zoe), dashes
+    simplified, anything else (emoji, other scripts) shown as ``?``."""
+    text = text.translate(_SPELLED)
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return "".join(c if _has_glyph(c) else "?" for c in text)
+
+
+def to_png(image: Image.Image, colours: int = 96) -> bytes:
+    """Reduce the supersampled image, quantize it (small files) and encode as PNG."""
+    small = image.reduce(SS)
+    small = small.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=0)
+    out = io.BytesIO()
+    small.save(out, format="PNG", compress_level=3)
+    return out.getvalue()
+
+
+def fit_text(text: str, size: int, width: float) -> str:
+    """``text`` cut with an ellipsis so it fits ``width`` px (1x) at font ``size``."""
+    f = font(size)
+    text = printable(text)
+    limit = width * SS
+    if f.getlength(text) <= limit:
+        return text
+    while text and f.getlength(text + "…") > limit:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def wrap_text(text: str, size: int, width: float) -> list[str]:
+    """Greedy word wrap to ``width`` px (1x)."""
+    f = font(size)
+    lines: list[str] = []
+    current = ""
+    for word in printable(text).split():
+        trial = f"{current} {word}".strip()
+        if current and f.getlength(trial) > width * SS:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    return lines
+
+
+def lighten(rgb: tuple[int, int, int], towards: tuple[int, int, int], t: float) -> tuple:
+    return tuple(round(a + (b - a) * t) for a, b in zip(rgb, towards, strict=True))

@@ -1,0 +1,173 @@
+"""The state of the table in words: the text board (scores, bars, the skunk line, whose turn,
+the count) for the channel, and the private hand for one player's ephemeral message.
+
+``board_text`` and ``status_text`` read only the public parts of the game; ``hand_text`` is
+PRIVATE (it shows the seat's own hand).
+
+>>> score_bar(84, 121)
+'▰▰▰▰▰▰▰▰▰▰▰▰▰▱▱┃▱▱▱▱▱'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from bot.engine import Card, Game, Phase, Variant
+
+from .words import (
+    card_text,
+    cards_text,
+    check_names,
+    escape,
+    hand_line,
+    join_and,
+    join_or,
+    side_name,
+    side_names,
+)
+
+BAR_CELLS = 20
+BAR_FULL, BAR_EMPTY, BAR_SKUNK = "▰", "▱", "┃"
+
+
+# --------------------------------------------------------------------------- the board
+
+
+def score_bar(score: int, target: int, cells: int = BAR_CELLS) -> str:
+    """``'▰▰▰▰▰▰▰▰▰▰▰▰▰▱▱┃▱▱▱▱▱'``: progress to ``target`` with the skunk line marked."""
+    skunk_line = 91 if target == 121 else 31
+    filled = min(cells, score * cells // target)
+    mark = round(skunk_line * cells / target)
+    bar = BAR_FULL * filled + BAR_EMPTY * (cells - filled)
+    return bar[:mark] + BAR_SKUNK + bar[mark:]
+
+
+def score_lines(scores: Sequence[int], names: Sequence[str], variant: Variant) -> list[str]:
+    """One line per side: ``'**Alice** ▰▰▰▰▰▰▰▰▰▰▰▰▰▰▱▱┃▱▱▱▱ 84/121'``."""
+    return [
+        f"**{escape(name)}** {score_bar(score, variant.target)} {score}/{variant.target}"
+        for name, score in zip(side_names(names, variant), scores, strict=True)
+    ]
+
+
+def skunk_text(variant: Variant) -> str:
+    """``'┃ skunk line 91 (double skunk below 61)'``."""
+    text = f"{BAR_SKUNK} skunk line {variant.skunk_line}"
+    if variant.double_skunk_line:
+        text += f" (double skunk below {variant.double_skunk_line})"
+    return text
+
+
+def status_text(game: Game, names: Sequence[str]) -> str:
+    """Who must do what now, in public words (never a hidden card)."""
+    check_names(names, game.variant)
+    who = [escape(names[s]) for s in game.to_act]
+    if game.phase is Phase.CUT_FOR_DEAL:
+        return f"Cutting for the deal: waiting for {join_and(who)}"
+    if game.phase is Phase.DISCARD:
+        dealer = escape(names[game.dealer])
+        return f"Laying away to {dealer}'s crib: waiting for {join_and(who)}"
+    if game.phase is Phase.CUT_FOR_STARTER:
+        return f"{join_and(who)} to cut for the starter"
+    if game.phase is Phase.PLAY:
+        return f"{join_and(who)} to play · count {game.count}"
+    if game.winner is not None:
+        name = escape(side_name(game.winner, names, game.variant))
+        return f"Game over: {name} {'win' if game.variant.partnerships else 'wins'}"
+    return "Game over"
+
+
+def pile_text(game: Game) -> str:
+    """The cards laid since the count was last reset, ``'7♦ 8♣ 7♥ (22)'`` (or ``''``)."""
+    pile = game.pile
+    return f"{cards_text(pile)} ({game.count})" if pile else ""
+
+
+def board_text(game: Game, names: Sequence[str]) -> str:
+    """The public text board: scores with bars and the skunk line, the deal, whose turn,
+    the starter, the count and the pile. Safe for the channel."""
+    check_names(names, game.variant)
+    lines = score_lines(game.scores, names, game.variant)
+    lines.append(skunk_text(game.variant))
+    if game.dealer is not None and game.phase is not Phase.GAME_OVER:
+        deal = f"Deal {game.deal_number} · **{escape(names[game.dealer])}** deals"
+        if game.starter is not None:
+            deal += f" · starter {game.starter}"
+        lines.append(deal)
+    lines.append(status_text(game, names))
+    if game.phase is Phase.PLAY and game.pile:
+        lines.append(f"Pile: {pile_text(game)}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- the private hand
+
+
+def hand_text(game: Game, seat: int, names: Sequence[str], *, emoji: bool = False) -> str:
+    """What ``seat`` sees in its ephemeral message: its cards, kept cards, what to do now.
+
+    PRIVATE: shows the seat's own hand. Send it only ephemerally to that player.
+    """
+    check_names(names, game.variant)
+    v = game.variant
+
+    def show(cards: Iterable[Card]) -> str:
+        return hand_line(cards, emoji=emoji) or "—"
+
+    lines: list[str] = []
+    phase = game.phase
+    if phase is Phase.CUT_FOR_DEAL:
+        if seat in game.to_act:
+            return "Cut the pack for the deal: lowest card deals."
+        cutting = join_and([escape(names[s]) for s in game.to_act])
+        return f"Waiting for {cutting} to cut for the deal."
+    if phase is Phase.GAME_OVER:
+        kept = game.kept(seat)
+        text = status_text(game, names) + "."
+        return text + (f"\nYour last hand: {show(kept)}" if kept else "")
+
+    dealer = game.dealer
+    crib_owner = "your" if dealer == seat else f"{escape(names[dealer])}'s"
+    if phase is Phase.DISCARD and seat in game.to_act:
+        lines.append(f"**Your hand:** {show(game.hand(seat))}")
+        n = v.discards
+        lines.append(f"Lay away {n} card{'s' if n > 1 else ''} to {crib_owner} crib.")
+        return "\n".join(lines)
+
+    kept = game.kept(seat)
+    holding = game.hand(seat)
+    if phase is Phase.PLAY:
+        lines.append(f"**In your hand:** {show(holding)}")
+        if len(holding) < len(kept):
+            lines.append(f"Kept for the show: {show(kept)}")
+    else:
+        lines.append(f"**You kept:** {show(kept)} · {crib_owner} crib")
+    if game.starter is not None:
+        lines.append(f"Starter: {card_text(game.starter, emoji=emoji)}")
+
+    waiting = join_and([escape(names[s]) for s in game.to_act])
+    if phase is Phase.DISCARD:
+        lines.append(f"Waiting for {waiting} to lay away.")
+    elif phase is Phase.CUT_FOR_STARTER:
+        if seat in game.to_act:
+            lines.append("Your cut: cut the pack for the starter.")
+        else:
+            lines.append(f"Waiting for {waiting} to cut for the starter.")
+    elif seat in game.to_act:
+        pile = f" ({cards_text(game.pile, emoji=emoji)})" if game.pile else ""
+        lines.append(f"**Your turn:** the count is {game.count}{pile}.")
+        playable = [c for c in holding if game.count + c.value <= 31]
+        if len(playable) < len(holding):
+            lines.append(f"You can lay {join_or([card_text(c, emoji=emoji) for c in playable])}.")
+    elif not holding:
+        lines.append(f"You have laid all your cards. Waiting for {waiting}.")
+    else:
+        lines.append(f"Waiting for {waiting} · the count is {game.count}.")
+    return "\n".join(lines)
+
+
+def discard_prompt(game: Game, seat: int, names: Sequence[str]) -> str:
+    """``"Lay away 2 cards to Bob's crib"`` (or ``'your crib'``): the discard instruction."""
+    n = game.variant.discards
+    owner = "your" if game.dealer == seat else f"{escape(names[game.dealer])}'s"
+    return f"Lay away {n} card{'s' if n > 1 else ''} to {owner} crib"
