@@ -21,6 +21,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from math import comb
 
 from bot.engine import Card
 
@@ -137,6 +138,9 @@ def easy_play(view: SeatView) -> Card:
 # --------------------------------------------------------------------------- standard
 
 
+_COMB = [[float(comb(n, k)) for k in range(14)] for n in range(53)]
+
+
 def holding_chances(unseen: list[int], held: int, floor: int = 1) -> list[float]:
     """Per rank, the chance a player holding ``held`` unseen cards has at least one of it.
 
@@ -149,40 +153,38 @@ def holding_chances(unseen: list[int], held: int, floor: int = 1) -> list[float]
             total += unseen[r]
     if held <= 0 or total <= 0:
         return chances
-    held = min(held, total)
+    held = min(held, total, 13)
+    row_total = _COMB[total][held]
     for r in range(1, 14):
         u = unseen[r]
-        if u == 0 or VALUE[r] < floor:
-            continue
-        none = 1.0
-        for i in range(held):
-            none *= (total - u - i) / (total - i)
-            if none <= 0.0:
-                break
-        chances[r] = 1.0 - max(none, 0.0)
+        if u and VALUE[r] >= floor:
+            chances[r] = 1.0 - _COMB[total - u][held] / row_total
     return chances
+
+
+@lru_cache(maxsize=1 << 17)
+def reply_points(pile: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(points, rank) for every rank that scores when laid on ``pile``, best first."""
+    count = 0
+    for r in pile:
+        count += VALUE[r]
+    room = MAX_COUNT - count
+    out = [
+        (peg_points(pile + (r,)), r) for r in range(1, 14) if VALUE[r] <= room and pile.count(r) < 4
+    ]
+    return tuple(sorted((x for x in out if x[0]), reverse=True))
 
 
 def _reply_expectation(pile: tuple[int, ...], count: int, chances: list[float]) -> float:
     """The next player's expected best immediate points on ``pile``, holding rank r with
     probability ``chances[r]`` (independently)."""
-    replies = []
-    room = MAX_COUNT - count
-    for r in range(1, 14):
-        p = chances[r]
-        if p == 0.0 or VALUE[r] > room:
-            continue
-        points = peg_points(pile + (r,))
-        if points:
-            replies.append((points, p))
-    if not replies:
-        return 0.0
-    replies.sort(reverse=True)
     expected = 0.0
     still = 1.0
-    for points, p in replies:
-        expected += points * p * still
-        still *= 1.0 - p
+    for points, r in reply_points(pile):
+        p = chances[r]
+        if p:
+            expected += points * p * still
+            still *= 1.0 - p
     return expected
 
 
@@ -528,13 +530,15 @@ def model_choice(
     count: int,
     unseen: list[int],
     other_held: int,
+    chances: list[float] | None = None,
 ) -> int:
     """The rank ``standard`` lays from ``hand`` (two-handed, ranks only): what it makes now
     minus the points the other player can be expected to make on it."""
     best = -1
     best_score = -1e9
     last = -1
-    chances = holding_chances(unseen, other_held)
+    if chances is None:
+        chances = holding_chances(unseen, other_held)
     for i, r in enumerate(hand):
         if r == last:
             continue
@@ -572,6 +576,21 @@ class ModelSolver(TwoHandedSolver):
         super().__init__()
         self.root_a = root_a
         self.unseen_b = unseen_b
+        self.beliefs: dict[tuple[int, ...], tuple[list[int], list[float]]] = {}
+
+    def _belief(self, a: tuple[int, ...]) -> tuple[list[int], list[float]]:
+        """What B cannot see, and B's chances that A holds each rank, when A holds ``a``."""
+        found = self.beliefs.get(a)
+        if found is None:
+            unseen = list(self.unseen_b)
+            laid = list(self.root_a)
+            for r in a:
+                laid.remove(r)
+            for r in laid:
+                unseen[r] -= 1
+            found = (unseen, holding_chances(unseen, len(a)))
+            self.beliefs[a] = found
+        return found
 
     def value(self, a, b, pile, count, turn, gained=(0, 0)):
         if turn == 0:
@@ -580,13 +599,13 @@ class ModelSolver(TwoHandedSolver):
         memo = self.memo
         if key in memo:
             return memo[key]
-        unseen = list(self.unseen_b)
-        laid = list(self.root_a)
-        for r in a:
-            laid.remove(r)
-        for r in laid:
-            unseen[r] -= 1
-        rank = model_choice(b, pile, count, unseen, len(a))
+        room = MAX_COUNT - count
+        fits = [r for r in b if VALUE[r] <= room]
+        if fits[0] == fits[-1]:
+            rank = fits[0]  # one rank to lay: nothing to decide
+        else:
+            unseen, chances = self._belief(a)
+            rank = model_choice(b, pile, count, unseen, len(a), chances)
         v = self.after(a, b, pile, count, 1, rank)
         memo[key] = v
         return v
