@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.engine import Action, Card, Cut, Discard, Game, Phase, Play
+from bot.engine import Action, Card, Claim, Cut, Discard, Game, LetGo, Muggins, Phase, Play
+from bot.engine import muggins as muggins_rules
 
 from .discard import (
     LEVELS,
@@ -114,6 +115,8 @@ def choose_action(
 
     Decides from :class:`SeatView` only: its own cards and the public facts.
     """
+    if game.phase is Phase.SHOW:
+        return show_action(game, seat)
     return decide(SeatView.of(game, seat), level=level, seed=seed)
 
 
@@ -139,6 +142,22 @@ def decide(view: SeatView, *, level: str = "standard", seed: int | None = None) 
     if view.phase is Phase.PLAY:
         return Play(play_card(view, level=level, rng=rng))
     raise ValueError(f"Nothing to decide in phase {view.phase.value}")
+
+
+def show_action(game: Game, seat: int) -> Action:
+    """Muggins: call muggins on any miss, else claim the exact count, else let the claim go.
+
+    The miss is public knowledge in principle (the counted cards are face up and the points
+    pegged are known); the window holds it ready-made.
+    """
+    legal = game.legal_actions(seat)
+    window = game.muggins_window
+    if Muggins() in legal and window is not None and window.missed > 0:
+        return Muggins()
+    nxt = muggins_rules.counter(game)
+    if nxt is not None and Claim(0) in legal:
+        return Claim(muggins_rules.breakdown_of(game, *nxt).total)
+    return LetGo()
 
 
 def play_card(view: SeatView, *, level: str, rng: random.Random) -> Card:

@@ -5,10 +5,12 @@
 29
 """
 
-from .actions import Action, Cut, Discard, Play, action_from_dict
+from .actions import Action, Claim, Cut, Discard, LetGo, Muggins, Play, action_from_dict
 from .cards import FULL_PACK, Card, Suit, card_from_code, parse_cards, rank_name
 from .events import (
+    Claimed,
     CountReset,
+    CountSettled,
     CutForDeal,
     CutTied,
     DealerChosen,
@@ -17,6 +19,7 @@ from .events import (
     Event,
     GameOver,
     Go,
+    MugginsCalled,
     Played,
     Scored,
     ScoreReason,
@@ -33,7 +36,10 @@ __all__ = [
     "Action",
     "Breakdown",
     "Card",
+    "Claim",
+    "Claimed",
     "CountReset",
+    "CountSettled",
     "Cut",
     "CutForDeal",
     "CutTied",
@@ -46,6 +52,9 @@ __all__ = [
     "GameOver",
     "Go",
     "IllegalAction",
+    "LetGo",
+    "Muggins",
+    "MugginsCalled",
     "Phase",
     "Play",
     "Played",

@@ -1,4 +1,5 @@
-"""What a seat can do: cut the pack, lay away discards, play a card.
+"""What a seat can do: cut the pack, lay away discards, play a card; with muggins, claim a count,
+call muggins, or let a claim go.
 
 Go is not an action: a seat that cannot play is passed automatically.
 
@@ -58,7 +59,42 @@ class Play:
         return f"Play({self.card})"
 
 
-Action = Cut | Discard | Play
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Muggins: claim ``points`` for the hand (or crib) being counted now."""
+
+    points: int
+
+    def to_dict(self) -> dict:
+        return {"type": "claim", "points": self.points}
+
+    def __repr__(self) -> str:
+        return f"Claim({self.points})"
+
+
+@dataclass(frozen=True, slots=True)
+class Muggins:
+    """Muggins: take the points an opponent missed in the claim just made."""
+
+    def to_dict(self) -> dict:
+        return {"type": "muggins"}
+
+    def __repr__(self) -> str:
+        return "Muggins()"
+
+
+@dataclass(frozen=True, slots=True)
+class LetGo:
+    """Muggins: let the claim just made stand (this seat will not call muggins on it)."""
+
+    def to_dict(self) -> dict:
+        return {"type": "let_go"}
+
+    def __repr__(self) -> str:
+        return "LetGo()"
+
+
+Action = Cut | Discard | Play | Claim | Muggins | LetGo
 
 
 def action_from_dict(data: dict) -> Action:
@@ -70,4 +106,10 @@ def action_from_dict(data: dict) -> Action:
         return Discard(card_from_code(c) for c in data["cards"])
     if kind == "play":
         return Play(card_from_code(data["card"]))
+    if kind == "claim":
+        return Claim(int(data["points"]))
+    if kind == "muggins":
+        return Muggins()
+    if kind == "let_go":
+        return LetGo()
     raise ValueError(f"Unknown action: {data!r}")

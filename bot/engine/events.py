@@ -23,6 +23,7 @@ class ScoreReason(enum.Enum):
     LAST_CARD = "last card"
     HAND = "hand"
     CRIB = "crib"
+    MUGGINS = "muggins"  # points an opponent missed in their count (RULES.md 9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,40 @@ class Shown(Event):
     starter: Card
     crib: bool
     breakdown: Breakdown
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed(Event):
+    """Muggins: a seat claimed ``points`` for its hand (or, with ``crib``, the crib).
+
+    Follows the :class:`Shown` of those cards. The true count stays private until the
+    :class:`CountSettled` of this claim: a story shows the claim, not the breakdown.
+    """
+
+    seat: int
+    points: int
+    crib: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MugginsCalled(Event):
+    """Muggins: ``seat`` called muggins on the open claim, taking ``points`` (0: none missed)."""
+
+    seat: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class CountSettled(Event):
+    """Muggins: the window on ``seat``'s claim closed; its true count is public now.
+
+    ``missed``: the points the claimer did not peg (taken by a muggins call, or lost).
+    """
+
+    seat: int
+    crib: bool
+    breakdown: Breakdown
+    missed: int
 
 
 @dataclass(frozen=True, slots=True)

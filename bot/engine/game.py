@@ -21,7 +21,7 @@ import secrets
 from itertools import combinations
 from typing import Any
 
-from . import snapshot
+from . import muggins, snapshot
 from .actions import Action, Cut, Discard, Play
 from .cards import Card, new_pack
 from .events import (
@@ -89,6 +89,9 @@ class Game:
         self.played: list[tuple[int, Card]] = []
         self.turn: int | None = None
         self.gone: set[int] = set()
+        # the show claimed by the players (muggins only: see bot.engine.muggins)
+        self.show_step = 0
+        self.muggins_window: muggins.Window | None = None
         self.last_events: list[Event] = []
 
     # ------------------------------------------------------------------ construction
@@ -140,6 +143,8 @@ class Game:
             return [self.pone]
         if self.phase is Phase.PLAY:
             return [self.turn]
+        if self.phase is Phase.SHOW:
+            return muggins.to_act(self)
         return []
 
     def side_of(self, seat: int) -> int:
@@ -209,6 +214,8 @@ class Game:
         if self.phase is Phase.DISCARD:
             k = self.variant.discards
             return [Discard(combo) for combo in combinations(self.hand(seat), k)]
+        if self.phase is Phase.SHOW:
+            return muggins.legal_actions(self, seat)
         return [Play(c) for c in self.hand(seat) if self.count + c.value <= 31]
 
     # ------------------------------------------------------------------ applying actions
@@ -226,6 +233,8 @@ class Game:
             events = self._cut_starter(action.depth)
         elif isinstance(action, Discard):
             events = self._discard(seat, action.cards)
+        elif self.phase is Phase.SHOW:
+            events = muggins.apply(self, seat, action)
         else:
             events = self._play(seat, action.card)
         self.last_events = events
@@ -355,6 +364,9 @@ class Game:
     # the show
 
     def _show(self) -> list[Event]:
+        if self.variant.muggins:
+            self.phase = Phase.SHOW
+            return muggins.start_show(self)
         events: list[Event] = []
         n = self.players
         starter = self.starter

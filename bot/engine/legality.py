@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import muggins
 from .actions import Action, Cut, Discard, Play
 from .phase import MIN_CUT, IllegalAction, Phase
 
@@ -35,6 +36,9 @@ def check_action(game: Game, seat: int, action: Action) -> None:
         raise IllegalAction("The game is over.")
     if not isinstance(seat, int) or seat not in range(game.players):
         raise IllegalAction(f"There is no seat {seat!r} at this table.")
+    if game.phase is Phase.SHOW:
+        muggins.check(game, seat, action)
+        return
     expected = _ACTION_FOR_PHASE[game.phase]
     if seat not in game.to_act:
         if game.phase is Phase.DISCARD:

@@ -16,4 +16,5 @@ class Phase(enum.Enum):
     DISCARD = "discard"
     CUT_FOR_STARTER = "cut for starter"
     PLAY = "play"
+    SHOW = "show"  # only with muggins: each hand's owner claims its count (bot.engine.muggins)
     GAME_OVER = "game over"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import muggins
 from .cards import Card, card_from_code
 from .phase import Phase
 
@@ -26,7 +27,7 @@ def _cards(codes: list[str]) -> list[Card]:
 
 def game_state(game: Game) -> dict[str, Any]:
     """Everything a game is, as plain JSON data."""
-    return {
+    state = {
         "version": STATE_VERSION,
         "variant": game.variant.to_dict(),
         "seed": str(game.seed),
@@ -52,6 +53,9 @@ def game_state(game: Game) -> dict[str, Any]:
         "turn": game.turn,
         "gone": sorted(game.gone),
     }
+    if game.variant.muggins:  # absent otherwise: snapshots without muggins are unchanged
+        state.update(muggins.state(game))
+    return state
 
 
 def check_version(data: dict[str, Any]) -> dict[str, Any]:
@@ -84,3 +88,4 @@ def restore(game: Game, data: dict[str, Any]) -> None:
     game.played = [(s, card_from_code(c)) for s, c in data["played"]]
     game.turn = data["turn"]
     game.gone = set(data["gone"])
+    muggins.restore(game, data)

@@ -20,6 +20,8 @@ class Variant:
     players: int = 2
     partnerships: bool = False
     target: int = 121
+    muggins: bool = False
+    """RULES.md 9: players count their own hands; an opponent may take the points they miss."""
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
@@ -60,11 +62,16 @@ class Variant:
     @property
     def name(self) -> str:
         who = "4 players in partnerships" if self.partnerships else f"{self.players} players"
-        return f"{who}, to {self.target}"
+        return f"{who}, to {self.target}" + (", muggins" if self.muggins else "")
 
     def to_dict(self) -> dict:
-        return {"players": self.players, "partnerships": self.partnerships, "target": self.target}
+        data = {"players": self.players, "partnerships": self.partnerships, "target": self.target}
+        if self.muggins:  # absent when off: older snapshots and logs read the same
+            data["muggins"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> Variant:
-        return cls(data["players"], data["partnerships"], data["target"])
+        return cls(
+            data["players"], data["partnerships"], data["target"], bool(data.get("muggins", False))
+        )
