@@ -147,9 +147,15 @@ _V2 = (
     ) STRICT, WITHOUT ROWID""",
 )
 
+_V6 = (
+    # Muggins (RULES.md 9): players count their own hands. Part of the variant, like the target.
+    "ALTER TABLE games ADD COLUMN muggins INTEGER NOT NULL DEFAULT 0 CHECK (muggins IN (0, 1))",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, seats, action log, snapshots, per-deal points, results", _V1),
     Migration(2, "meta: the bot's own key-value facts", _V2),
+    Migration(6, "muggins: the variant flag of a game", _V6),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -55,6 +55,7 @@ class GameRecord:
     snapshot_seq: int | None = None
     ready: tuple[int, ...] | None = None
     last_seq: int = 0  # the highest seq in the action log
+    muggins: bool = False  # the variant's muggins flag (RULES.md 9)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.players, g.partnerships, g.target, g.seed, "
     "g.first_dealer, g.host_id, g.step, g.created_at, g.updated_at, g.warned_at, g.ended_at, "
     "g.end_reason, g.winner_side, g.forfeit_seat, s.seq, s.state, s.ready, "
-    "(SELECT MAX(a.seq) FROM actions a WHERE a.game_id = g.id)"
+    "(SELECT MAX(a.seq) FROM actions a WHERE a.game_id = g.id), g.muggins"
 )
 DEAL_POINTS_UPSERT = """
     INSERT INTO deal_points (game_id, deal, seat, pegging, hand, crib, heels,
@@ -185,6 +185,7 @@ def game_record(
         state,
         ready,
         last_seq,
+        muggins,
     ) = row
     return GameRecord(
         id=game_id,
@@ -211,4 +212,5 @@ def game_record(
         snapshot_seq=snapshot_seq,
         ready=None if ready is None else tuple(json.loads(ready)),
         last_seq=last_seq or 0,
+        muggins=bool(muggins),
     )

@@ -158,6 +158,7 @@ class Store:
         partnerships: bool,
         target: int,
         now: float,
+        muggins: bool = False,
     ) -> int:
         """A new lobby with the host in seat 0; returns its game id.
 
@@ -167,9 +168,19 @@ class Store:
             async with self._write() as conn:
                 cursor = await conn.execute(
                     "INSERT INTO games (guild_id, channel_id, status, players, partnerships, "
-                    "target, host_id, created_at, updated_at) "
-                    "VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-                    (guild_id, channel_id, players, int(partnerships), target, host_id, now, now),
+                    "target, host_id, created_at, updated_at, muggins) "
+                    "VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        players,
+                        int(partnerships),
+                        target,
+                        host_id,
+                        now,
+                        now,
+                        int(muggins),
+                    ),
                 )
                 game_id = cursor.lastrowid
                 await conn.execute(
@@ -209,18 +220,20 @@ class Store:
         players: int | None = None,
         partnerships: bool | None = None,
         target: int | None = None,
+        muggins: bool | None = None,
     ) -> None:
         """Change a lobby's host and/or variant (``None`` leaves a field as it is)."""
         async with self._write() as conn:
             await conn.execute(
                 "UPDATE games SET host_id = COALESCE(?, host_id), "
                 "players = COALESCE(?, players), partnerships = COALESCE(?, partnerships), "
-                "target = COALESCE(?, target) WHERE id = ?",
+                "target = COALESCE(?, target), muggins = COALESCE(?, muggins) WHERE id = ?",
                 (
                     host_id,
                     players,
                     None if partnerships is None else int(partnerships),
                     target,
+                    None if muggins is None else int(muggins),
                     game_id,
                 ),
             )

@@ -14,6 +14,7 @@ _POINT_FIELD = {
     ScoreReason.LAST_CARD: "pegging",
     ScoreReason.HAND: "hand",
     ScoreReason.CRIB: "crib",
+    ScoreReason.MUGGINS: "pegging",  # taken from an opponent's miss: no column of its own
 }
 
 

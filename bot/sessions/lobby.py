@@ -58,6 +58,7 @@ class LobbyOperations(ManagerCore):
                 partnerships=variant.partnerships,
                 target=variant.target,
                 now=now,
+                muggins=variant.muggins,
             )
         except Conflict:
             return Refusal(R.CHANNEL_BUSY, "There's already a cribbage game in this channel.")
@@ -71,6 +72,7 @@ class LobbyOperations(ManagerCore):
             players=variant.players,
             partnerships=variant.partnerships,
             target=variant.target,
+            muggins=variant.muggins,
             seed=None,
             first_dealer=None,
             host_id=host_id,
@@ -171,6 +173,7 @@ class LobbyOperations(ManagerCore):
                 players=variant.players,
                 partnerships=variant.partnerships,
                 target=variant.target,
+                muggins=variant.muggins,
                 now=self._touch(s),
             )
             s.variant = variant

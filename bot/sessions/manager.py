@@ -36,6 +36,7 @@ from db import MessageRef
 from .bookkeeping import finish_forfeit
 from .history import Replay, build_replay, rebuild
 from .lobby import LobbyOperations
+from .muggins import MugginsWindows
 from .session import Session
 from .upkeep import Upkeep
 from .views import (
@@ -63,7 +64,7 @@ _WAITING_ON_OTHERS = {
 }
 
 
-class GameSessionManager(LobbyOperations, Upkeep):
+class GameSessionManager(LobbyOperations, Upkeep, MugginsWindows):
     """The one owner of live games: lobbies, turns, durability, computer seats, endings.
 
     ``strategy(game, seat, level) -> Action`` plays the computer seats (default:
@@ -161,7 +162,7 @@ class GameSessionManager(LobbyOperations, Upkeep):
             return Refusal(R.NOT_STARTED, "That game never started, so there is nothing to replay.")
         if record.status == "active" and not allow_active:
             return Refusal(R.HIDDEN, "That game is still being played; replay it when it ends.")
-        variant = Variant(record.players, record.partnerships, record.target)
+        variant = Variant(record.players, record.partnerships, record.target, record.muggins)
         rebuilt = rebuild(
             variant, record.seed, record.first_dealer, await self._store.load_actions(game_id)
         )

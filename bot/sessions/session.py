@@ -43,7 +43,7 @@ class Session:
         self.guild_id = record.guild_id
         self.channel_id = record.channel_id
         self.status = GameStatus(record.status)
-        self.variant = Variant(record.players, record.partnerships, record.target)
+        self.variant = Variant(record.players, record.partnerships, record.target, record.muggins)
         self.host_id = record.host_id
         self.seats: dict[int, SeatView] = {}
         for s in record.seats:

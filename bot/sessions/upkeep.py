@@ -104,7 +104,7 @@ class Upkeep(ManagerCore):
             return None
         log_records = await self._store.load_actions(record.id)
         try:
-            variant = Variant(record.players, record.partnerships, record.target)
+            variant = Variant(record.players, record.partnerships, record.target, record.muggins)
             rebuilt = rebuild(variant, record.seed, record.first_dealer, log_records)
         except ValueError as err:
             log.error("game %d: its log does not replay either (%s); left aside", record.id, err)
