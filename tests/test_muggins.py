@@ -236,3 +236,18 @@ def test_computers_claim_exactly_and_call_muggins_on_a_miss():
     assert choose_action(game, game.dealer, level="easy") == Muggins()
     game.apply(game.dealer, Claim(breakdown_of(game, game.dealer, False).total))
     assert choose_action(game, game.pone, level="easy") == LetGo()
+
+
+def test_the_story_shows_the_claim_not_the_count_until_the_window_closes():
+    from bot.render.story import story_lines
+
+    game = to_show(Variant(muggins=True), 1, min_points=2)
+    names = ["Alice", "Bob"]
+    pone, dealer = game.pone, game.dealer
+    true = breakdown_of(game, pone, False).total
+    lines = story_lines(game.apply(pone, Claim(true - 1)), names, game.variant)
+    text = "\n".join(lines)
+    assert f"claims **{true - 1}**" in text and "fifteen" not in text and "worth" not in text
+    text = "\n".join(story_lines(game.apply(dealer, Muggins()), names, game.variant))
+    assert "Muggins!" in text and f"was worth {true}" in text and "1 missed" in text
+    assert "pegs 1 point" in text

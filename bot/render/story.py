@@ -16,7 +16,9 @@ from collections.abc import Iterable, Sequence
 
 from bot.engine import (
     Card,
+    Claimed,
     CountReset,
+    CountSettled,
     CutForDeal,
     CutTied,
     DealerChosen,
@@ -25,6 +27,7 @@ from bot.engine import (
     Event,
     GameOver,
     Go,
+    MugginsCalled,
     Played,
     Scored,
     ScoreReason,
@@ -112,6 +115,12 @@ class _Story:
                     self.join("the count starts again")
             case Shown():
                 self.shown(event)
+            case Claimed():
+                self.claimed(event)
+            case MugginsCalled(seat=seat):
+                self.start(f"{self.bold(seat)} calls **Muggins!**")
+            case CountSettled():
+                self.settled(event)
             case Scored():
                 self.scored(event)
             case GameOver():
@@ -177,6 +186,9 @@ class _Story:
     def shown(self, event: Shown) -> None:
         whose = "crib" if event.crib else "hand"
         cards = hand_line(event.cards)
+        if self.variant.muggins:  # the count is the claimer's until the window closes
+            self.start(f"{self.bold(event.seat)}'s {whose} {cards} + {event.starter}", "claim")
+            return
         talk = event.breakdown.announce()
         self.start(
             f"{self.bold(event.seat)}'s {whose} {cards} + {event.starter}: {talk} "
@@ -184,12 +196,27 @@ class _Story:
             "show",
         )
 
+    def claimed(self, event: Claimed) -> None:
+        part = f"claims **{event.points}**"
+        if self.open == "claim" and self.lines:
+            self.append(part)
+        else:
+            self.start(f"{self.bold(event.seat)} {part}", "claim")
+
+    def settled(self, event: CountSettled) -> None:
+        whose = "crib" if event.crib else "hand"
+        talk = event.breakdown.announce()
+        line = f"{self.who(event.seat)}'s {whose} was worth {event.breakdown.total}"
+        line += f" ({talk})" if event.breakdown.total else ""
+        line += f" — {event.missed} missed" if event.missed else " — counted right"
+        self.start(line)
+
     def scored(self, event: Scored) -> None:
         who = self.who(event.seat)
         match event.reason:
             case ScoreReason.PLAY if self.open in ("play", "go"):
                 return  # the play line already announced the breakdown
-            case ScoreReason.HAND | ScoreReason.CRIB if self.open == "show":
+            case ScoreReason.HAND | ScoreReason.CRIB if self.open in ("show", "claim"):
                 self.lines[-1] += f" (now {event.score})"  # the line carries the count
                 self.open = None
             case ScoreReason.HEELS:
