@@ -107,6 +107,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         partnerships="Four players in two teams (partners sit opposite)",
         target="Play to 121 (standard) or 61 (a short game); default: the server's setting",
         computer="Fill the other seats with computer players of this level",
+        muggins="Players count their own hands; opponents may take missed points",
     )
     @app_commands.guild_only()
     async def start(
@@ -116,11 +117,16 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         partnerships: bool = False,
         target: Literal[121, 61] | None = None,
         computer: Literal["none", "easy", "standard", "expert"] = "none",
+        muggins: bool | None = None,
     ) -> None:
         if target is None:
             target = (await self.manager.server_settings(interaction.guild_id)).target
+        if muggins is None:
+            muggins = bool(
+                getattr(await self.manager.server_settings(interaction.guild_id), "muggins", False)
+            )
         try:
-            variant = Variant(players, partnerships, target)
+            variant = Variant(players, partnerships, target, muggins)
         except ValueError as err:
             await say(interaction, f"{err}.")
             return
