@@ -21,10 +21,12 @@ from bot.sessions import LEVELS, STALE_MESSAGE, GameStatus, GameView, Outcome, R
 from cogs.buttons import ALL_BUTTONS
 from cogs.hand import hand_message, selected_cards
 from cogs.names import NameBook
+from cogs.rematch import REMATCH_BUTTONS, Rematches
 from cogs.settings import answer_settings, turn_time_choices
 from cogs.standings import Against, Scope, SortChoice, desk
 from cogs.table import Table
 from cogs.timers import TurnKeeper
+from cogs.watch import Watch
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +54,14 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.manager = bot.manager  # type: ignore[attr-defined]
         self.names = NameBook(bot)
         self.table = Table(bot, self.manager, self.names)
+        self.rematches = Rematches(self)  # the Rematch button and its answers: cogs/rematch.py
+        self.watcher = Watch(bot, self.manager, self.names)  # /cribbage watch: cogs/watch.py
+        self.table.followers.append(self.watcher.follow)
         self.turns = TurnKeeper(self)  # turn timers: cogs/timers.py
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*ALL_BUTTONS)
+        self.bot.add_dynamic_items(*ALL_BUTTONS, *REMATCH_BUTTONS)
         self.sweep.start()
         self.turns.start()
         resumed = getattr(self.bot, "resume_report", None)
@@ -108,6 +113,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         target="Play to 121 (standard) or 61 (a short game); default: the server's setting",
         computer="Fill the other seats with computer players of this level",
         muggins="Players count their own hands; opponents may take missed points",
+        match="A single game, or a match: best of 3 or 5 games (a skunk counts two)",
     )
     @app_commands.guild_only()
     async def start(
@@ -118,6 +124,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         target: Literal[121, 61] | None = None,
         computer: Literal["none", "easy", "standard", "expert"] = "none",
         muggins: bool | None = None,
+        match: Literal[1, 3, 5] = 1,
     ) -> None:
         if target is None:
             target = (await self.manager.server_settings(interaction.guild_id)).target
@@ -135,6 +142,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             channel_id=interaction.channel_id,
             host_id=interaction.user.id,
             variant=variant,
+            best_of=match,
         )
         if isinstance(lobby, Refusal):
             await say(interaction, lobby.message)
@@ -166,6 +174,10 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             return
         await interaction.response.send_message("Here's the table:", ephemeral=True)
         await self.table.move_table(view)
+
+    @app_commands.command(name="watch", description="A live view of this channel's game, no hands")
+    async def watch(self, interaction: discord.Interaction) -> None:
+        await self.watcher.open(interaction)
 
     @app_commands.command(name="rules", description="The short rules and the scoring chart")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -334,8 +346,11 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
 
     # ------------------------------------------------------------------ after the game
 
-    async def on_rematch(self, interaction: discord.Interaction, game_id: int) -> None:
-        await say(interaction, "Rematches are coming soon: start a new table with /cribbage start.")
+    async def on_rematch(
+        self, interaction: discord.Interaction, game_id: int, verb: str = "ask"
+    ) -> None:
+        """Rematch (``ask``) on a result, Accept (``yes``) / Decline (``no``) on a rematch."""
+        await self.rematches.handle(interaction, game_id, verb)
 
     # ------------------------------------------------------------------ upkeep
 

@@ -15,7 +15,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 import discord
@@ -23,6 +23,7 @@ import discord
 from bot.engine import Dealt, GameOver, Shown
 from bot.render.embeds import game_embed, lobby_embed, result_embed
 from bot.render.images import game_board_png, shows_png
+from bot.render.matches import add_match_field, add_match_result
 from bot.render.text import chunk, story_lines
 from bot.sessions import GameStatus, GameView, Outcome
 from cogs.buttons import HandButton, LobbyButton, RematchButton, view_of
@@ -73,6 +74,8 @@ class Table:
         self.names = names
         self._tables: dict[int, TableState] = {}
         self.hands: dict[tuple[int, int], OpenHand] = {}
+        # awaited with every outcome after the table shows it (the spectators' view, watch.py)
+        self.followers: list[Callable[[Outcome], Awaitable[None]]] = []
 
     async def images_enabled(self, guild_id: int | None) -> bool:
         """Pictures of the board and the cards, unless the server turned them off."""
@@ -98,7 +101,7 @@ class Table:
             LobbyButton(view.game_id, verb, disabled=closed)
             for verb in ("join", "leave", f"cpu_{level}", "start", "cancel")
         ]
-        embed = lobby_embed(view.variant, seats, host)
+        embed = add_match_field(lobby_embed(view.variant, seats, host), view, names)
         if view.status is GameStatus.CANCELLED:
             embed.description = "This table was closed before the game began."
         return {"embed": embed, "view": view_of(*buttons), "content": None}
@@ -125,6 +128,7 @@ class Table:
         public = PublicTable(view)
         images = await self.images_enabled(view.guild_id)
         embed = game_embed(public, names, story=story, board_image="board.png" if images else None)
+        add_match_field(embed, view, names)
         files = []
         if images and (new_message or st.board_scores != tuple(view.scores)):
             board = game_board_png(public, names, self._back_pegs(st, view))
@@ -188,6 +192,10 @@ class Table:
             else:
                 await self._finish(view, names, st, over, outcome)
         await self.refresh_hands(view, skip=actor)
+        for follower in self.followers:
+            await follower(outcome)
+        if outcome.next_game is not None:  # the next game of a match: its table goes below
+            await self.publish(outcome.next_game)
 
     async def _close_deal(self, view: GameView, names, batch: list, st: TableState) -> None:
         """Turn the live table into the record of the deal that just ended; post a new table."""
@@ -259,7 +267,9 @@ class Table:
         if images:
             board = game_board_png(PublicTable(view), names, self._back_pegs(st, view))
             files.append(discord.File(io.BytesIO(board), "board.png"))
-        rematch = view_of(RematchButton(view.game_id)) if view.user_ids else None
+        add_match_result(embed, view, names)
+        match_over = view.match is None or view.match.over  # else its next game starts now
+        rematch = view_of(RematchButton(view.game_id)) if view.user_ids and match_over else None
         await self.channel(view.channel_id).send(
             embed=embed, files=files, view=rematch, allowed_mentions=NO_PINGS
         )

@@ -147,6 +147,36 @@ _V2 = (
     ) STRICT, WITHOUT ROWID""",
 )
 
+_V5 = (
+    # Matches of 3 or 5 games and rematches (db/matches.py). `seats`: JSON [[seat, user_id,
+    # computer], ...] as the first game started; `wins`: JSON games held per side (a skunk
+    # counts two, a double skunk three).
+    """CREATE TABLE matches (
+        id          INTEGER PRIMARY KEY,
+        guild_id    INTEGER,
+        channel_id  INTEGER NOT NULL,
+        best_of     INTEGER NOT NULL CHECK (best_of IN (3, 5)),
+        status      TEXT NOT NULL CHECK (status IN
+                    ('forming', 'playing', 'won', 'conceded', 'abandoned', 'cancelled')),
+        wins        TEXT NOT NULL,
+        winner_side INTEGER,
+        seats       TEXT NOT NULL,
+        created_at  REAL NOT NULL,
+        ended_at    REAL
+    ) STRICT""",
+    "ALTER TABLE games ADD COLUMN match_id INTEGER REFERENCES matches (id)",
+    "CREATE INDEX games_by_match ON games (match_id) WHERE match_id IS NOT NULL",
+    # A rematch lobby (and the game it becomes) names the game it replays; it starts once every
+    # person seated has accepted.
+    "ALTER TABLE games ADD COLUMN rematch_of INTEGER REFERENCES games (id)",
+    """CREATE TABLE rematch_accepted (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        at      REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    ) STRICT, WITHOUT ROWID""",
+)
+
 _V6 = (
     # Muggins (RULES.md 9): players count their own hands. Part of the variant, like the target.
     "ALTER TABLE games ADD COLUMN muggins INTEGER NOT NULL DEFAULT 0 CHECK (muggins IN (0, 1))",
@@ -155,6 +185,7 @@ _V6 = (
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, seats, action log, snapshots, per-deal points, results", _V1),
     Migration(2, "meta: the bot's own key-value facts", _V2),
+    Migration(5, "matches and rematches", _V5),
     Migration(6, "muggins: the variant flag of a game", _V6),
 )
 

@@ -54,6 +54,7 @@ Best hand: 29. Nothing to count is called "nineteen".
 
 HELP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("/cribbage start", "open a table in this channel (pick the variant, then others join)"),
+    ("/cribbage watch", "a live view of this channel's game for spectators (no hands)"),
     ("/cribbage rules", "the short rules and the scoring chart"),
     ("/cribbage leaderboard", "this server's best players"),
     ("/cribbage help", "this message"),

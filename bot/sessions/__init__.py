@@ -28,6 +28,7 @@ A cog, in outline::
 
 from .history import DealReplay, Replay, ReplayStep
 from .manager import STALE_MESSAGE, GameSessionManager
+from .matchplay import BEST_OF, MatchView, RematchView
 from .strategy import Strategy, simple_strategy
 from .views import (
     LEVELS,
@@ -47,6 +48,7 @@ from .views import (
 )
 
 __all__ = [
+    "BEST_OF",
     "LEVELS",
     "STALE_MESSAGE",
     "DealReplay",
@@ -56,10 +58,12 @@ __all__ = [
     "GameView",
     "IdleWarning",
     "Level",
+    "MatchView",
     "Outcome",
     "PrivateView",
     "Refusal",
     "RefusalReason",
+    "RematchView",
     "Replay",
     "ReplayStep",
     "ResumeReport",

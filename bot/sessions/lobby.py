@@ -189,39 +189,51 @@ class LobbyOperations(ManagerCore):
             game_id, lambda s: self._close_lobby(s, "cancelled"), host=user_id
         )
 
-    async def start(self, game_id: int, user_id: int) -> Outcome | Refusal:
-        """The host starts a full lobby: the seats cut for the deal (computers at once)."""
+    async def start(
+        self, game_id: int, user_id: int, *, first_dealer: int | None = None
+    ) -> Outcome | Refusal:
+        """The host starts a full lobby: the seats cut for the deal (computers at once).
 
-        async def start(s: Session) -> Outcome | Refusal:
-            missing = s.variant.players - len(s.seats)
-            if missing:
-                who = "player" if missing == 1 else "players"
-                return Refusal(
-                    R.SEATS_EMPTY,
-                    f"Waiting for {missing} more {who}: wait for them to join, or add computers.",
-                )
-            seed = self._seed_source()
-            game = Game.new(s.variant, seed=seed)
-            ready = tuple(0 for _ in range(s.variant.players))
-            teams = {i: (s.side_of(i) if s.variant.partnerships else None) for i in s.seats}
-            await self._store.start_game(
-                s.id,
-                seed=seed,
-                first_dealer=None,
-                teams=teams,
-                state=(state := game.to_dict()),
-                ready=ready,
-                now=self._touch(s),
+        With ``first_dealer`` (or the dealer a rematch lobby planned) there is no cut: that seat
+        deals the first hand at once.
+        """
+        return await self._in_lobby(
+            game_id, lambda s: self._start_game(s, first_dealer), host=user_id
+        )
+
+    async def _start_game(self, s: Session, first_dealer: int | None = None) -> Outcome | Refusal:
+        """Start the full lobby ``s`` (its lock held); see :meth:`start`."""
+        missing = s.variant.players - len(s.seats)
+        if missing:
+            who = "player" if missing == 1 else "players"
+            return Refusal(
+                R.SEATS_EMPTY,
+                f"Waiting for {missing} more {who}: wait for them to join, or add computers.",
             )
-            s.set_game(game, state)
-            s.status, s.seed, s.step, s.ready = GameStatus.ACTIVE, seed, 0, ready
-            s.changed()
-            log.info("game %d: started (%s)", s.id, s.variant.name)
-            events = [StepEvent(0, e) for e in game.last_events]
-            await self._run_computers(s, events)
-            return self._outcome(s, events)
-
-        return await self._in_lobby(game_id, start, host=user_id)
+        dealer = s.first_dealer if first_dealer is None else first_dealer
+        if dealer is not None and dealer not in range(s.variant.players):
+            return Refusal(R.INVALID, f"There is no seat {dealer + 1} to deal.")
+        seed = self._seed_source()
+        game = Game.new(s.variant, seed=seed, first_dealer=dealer)
+        ready = tuple(0 for _ in range(s.variant.players))
+        teams = {i: (s.side_of(i) if s.variant.partnerships else None) for i in s.seats}
+        await self._store.start_game(
+            s.id,
+            seed=seed,
+            first_dealer=dealer,
+            teams=teams,
+            state=(state := game.to_dict()),
+            ready=ready,
+            now=self._touch(s),
+        )
+        s.set_game(game, state)
+        s.status, s.seed, s.step, s.ready = GameStatus.ACTIVE, seed, 0, ready
+        s.first_dealer = dealer
+        s.changed()
+        log.info("game %d: started (%s)", s.id, s.variant.name)
+        events = [StepEvent(0, e) for e in game.last_events]
+        await self._run_computers(s, events)
+        return self._outcome(s, events)
 
     async def _in_lobby(
         self,

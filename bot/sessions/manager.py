@@ -36,6 +36,7 @@ from db import MessageRef
 from .bookkeeping import finish_forfeit
 from .history import Replay, build_replay, rebuild
 from .lobby import LobbyOperations
+from .rematch import RematchOperations
 from .muggins import MugginsWindows
 from .session import Session
 from .upkeep import Upkeep
@@ -64,13 +65,14 @@ _WAITING_ON_OTHERS = {
 }
 
 
-class GameSessionManager(LobbyOperations, Upkeep, MugginsWindows):
+class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, MugginsWindows):
     """The one owner of live games: lobbies, turns, durability, computer seats, endings.
 
     ``strategy(game, seat, level) -> Action`` plays the computer seats (default:
     :func:`~bot.sessions.strategy.simple_strategy`). A game untouched for ``idle_warn_after``
     seconds gets a warning from :meth:`sweep_idle`; one untouched for ``idle_abandon_after``
     (and warned at least ``idle_abandon_after - idle_warn_after`` before) is abandoned.
+    Matches and rematches: :mod:`bot.sessions.matches`, :mod:`bot.sessions.rematch`.
     Call :meth:`resume` once after construction, before serving requests.
     """
 
@@ -213,7 +215,7 @@ class GameSessionManager(LobbyOperations, Upkeep, MugginsWindows):
             except IllegalAction as err:
                 return Refusal(R.ILLEGAL, str(err))
             await self._run_computers(s, events)
-            return self._outcome(s, events)
+            return await self._next_in_match(self._outcome(s, events))
 
     def _not_your_turn(self, s: Session, seat: int) -> str:
         game = s.game
@@ -243,4 +245,4 @@ class GameSessionManager(LobbyOperations, Upkeep, MugginsWindows):
             await self._store.record_result(s.id, finish, now=self._touch(s))
             self._end(s, finish)
             log.info("game %d: seat %d forfeited", s.id, seat)
-            return self._outcome(s, [])
+            return await self._next_in_match(self._outcome(s, []))

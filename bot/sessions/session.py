@@ -9,6 +9,7 @@ from typing import Any
 from bot.engine import Game, Variant
 from db import GameRecord, MessageRef
 
+from .matchplay import MatchView
 from .views import Finished, GameStatus, GameView, SeatView
 
 
@@ -35,6 +36,7 @@ class Session:
         "messages",
         "finished",
         "broken",
+        "match",
         "_view",
     )
 
@@ -60,6 +62,7 @@ class Session:
         self.messages: dict[str, MessageRef] = dict(record.messages)
         self.finished: Finished | None = None
         self.broken = False  # the durable state is unknown: reload before the next request
+        self.match: MatchView | None = None  # set by the match operations (matches.py)
         self._view: GameView | None = None
 
     def side_of(self, seat: int) -> int:
@@ -99,6 +102,7 @@ def build_view(s: Session) -> GameView:
         seats=seats,
         messages=MappingProxyType(dict(s.messages)),
         end_reason=None if s.finished is None else s.finished.reason,
+        match=s.match,
     )
     game = s.game
     if game is None:

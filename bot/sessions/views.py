@@ -15,6 +15,8 @@ from typing import ClassVar, Literal
 from bot.engine import Action, Card, Event, Phase, Variant
 from db import MessageRef
 
+from .matchplay import MatchView
+
 Level = Literal["easy", "standard", "expert"]
 LEVELS: tuple[Level, ...] = ("easy", "standard", "expert")
 
@@ -108,6 +110,7 @@ class GameView:
     winner: int | None = None
     skunks: tuple[int, ...] = ()
     end_reason: str | None = None
+    match: MatchView | None = None  # the match this game belongs to (best of 3 or 5)
     ok: ClassVar[bool] = True
 
     @property
@@ -168,7 +171,8 @@ class Outcome:
     """What a successful request did, once it is durable.
 
     ``events``: every engine event in order, the computer moves it triggered included;
-    ``to_act_users``: who must act now; ``finished``: set when the game ended.
+    ``to_act_users``: who must act now; ``finished``: set when the game ended;
+    ``next_game``: the next game of a match, started as soon as this one ended.
     """
 
     game_id: int
@@ -177,6 +181,7 @@ class Outcome:
     view: GameView
     to_act_users: tuple[int, ...]
     finished: Finished | None = None
+    next_game: Outcome | None = None
     ok: ClassVar[bool] = True
 
 

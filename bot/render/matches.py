@@ -1,0 +1,126 @@
+"""Words and embeds for matches, rematches and the spectators' view (public: no hidden card).
+
+>>> from bot.engine import Variant
+>>> from bot.sessions import MatchView
+>>> m = MatchView(7, 3, (1, 0), 2, "playing")
+>>> match_line(m, ["Alice", "Bob"], Variant())
+'Best of 3 · game 2 · **Alice** 1 – 0 **Bob** · first to 2 (a skunk counts two games)'
+>>> match_result_text(MatchView(7, 3, (2, 1), 3, "won", 0), ["Alice", "Bob"], Variant())
+'🏆 **Alice** wins the match, 2 games to 1.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.engine import Variant
+
+from .embeds import FELT, fit_embed, last_lines
+from .text import escape, side_name
+
+MATCH_FIELD = "Match"
+
+
+def _sides(match, names: Sequence[str], variant: Variant) -> list[str]:
+    return [escape(side_name(side, names, variant)) for side in range(len(match.wins))]
+
+
+def match_line(match, names: Sequence[str], variant: Variant) -> str:
+    """The match score in one line, for the table and the spectators' view."""
+    sides = _sides(match, names, variant)
+    if not sides:  # a lobby: nobody has played yet
+        return f"Best of {match.best_of}: the first to win {match.needed} games wins the match"
+    if len(sides) == 2:
+        score = f"**{sides[0]}** {match.wins[0]} – {match.wins[1]} **{sides[1]}**"
+    else:
+        score = " · ".join(f"**{n}** {w}" for n, w in zip(sides, match.wins, strict=True))
+    head = f"Best of {match.best_of} · game {match.game_number}"
+    return f"{head} · {score} · first to {match.needed} (a skunk counts two games)"
+
+
+def match_result_text(match, names: Sequence[str], variant: Variant) -> str:
+    """What a game's end means for its match: the next game, or the match's result."""
+    sides = _sides(match, names, variant)
+    if match.status == "won" and match.winner_side is not None:
+        winner = sides[match.winner_side]
+        verb = "win" if variant.partnerships else "wins"
+        others = [w for side, w in enumerate(match.wins) if side != match.winner_side]
+        against = " – ".join(str(w) for w in others)
+        games = "game" if match.wins[match.winner_side] == 1 else "games"
+        return (
+            f"🏆 **{winner}** {verb} the match, {match.wins[match.winner_side]} {games} "
+            f"to {against}."
+        )
+    if match.status == "conceded":
+        if match.winner_side is not None:
+            return f"The match is conceded: **{sides[match.winner_side]}** takes it."
+        return "The match is conceded."
+    if match.status in ("abandoned", "cancelled"):
+        return "The match is over without a winner."
+    score = " – ".join(str(w) for w in match.wins)
+    return f"Match score {score} (best of {match.best_of}): the next game starts now."
+
+
+def add_match_field(embed: discord.Embed, view, names: Sequence[str]) -> discord.Embed:
+    """Add the match score to an embed of a game that belongs to a match (else unchanged)."""
+    match = getattr(view, "match", None)
+    if match is None:
+        return embed
+    embed.add_field(name=MATCH_FIELD, value=match_line(match, names, view.variant), inline=False)
+    return fit_embed(embed)
+
+
+def add_match_result(embed: discord.Embed, view, names: Sequence[str]) -> discord.Embed:
+    """Add what a finished game means for its match to the result embed (if in a match)."""
+    match = getattr(view, "match", None)
+    if match is None:
+        return embed
+    text = match_result_text(match, names, view.variant)
+    embed.add_field(name=MATCH_FIELD, value=f"{match_line(match, names, view.variant)}\n{text}")
+    return fit_embed(embed)
+
+
+def rematch_embed(view, rematch, names: Sequence[str], host: str) -> discord.Embed:
+    """A rematch waiting for its players: who has accepted, who deals first."""
+    embed = discord.Embed(
+        title=f"🔁 Rematch — {view.variant.name}",
+        description=f"**{escape(host)}** asks for a rematch: the same seats, "
+        + (
+            f"**{escape(names[rematch.first_dealer])}** deals first."
+            if rematch.first_dealer is not None
+            else "cutting for the deal."
+        ),
+        colour=FELT,
+    )
+    lines = []
+    for seat in view.seats:
+        name = escape(names[seat.seat])
+        if seat.user_id is None:
+            lines.append(f"**{seat.seat + 1}.** {name} · ready")
+        elif seat.user_id in rematch.accepted:
+            lines.append(f"**{seat.seat + 1}.** {name} · ✅ accepted")
+        else:
+            lines.append(f"**{seat.seat + 1}.** {name} · ⏳ to accept")
+    embed.add_field(name="Seats", value="\n".join(lines), inline=False)
+    if view.match is not None:
+        embed.add_field(name=MATCH_FIELD, value=match_line(view.match, names, view.variant))
+    embed.set_footer(text="The game starts as soon as every player has accepted.")
+    return fit_embed(embed)
+
+
+def rematch_closed_embed(view, names: Sequence[str], text: str) -> discord.Embed:
+    """A rematch message once settled: started, or called off."""
+    return discord.Embed(title=f"🔁 Rematch — {view.variant.name}", description=text, colour=FELT)
+
+
+def watch_footer(over: bool) -> str:
+    if over:
+        return "Spectators' view · the game is over"
+    return "Spectators' view · kept up to date as the game goes · no hand is ever shown here"
+
+
+def watch_story(lines: Sequence[str], limit: int = 1024, count: int = 8) -> str:
+    """The last few lines of the story, newest last."""
+    return last_lines(lines, limit, count)
