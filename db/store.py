@@ -51,13 +51,11 @@ from .records import (
     ResultRecord,
     SeatRecord,
 )
-from .settings import GuildSettings
-from .turns import TurnMarks
 
 log = logging.getLogger(__name__)
 
 
-class Store(leaderboard.Standings, GuildSettings, TurnMarks):
+class Store(leaderboard.Standings):
     """The bot's database. Open with ``await Store.open(path)``; close with ``await close()``."""
 
     #: The most action writes committed together in one transaction.
