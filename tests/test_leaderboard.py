@@ -196,14 +196,27 @@ async def test_a_version_2_database_is_migrated_and_its_games_rated(tmp_path, mo
     monkeypatch.setattr(db.migrations, "MIGRATIONS", db.migrations.MIGRATIONS[:2])
     store = await Store.open(path)
     assert store.schema_version == 2
-    await record_game(store, [ALICE, BOB], [121, 100], winner=0)
     await store.close()
     monkeypatch.undo()
+    conn = sqlite3.connect(path)  # a game that ended before ratings existed, as v2 wrote it
+    conn.executescript(
+        f"""
+        INSERT INTO games (id, guild_id, channel_id, status, players, target, host_id,
+                           created_at, updated_at, ended_at, end_reason, winner_side)
+            VALUES (1, 1, 9, 'finished', 2, 121, {ALICE}, 0, 5, 5, 'won', 0);
+        INSERT INTO seats (game_id, seat, user_id, joined_at)
+            VALUES (1, 0, {ALICE}, 0), (1, 1, {BOB}, 0);
+        INSERT INTO results (game_id, seat, side, outcome, won, final_score)
+            VALUES (1, 0, 0, 'won', 1, 121), (1, 1, 1, 'lost', 0, 100);
+        """
+    )
+    conn.close()
     store = await Store.open(path)
     try:
         assert store.schema_version == db.migrations.LATEST_VERSION >= 3
         assert await store.enable_ratings(RATER) == 1
-        assert (await board(store))[ALICE].wins == 1
+        rows = await board(store)
+        assert rows[ALICE].wins == 1 and rows[BOB].wins == 0
     finally:
         await store.close()
 
