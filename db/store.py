@@ -51,11 +51,13 @@ from .records import (
     ResultRecord,
     SeatRecord,
 )
+from .settings import GuildSettings
+from .turns import TurnMarks
 
 log = logging.getLogger(__name__)
 
 
-class Store(leaderboard.Standings):
+class Store(leaderboard.Standings, GuildSettings, TurnMarks):
     """The bot's database. Open with ``await Store.open(path)``; close with ``await close()``."""
 
     #: The most action writes committed together in one transaction.
