@@ -20,6 +20,7 @@ from bot.render.embeds import help_embed, rules_embed
 from bot.sessions import LEVELS, STALE_MESSAGE, GameStatus, GameView, Outcome, Refusal
 from cogs.buttons import ALL_BUTTONS
 from cogs.hand import hand_message, selected_cards
+from cogs.muggins import MUGGINS_ITEMS, MugginsKeeper
 from cogs.names import NameBook
 from cogs.rematch import REMATCH_BUTTONS, Rematches
 from cogs.settings import answer_settings, turn_time_choices
@@ -58,12 +59,14 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.watcher = Watch(bot, self.manager, self.names)  # /cribbage watch: cogs/watch.py
         self.table.followers.append(self.watcher.follow)
         self.turns = TurnKeeper(self)  # turn timers: cogs/timers.py
+        self.muggins = MugginsKeeper(self)  # claims, muggins calls, their windows: cogs/muggins.py
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*ALL_BUTTONS, *REMATCH_BUTTONS)
+        self.bot.add_dynamic_items(*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS)
         self.sweep.start()
         self.turns.start()
+        self.muggins.start()
         resumed = getattr(self.bot, "resume_report", None)
         if resumed is not None and resumed.outcomes:
             self._resumed = asyncio.ensure_future(self._publish_resumed(resumed.outcomes))
@@ -77,6 +80,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     async def cog_unload(self) -> None:
         self.sweep.cancel()
         self.turns.stop()
+        self.muggins.stop()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         self.names.learn(interaction.user)
@@ -99,7 +103,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         if any(getattr(item, "custom_id", None) == custom_id for item in view.children):
             return  # the button is there: its DynamicItem handles the click
         self.names.learn(interaction.user)
-        if parts[1] in "psdci" and parts[2].isdigit():
+        if parts[1] in "psdcin" and parts[2].isdigit():
             await self._update_hand(interaction, int(parts[2]), note=f"⚠️ {STALE_MESSAGE}")
         else:
             await say(interaction, STALE_MESSAGE)

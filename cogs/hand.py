@@ -24,6 +24,7 @@ from cogs.buttons import (
     PlayButton,
     view_of,
 )
+from cogs.muggins import claim_pickers, may_claim, show_text
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,10 @@ def hand_message(
     with ``images`` the cards also come as a picture."""
     game_id, step = view.game_id, private.step
     seat_table = SeatTable(view, private)
-    text = hand_text(seat_table, private.seat, names, emoji=False)
+    if private.phase is Phase.SHOW:  # muggins: the player counts their own cards
+        text = show_text(view, private, names)
+    else:
+        text = hand_text(seat_table, private.seat, names, emoji=False)
     image = None
     if images and (private.hand or private.kept):
         image = game_hand_png(seat_table, private.seat)
@@ -118,6 +122,9 @@ def hand_message(
     elif private.must_act and legal and isinstance(legal[0], Cut):
         for where in "tmb":
             items.append(_in_row(CutButton(game_id, step, where), 0))
+    elif may_claim(private):
+        for row, picker in enumerate(claim_pickers(game_id, step, crib=private.counting_crib)):
+            items.append(_in_row(picker, row))
     elif private.phase is Phase.PLAY and private.hand:
         playable = {a.card for a in legal if isinstance(a, Play)}
         for card in private.hand:

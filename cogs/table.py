@@ -25,10 +25,10 @@ from bot.render.embeds import game_embed, lobby_embed, result_embed
 from bot.render.images import game_board_png, shows_png
 from bot.render.matches import add_match_field, add_match_result
 from bot.render.text import chunk, story_lines
-from bot.render.timers import timeout_lines
 from bot.sessions import GameStatus, GameView, Outcome
 from cogs.buttons import HandButton, LobbyButton, RematchButton, view_of
 from cogs.hand import PublicTable, hand_message
+from cogs.muggins import muggins_buttons, muggins_line
 from cogs.names import NameBook
 
 log = logging.getLogger(__name__)
@@ -139,10 +139,13 @@ class Table:
         content = ""
         if view.status is GameStatus.ACTIVE and waiting:
             content = "Your move: " + " ".join(f"<@{u}>" for u in waiting)
+        closes_at = self.manager.muggins_window_closes_at(view.game_id)
+        if line := muggins_line(view, names, closes_at):  # muggins: an open claim (cogs/muggins)
+            content = f"{content}\n{line}".strip()
         payload = {
             "content": content or None,
             "embed": embed,
-            "view": view_of(HandButton(view.game_id)),
+            "view": view_of(HandButton(view.game_id), *muggins_buttons(view)),
         }
         if files or not images:
             payload["attachments"] = files
@@ -174,7 +177,6 @@ class Table:
                 return  # a newer outcome of this game is already on the table
             st.published_step = outcome.step
             names = await self.names.seat_names(view)
-            st.story += timeout_lines(outcome.timeouts, names)  # moves made for absent players
             batch: list = []  # events of the current deal, flushed at each new deal
             for step_event in outcome.events:
                 event = step_event.event

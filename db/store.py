@@ -38,7 +38,7 @@ from typing import Any
 
 import aiosqlite
 
-from . import leaderboard, migrations
+from . import migrations
 from . import statements as sql
 from .errors import Conflict, StoreError
 from .records import (
@@ -51,13 +51,11 @@ from .records import (
     ResultRecord,
     SeatRecord,
 )
-from .settings import GuildSettings
-from .turns import TurnMarks
 
 log = logging.getLogger(__name__)
 
 
-class Store(leaderboard.Standings, GuildSettings, TurnMarks):
+class Store:
     """The bot's database. Open with ``await Store.open(path)``; close with ``await close()``."""
 
     #: The most action writes committed together in one transaction.
@@ -346,7 +344,7 @@ class Store(leaderboard.Standings, GuildSettings, TurnMarks):
         conn = self._conn
         try:
             await conn.execute("BEGIN IMMEDIATE")
-            await sql.write_actions(conn, writes, self._rater)
+            await sql.write_actions(conn, writes)
             await conn.execute("COMMIT")
         except BaseException as err:
             with contextlib.suppress(sqlite3.Error):
@@ -360,7 +358,7 @@ class Store(leaderboard.Standings, GuildSettings, TurnMarks):
     async def record_result(self, game_id: int, finish: Finish, *, now: float) -> None:
         """End an active game without a final action (forfeit, abandoned) and write its results."""
         async with self._write() as conn:
-            await sql.finish_game(conn, game_id, finish, now, self._rater)
+            await sql.finish_game(conn, game_id, finish, now)
 
     # ------------------------------------------------------------------ small updates
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.app import CribbageBot
@@ -29,6 +31,11 @@ class Seat:
     user: object
     hand: object | None = None
     rng: random.Random = field(default_factory=lambda: random.Random(0))
+    # muggins: the points to claim for (cards, starter, crib), counted from the hand message
+    # (default: the exact count, as a careful player counts); whether to call muggins on the
+    # claim the table shows (default: let it go)
+    claim: Callable | None = None
+    call_muggins: Callable | None = None
 
 
 class Driver:
@@ -47,6 +54,14 @@ class Driver:
 
     async def slash(self, user, command: str, **options):
         result = await self.emu.slash(user, self.channel, command, **options)
+        self.latencies.append(result.latency)
+        return result
+
+    async def select(self, user, message, values, **kwargs):
+        if self.think:
+            await asyncio.sleep(self._pace.uniform(0.5, 1.5) * self.think)
+        result = await self.emu.select(user, message, values, **kwargs)
+        self.clicks += 1
         self.latencies.append(result.latency)
         return result
 
@@ -93,6 +108,18 @@ class Driver:
         if hand is None or not self._live(hand):
             result = await self.click(seat.user, self.table_message(), "Your hand")
             hand = seat.hand = result.message
+        pickers = [m for m in hand.selects if m.custom_id.startswith("crib:n:")]
+        if pickers:  # muggins: count the cards shown and claim
+            cards, starter, crib = counted_cards(hand.content)
+            points = (seat.claim or exact_claim)(cards, starter, crib)
+            picker = next(m for m in pickers if str(points) in m.values)
+            await self.select(seat.user, hand, [str(points)], custom_id=picker.custom_id)
+            return "claim"
+        table = self.table_message()
+        if any(b.label == "Let it go" for b in table.buttons):
+            call = seat.call_muggins is not None and seat.call_muggins(table)
+            await self.click(seat.user, table, "Muggins!" if call else "Let it go")
+            return "muggins" if call else "let go"
         buttons = [b for row in hand.components for b in row]
         cuts = [b for b in buttons if b.label and b.label.startswith("Cut")]
         if cuts:
@@ -140,6 +167,28 @@ class Driver:
         raise AssertionError("the game did not end")
 
 
+_COUNT_LINE = re.compile(r"\*\*Count your (hand|crib):\*\* (.+?) · starter (\S+)")
+
+
+def counted_cards(text: str) -> tuple[list, object, bool]:
+    """The cards a muggins hand message asks its player to count: (cards, starter, crib)."""
+    from bot.engine import FULL_PACK
+
+    by_name = {str(c): c for c in FULL_PACK}
+    found = _COUNT_LINE.search(text)
+    if found is None:
+        raise LookupError(f"no cards to count in the hand message:\n{text}")
+    cards = [by_name[name] for name in found[2].split()]
+    return cards, by_name[found[3]], found[1] == "crib"
+
+
+def exact_claim(cards, starter, crib: bool) -> int:
+    """What a player who counts right claims."""
+    from bot.engine import score_show
+
+    return score_show(cards, starter, crib=crib).total
+
+
 def hidden_cards(bot: CribbageBot, game_id: int) -> set:
     """Every card no player may see publicly now (test-only peek at the engine's state)."""
     from bot.engine import FULL_PACK
@@ -176,23 +225,26 @@ class PrivacyWatch:
             await publish(outcome, **kwargs)
 
         table.publish = recording
-        original_click = driver.click
 
-        async def click(user, message, label=None, **kwargs):
-            try:
-                game_id = driver.game_id()
-            except LookupError:
-                return await original_click(user, message, label, **kwargs)
-            before = hidden_cards(driver.bot, game_id) - self.seen_this_deal
-            seen = {m.id: len(m.versions) for m in driver.emu.public_messages(driver.channel)}
-            self.outcomes.clear()
-            result = await original_click(user, message, label, **kwargs)
-            self._follow_deals()
-            after = hidden_cards(driver.bot, game_id) - self.seen_this_deal
-            self.check(before, after, seen)
-            return result
+        def watched(original):
+            async def act(user, message, *args, **kwargs):
+                try:
+                    game_id = driver.game_id()
+                except LookupError:
+                    return await original(user, message, *args, **kwargs)
+                before = hidden_cards(driver.bot, game_id) - self.seen_this_deal
+                seen = {m.id: len(m.versions) for m in driver.emu.public_messages(driver.channel)}
+                self.outcomes.clear()
+                result = await original(user, message, *args, **kwargs)
+                self._follow_deals()
+                after = hidden_cards(driver.bot, game_id) - self.seen_this_deal
+                self.check(before, after, seen)
+                return result
 
-        driver.click = click
+            return act
+
+        driver.click = watched(driver.click)
+        driver.select = watched(driver.select)  # muggins claims are picked, not clicked
 
     def _follow_deals(self) -> None:
         for outcome in self.outcomes:

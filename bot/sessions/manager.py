@@ -37,9 +37,8 @@ from .bookkeeping import finish_forfeit
 from .history import Replay, build_replay, rebuild
 from .lobby import LobbyOperations
 from .rematch import RematchOperations
-from .muggins import MugginsWindows
+from .muggins import MugginsWindows, counting_fields, show_refusal
 from .session import Session
-from .timers import TurnTimers
 from .upkeep import Upkeep
 from .views import (
     GameStatus,
@@ -66,15 +65,13 @@ _WAITING_ON_OTHERS = {
 }
 
 
-class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers, MugginsWindows):
+class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, MugginsWindows):
     """The one owner of live games: lobbies, turns, durability, computer seats, endings.
 
     ``strategy(game, seat, level) -> Action`` plays the computer seats (default:
     :func:`~bot.sessions.strategy.simple_strategy`). A game untouched for ``idle_warn_after``
     seconds gets a warning from :meth:`sweep_idle`; one untouched for ``idle_abandon_after``
     (and warned at least ``idle_abandon_after - idle_warn_after`` before) is abandoned.
-    People's turns are timed by :meth:`sweep_turns` (``forfeit_after``: see
-    :class:`~bot.sessions.timers.TurnTimers`).
     Matches and rematches: :mod:`bot.sessions.matches`, :mod:`bot.sessions.rematch`.
     Call :meth:`resume` once after construction, before serving requests.
     """
@@ -119,6 +116,7 @@ class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers,
             kept=tuple(game.kept(seat)),
             legal_actions=tuple(game.legal_actions(seat)),
             must_act=seat in game.to_act,
+            **counting_fields(game, seat),
         )
 
     async def consult(
@@ -211,7 +209,7 @@ class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers,
                 return Refusal(R.STALE, STALE_MESSAGE)
             game = s.game
             if seat not in game.to_act:
-                return Refusal(R.NOT_YOUR_TURN, self._not_your_turn(s, seat))
+                return Refusal(R.NOT_YOUR_TURN, self._not_your_turn(s, seat, action))
             events: list[StepEvent] = []
             try:
                 await self._apply(s, seat, action, events)
@@ -220,9 +218,11 @@ class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers,
             await self._run_computers(s, events)
             return await self._next_in_match(self._outcome(s, events))
 
-    def _not_your_turn(self, s: Session, seat: int) -> str:
+    def _not_your_turn(self, s: Session, seat: int, action: Action | None = None) -> str:
         game = s.game
         assert game is not None
+        if game.phase is Phase.SHOW and action is not None:
+            return show_refusal(game, seat, action) or "It's not your turn."
         if game.phase in _WAITING_ON_OTHERS:
             return _WAITING_ON_OTHERS[game.phase]
         return "It's not your turn."

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import logging
 
-from bot.engine import LetGo, Phase
-from bot.engine.muggins import window_waiting
+from bot.engine import Action, Game, IllegalAction, LetGo, Phase
+from bot.engine.muggins import check, counted_cards, counter, window_waiting
 
 from .core import ManagerCore
 from .views import GameStatus, Outcome, StepEvent
@@ -21,6 +21,27 @@ log = logging.getLogger("bot.sessions")
 
 MUGGINS_WINDOW = 30.0
 """Seconds an opponent has to call muggins on a claim before it stands."""
+
+
+def counting_fields(game: Game, seat: int) -> dict:
+    """For a seat's :class:`PrivateView`: the cards it must count now (its hand, or as the
+    dealer the crib), when it is that seat's turn to claim in a muggins show."""
+    if game.phase is not Phase.SHOW:
+        return {}
+    nxt = counter(game)
+    if nxt is None or nxt[0] != seat:
+        return {}
+    return {"counting": tuple(sorted(counted_cards(game, seat, nxt[1]))), "counting_crib": nxt[1]}
+
+
+def show_refusal(game: Game, seat: int, action: Action) -> str | None:
+    """Why a seat that is not to act may not make ``action`` in a muggins show (the engine's
+    words: "Only an opponent can call muggins on that count.", ...); None if it does not say."""
+    try:
+        check(game, seat, action)
+    except IllegalAction as err:
+        return str(err)
+    return None
 
 
 class MugginsWindows(ManagerCore):

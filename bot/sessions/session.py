@@ -7,6 +7,7 @@ from types import MappingProxyType
 from typing import Any
 
 from bot.engine import Game, Variant
+from bot.engine.muggins import window_waiting
 from db import GameRecord, MessageRef
 
 from .matchplay import MatchView
@@ -123,4 +124,17 @@ def build_view(s: Session) -> GameView:
         cut_cards=tuple(sorted(game.cut_cards.items())),
         winner=game.winner,
         skunks=tuple(game.skunks),
+        **_muggins_fields(game),
     )
+
+
+def _muggins_fields(game) -> dict:
+    """The public side of an open muggins window: whose claim, and who may still answer."""
+    window = getattr(game, "muggins_window", None)
+    if window is None:
+        return {}
+    return {
+        "muggins_claimer": window.seat,
+        "muggins_crib": window.crib,
+        "muggins_waiting": tuple(window_waiting(game)),
+    }

@@ -111,6 +111,11 @@ class GameView:
     skunks: tuple[int, ...] = ()
     end_reason: str | None = None
     match: MatchView | None = None  # the match this game belongs to (best of 3 or 5)
+    # muggins (RULES.md 9): the seat whose claim is open to a muggins call (None: no window),
+    # whether that claim is for the crib, and the opponent seats that may still call or pass
+    muggins_claimer: int | None = None
+    muggins_crib: bool = False
+    muggins_waiting: tuple[int, ...] = ()
     ok: ClassVar[bool] = True
 
     @property
@@ -167,32 +172,11 @@ class Finished:
 
 
 @dataclass(frozen=True, slots=True)
-class TimedOut:
-    """A player's turn ran out (see :meth:`GameSessionManager.sweep_turns`).
-
-    ``step``: the move the computer made for them (``None`` when they forfeited instead);
-    ``expiries``: how many of their turns have run out in this game, this one included;
-    ``forfeit_after``: how many make them forfeit.
-    """
-
-    seat: int
-    user_id: int
-    step: int | None
-    expiries: int
-    forfeit_after: int
-
-    @property
-    def forfeited(self) -> bool:
-        return self.step is None
-
-
-@dataclass(frozen=True, slots=True)
 class Outcome:
     """What a successful request did, once it is durable.
 
     ``events``: every engine event in order, the computer moves it triggered included;
     ``to_act_users``: who must act now; ``finished``: set when the game ended;
-    ``timeouts``: players whose time ran out, in the order their moves were made for them;
     ``next_game``: the next game of a match, started as soon as this one ended.
     """
 
@@ -202,7 +186,6 @@ class Outcome:
     view: GameView
     to_act_users: tuple[int, ...]
     finished: Finished | None = None
-    timeouts: tuple[TimedOut, ...] = ()
     next_game: Outcome | None = None
     ok: ClassVar[bool] = True
 
@@ -219,6 +202,8 @@ class PrivateView:
     kept: tuple[Card, ...]
     legal_actions: tuple[Action, ...]
     must_act: bool
+    counting: tuple[Card, ...] = ()  # muggins: the cards this seat must count now (hand or crib)
+    counting_crib: bool = False
     ok: ClassVar[bool] = True
 
 
