@@ -98,7 +98,7 @@ async def test_an_under_claim_is_taken_with_muggins(club):
     opponent = bob if claimer is alice else alice
     table = club.table_message()
     assert {"Muggins!", "Let it go"} <= {b.label for b in table.buttons}
-    assert "Muggins?" in table.text
+    assert "Muggins?" in table.text and "The show, counted by the players" in table.text
 
     # (c) the claimer may not call muggins on their own claim; nor may someone not playing
     own = await club.click(claimer, table, "Muggins!")
@@ -143,3 +143,14 @@ async def test_an_unanswered_claim_stands_after_the_window(club):
     assert not open_ids & {b.custom_id for b in club.table_message().buttons}
     assert story(club).count("was worth") > settled
     assert not club.emu.take_bot_errors()
+
+
+def test_the_claim_picker_offers_every_claim_within_discords_limits():
+    from cogs.muggins import claim_pickers
+
+    pickers = claim_pickers(7, 42, crib=True)
+    values = [int(o.value) for p in pickers for o in p.item.options]
+    assert values == list(range(30))  # 19, 25, 26 and 27 too: no claim gives the count away
+    assert all(len(p.item.options) <= 25 for p in pickers)
+    assert [p.item.custom_id for p in pickers] == ["crib:n:7:42:l", "crib:n:7:42:h"]
+    assert all(len(p.item.custom_id) <= 100 and "crib" in p.item.placeholder for p in pickers)

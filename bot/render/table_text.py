@@ -71,6 +71,8 @@ def status_text(game: Game, names: Sequence[str]) -> str:
         return f"{join_and(who)} to cut for the starter"
     if game.phase is Phase.PLAY:
         return f"{join_and(who)} to play · count {game.count}"
+    if game.phase is Phase.SHOW:  # muggins: each owner claims a count, opponents may answer
+        return f"The show, counted by the players: waiting for {join_and(who)}"
     if game.winner is not None:
         name = escape(side_name(game.winner, names, game.variant))
         return f"Game over: {name} {'win' if game.variant.partnerships else 'wins'}"
