@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from .crib import load_tables, rank_pair_key
 from .handvalue import rank_row
+from .memo import memo
 from .view import SeatView
 
 ACCEPT_INCONSISTENT = 0.1
@@ -29,7 +30,7 @@ def _pair_values(own: bool) -> dict[tuple[int, int], float]:
     return {(a, b): table[rank_pair_key(a, b)] for a in range(1, 14) for b in range(a, 14)}
 
 
-@lru_cache(maxsize=1 << 16)
+@memo(1 << 17)
 def model_keep(ranks: tuple[int, ...], own: bool) -> tuple[int, ...]:
     """The four ranks a ``standard`` player keeps from six (suits ignored); ``own``: its crib."""
     avail = [4] * 14

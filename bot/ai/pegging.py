@@ -20,11 +20,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from math import comb
 
 from bot.engine import Card
 
+from .memo import memo
 from .view import MAX_COUNT, SeatView
 
 VALUE = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -34,7 +34,7 @@ WIN = 1000
 # --------------------------------------------------------------------------- scoring
 
 
-@lru_cache(maxsize=1 << 18)
+@memo(1 << 18)
 def peg_points(pile: tuple[int, ...]) -> int:
     """Points for the last rank of ``pile`` (the ranks laid since the count was reset)."""
     count = 0
@@ -141,28 +141,33 @@ def easy_play(view: SeatView) -> Card:
 _COMB = [[float(comb(n, k)) for k in range(14)] for n in range(53)]
 
 
-def holding_chances(unseen: list[int], held: int, floor: int = 1) -> list[float]:
+def holding_chances(unseen: list[int], held: int, floor: int = 1) -> tuple[float, ...]:
     """Per rank, the chance a player holding ``held`` unseen cards has at least one of it.
 
     Cards worth less than ``floor`` are out (the player said go when they would have fitted).
     """
+    return _holding_chances(tuple(unseen), held, floor)
+
+
+@memo(1 << 16)
+def _holding_chances(unseen: tuple[int, ...], held: int, floor: int) -> tuple[float, ...]:
     chances = [0.0] * 14
     total = 0
     for r in range(1, 14):
         if VALUE[r] >= floor:
             total += unseen[r]
     if held <= 0 or total <= 0:
-        return chances
+        return tuple(chances)
     held = min(held, total, 13)
     row_total = _COMB[total][held]
     for r in range(1, 14):
         u = unseen[r]
         if u and VALUE[r] >= floor:
             chances[r] = 1.0 - _COMB[total - u][held] / row_total
-    return chances
+    return tuple(chances)
 
 
-@lru_cache(maxsize=1 << 17)
+@memo(1 << 17)
 def reply_points(pile: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """(points, rank) for every rank that scores when laid on ``pile``, best first."""
     count = 0
@@ -175,7 +180,7 @@ def reply_points(pile: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple(sorted((x for x in out if x[0]), reverse=True))
 
 
-def _reply_expectation(pile: tuple[int, ...], count: int, chances: list[float]) -> float:
+def _reply_expectation(pile: tuple[int, ...], count: int, chances: tuple[float, ...]) -> float:
     """The next player's expected best immediate points on ``pile``, holding rank r with
     probability ``chances[r]`` (independently)."""
     expected = 0.0
@@ -424,10 +429,10 @@ class MultiSolver:
         return v + self.value(hands, pile, count, nxt, depth - 1)
 
 
-EXPERT_SAMPLES_TWO = 24
+EXPERT_SAMPLES_TWO = 64
 EXPERT_SAMPLES_MULTI = 10
 MULTI_DEPTH = 4
-OPPONENT_MODEL = True
+ENDGAME_CRIB = 4.7
 ENDGAME_REACH = 31
 """Points from the target within which the expert plays for the win, not the points."""
 
@@ -445,6 +450,10 @@ def expert_play(view: SeatView, rng: random.Random) -> Card:
 
 
 def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) -> dict:
+    """Average over sampled worlds of laying each card, then playing on as ``standard`` would
+    (both seats, each from what it can see). Near the end of the game the rollouts stop when a
+    side reaches the target, and the show (in counting order) settles the rest; with four
+    cards or fewer left the end is searched exactly."""
     from .inference import sample_opponent_two_handed
 
     opp = 1 - view.seat
@@ -454,38 +463,37 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
     target = view.variant.target
     needs = (target - view.scores[view.side], target - view.scores[view.side_of(opp)])
     endgame = min(needs) <= ENDGAME_REACH
-    totals = {c.rank: 0.0 for c in legal}
-    if not endgame:
-        if OPPONENT_MODEL:
-            base = [4] * 14
-            base[0] = 0
-            base[view.starter.rank] -= 1
-            for _, card in view.played:
-                base[card.rank] -= 1
-            for world, times in Counter(worlds).items():
-                unseen_b = list(base)
-                for r in world:
-                    unseen_b[r] -= 1
-                solver = ModelSolver(me, unseen_b)
-                for card in legal:
-                    value = solver.after(me, world, pile, view.count, 0, card.rank)
-                    totals[card.rank] += times * value
-            return totals
-        solver = TwoHandedSolver()
-        for world, times in Counter(worlds).items():
-            for card in legal:
-                value = solver.after(me, world, pile, view.count, 0, card.rank)
-                totals[card.rank] += times * value
-        return totals
+    base = [4] * 14
+    base[0] = 0
+    base[view.starter.rank] -= 1
+    for _, card in view.played:
+        base[card.rank] -= 1
+    unseen_me = list(base)
+    for r in me:
+        unseen_me[r] -= 1
     my_show = _my_show(view)
     opp_laid = [c.rank for s, c in view.played if s == opp]
     pone = 0 if view.dealer == opp else 1
-    crib = 4.6
-    for world in worlds:
-        opp_show = _rank_show(tuple(sorted(opp_laid + list(world))), view.starter.rank)
-        solver = EndgameSolver(needs, (my_show, opp_show), pone, crib)
+    totals = {c.rank: 0.0 for c in legal}
+    for world, times in Counter(worlds).items():
+        unseen_opp = list(base)
+        for r in world:
+            unseen_opp[r] -= 1
+        end = None
+        if endgame:
+            opp_show = _rank_show(tuple(sorted(opp_laid + list(world))), view.starter.rank)
+            end = EndgameSolver(needs, (my_show, opp_show), pone, ENDGAME_CRIB)
         for card in legal:
-            totals[card.rank] += solver.after(me, world, pile, view.count, 0, card.rank, (0, 0))
+            r = card.rank
+            if end is not None and len(me) + len(world) <= 4:
+                value = end.after(me, world, pile, view.count, 0, r, (0, 0))
+            else:
+                seen_by_opp = list(unseen_opp)
+                seen_by_opp[r] -= 1
+                value = _first_then_rollout(
+                    me, world, pile, view.count, r, unseen_me, seen_by_opp, end
+                )
+            totals[r] += times * value
     return totals
 
 
@@ -530,15 +538,24 @@ def model_choice(
     count: int,
     unseen: list[int],
     other_held: int,
-    chances: list[float] | None = None,
 ) -> int:
     """The rank ``standard`` lays from ``hand`` (two-handed, ranks only): what it makes now
     minus the points the other player can be expected to make on it."""
+    return _model_choice(hand, pile, count, tuple(unseen), other_held)
+
+
+@memo(1 << 17)
+def _model_choice(
+    hand: tuple[int, ...],
+    pile: tuple[int, ...],
+    count: int,
+    unseen: tuple[int, ...],
+    other_held: int,
+) -> int:
     best = -1
     best_score = -1e9
     last = -1
-    if chances is None:
-        chances = holding_chances(unseen, other_held)
+    chances = _holding_chances(unseen, other_held, 1)
     for i, r in enumerate(hand):
         if r == last:
             continue
@@ -564,48 +581,89 @@ def model_choice(
     return best
 
 
-class ModelSolver(TwoHandedSolver):
-    """Seat A searches; seat B plays as ``standard`` would, from what B can see.
+def rollout(
+    a: tuple[int, ...],
+    b: tuple[int, ...],
+    pile: tuple[int, ...],
+    count: int,
+    turn: int,
+    unseen_a: list[int],
+    unseen_b: list[int],
+    end: EndgameSolver | None = None,
+    gained: tuple[int, int] = (0, 0),
+) -> float:
+    """Play the rest out with both seats laying as ``standard`` would; A's points minus B's.
 
-    ``unseen_b`` counts, per rank, the cards B has not seen at the root (B's own cards, the
-    starter and the cards laid are seen); cards A lays later are removed as they fall. One
-    solver per sampled world.
+    ``unseen_a``/``unseen_b``: per rank, what each seat cannot see now (updated as cards fall).
+    With ``end`` (near the end of the game), reaching the target wins at once and the show
+    decides the rest (see :class:`EndgameSolver`); ``gained``: points already made.
     """
-
-    def __init__(self, root_a: tuple[int, ...], unseen_b: list[int]) -> None:
-        super().__init__()
-        self.root_a = root_a
-        self.unseen_b = unseen_b
-        self.beliefs: dict[tuple[int, ...], tuple[list[int], list[float]]] = {}
-
-    def _belief(self, a: tuple[int, ...]) -> tuple[list[int], list[float]]:
-        """What B cannot see, and B's chances that A holds each rank, when A holds ``a``."""
-        found = self.beliefs.get(a)
-        if found is None:
-            unseen = list(self.unseen_b)
-            laid = list(self.root_a)
-            for r in a:
-                laid.remove(r)
-            for r in laid:
-                unseen[r] -= 1
-            found = (unseen, holding_chances(unseen, len(a)))
-            self.beliefs[a] = found
-        return found
-
-    def value(self, a, b, pile, count, turn, gained=(0, 0)):
-        if turn == 0:
-            return super().value(a, b, pile, count, turn, gained)
-        key = (a, b, pile, count, 1)
-        memo = self.memo
-        if key in memo:
-            return memo[key]
+    unseen_a = list(unseen_a)
+    unseen_b = list(unseen_b)
+    diff = gained[0] - gained[1]
+    got = list(gained)
+    hands = [a, b]
+    unseen = [unseen_a, unseen_b]
+    while True:
+        mine, other = hands[turn], hands[1 - turn]
         room = MAX_COUNT - count
-        fits = [r for r in b if VALUE[r] <= room]
+        fits = [r for r in mine if VALUE[r] <= room]
         if fits[0] == fits[-1]:
-            rank = fits[0]  # one rank to lay: nothing to decide
+            rank = fits[0]
         else:
-            unseen, chances = self._belief(a)
-            rank = model_choice(b, pile, count, unseen, len(a), chances)
-        v = self.after(a, b, pile, count, 1, rank)
-        memo[key] = v
-        return v
+            rank = model_choice(mine, pile, count, unseen[turn], len(other))
+        mine = _remove(mine, rank)
+        hands[turn] = mine
+        unseen[1 - turn][rank] -= 1  # the other seat now sees it
+        pile = pile + (rank,)
+        count += VALUE[rank]
+        points = peg_points(pile)
+        if count == MAX_COUNT:
+            pile, count = (), 0
+            nxt = 1 - turn if other else (turn if mine else None)
+        elif other and VALUE[other[0]] <= MAX_COUNT - count:
+            nxt = 1 - turn
+        elif mine and VALUE[mine[0]] <= MAX_COUNT - count:
+            nxt = turn
+        else:
+            points += 1
+            pile, count = (), 0
+            nxt = 1 - turn if other else (turn if mine else None)
+        diff += points if turn == 0 else -points
+        if end is not None:
+            got[turn] += points
+            if got[turn] >= end.needs[turn]:
+                return WIN if turn == 0 else -WIN
+            if nxt is None:
+                return end.terminal((got[0], got[1]))
+        if nxt is None:
+            return diff
+        turn = nxt
+
+
+def _first_then_rollout(a, b, pile, count, rank, unseen_a, unseen_b, end=None) -> float:
+    """A lays ``rank`` now, then both play on as ``standard`` would (A's points minus B's)."""
+    a = _remove(a, rank)
+    pile = pile + (rank,)
+    count += VALUE[rank]
+    points = peg_points(pile)
+    if count == MAX_COUNT:
+        pile, count = (), 0
+        nxt = 1 if b else (0 if a else None)
+    elif b and VALUE[b[0]] <= MAX_COUNT - count:
+        nxt = 1
+    elif a and VALUE[a[0]] <= MAX_COUNT - count:
+        nxt = 0
+    else:
+        points += 1
+        pile, count = (), 0
+        nxt = 1 if b else (0 if a else None)
+    if end is not None:
+        if points >= end.needs[0]:
+            return WIN
+        if nxt is None:
+            return end.terminal((points, 0))
+        return rollout(a, b, pile, count, nxt, unseen_a, unseen_b, end, (points, 0))
+    if nxt is None:
+        return points
+    return points + rollout(a, b, pile, count, nxt, unseen_a, unseen_b)
