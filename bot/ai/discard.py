@@ -95,16 +95,28 @@ def table_options(
 
 
 def removal_options(
-    hand: Sequence[Card], *, own: bool, players: int = 2, partnerships: bool = False
+    hand: Sequence[Card],
+    *,
+    own: bool,
+    players: int = 2,
+    partnerships: bool = False,
+    pegging: bool = False,
+    dealer: bool | None = None,
 ) -> list[DiscardOption]:
-    """Options with the card-removal crib model where it applies (two-handed), else tables."""
+    """Options with the card-removal crib model where it applies (two-handed), else tables.
+
+    With ``pegging`` (two-handed) each option also carries the kept cards' pegging prospects
+    (``dealer``: whether we deal; by default, whether the crib is ours).
+    """
     if players != 2:
         return table_options(hand, own=own, players=players, partnerships=partnerships)
     hand = tuple(sorted(hand))
+    deals = own if dealer is None else dealer
     return evaluate(
         hand,
         crib=lambda discard, kept: crib_expectation_removal(discard, hand, own=own),
         weight=crib_weight(players, partnerships, own),
+        extra=(lambda discard, kept: pegging_prospect(kept, deals)) if pegging else None,
     )
 
 

@@ -80,9 +80,14 @@ def discard_options(
     partnerships: bool = False,
     level: str = "expert",
 ) -> list[DiscardOption]:
-    """Every discard valued the way ``level`` values it, best first."""
+    """Every discard valued the way ``level`` values it, best first.
+
+    ``expert`` (two-handed) also weighs the pegging prospects of the kept cards (``extra``).
+    """
     if level == "expert":
-        return removal_options(hand, own=dealer, players=players, partnerships=partnerships)
+        return removal_options(
+            hand, own=dealer, players=players, partnerships=partnerships, pegging=True
+        )
     return table_options(hand, own=dealer, players=players, partnerships=partnerships)
 
 
