@@ -22,7 +22,7 @@ from bot.config import Config
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.cribbage",)
+EXTENSIONS = ("cogs.cribbage", "cogs.standings")
 
 
 class CribbageBot(commands.Bot):

@@ -13,7 +13,7 @@ after a restart (well under Discord's 100 characters)::
         owner      the user whose own row is shown (who asked)
         scope      s: this server, g: everywhere
         sort       r: rating, w: wins, p: win rate, s: skunks
-        pool       h: games among people, c: games with a computer
+        pool       h: games among people, c: games with a computer, a: every game
         page       the page to show, from 0
         direction  p / n: the previous / next button (two buttons never share an id)
 """
@@ -46,7 +46,7 @@ T = TypeVar("T")
 
 Scope = Literal["server", "global"]
 SortChoice = Literal["rating", "wins", "win rate", "skunks"]
-Against = Literal["people", "computers"]
+Against = Literal["people", "computers", "anyone"]
 
 ANSWER_WITHIN = 2.0  # seconds before a slow answer (names to look up) is deferred
 HISTORY_GAMES = 10
@@ -54,7 +54,8 @@ NO_PINGS = discord.AllowedMentions.none()
 
 SCOPE_CODES: dict[str, str] = {"server": "s", "global": "g"}
 SORT_CODES: dict[str, str] = {"rating": "r", "wins": "w", "win rate": "p", "skunks": "s"}
-POOL_CODES: dict[str, str] = {"people": "h", "computers": "c"}
+POOL_CODES: dict[str, str] = {"people": "h", "computers": "c", "anyone": "a"}
+POOLS: dict[str, str] = {"people": "people", "computers": "computers", "anyone": "all"}
 
 
 def _decode(codes: dict[str, str], code: str) -> str:
@@ -63,7 +64,7 @@ def _decode(codes: dict[str, str], code: str) -> str:
 
 class LeaderboardPageButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"crib:b:(?P<owner>\d+):(?P<scope>[sg])(?P<sort>[rwps])(?P<pool>[hc])"
+    template=r"crib:b:(?P<owner>\d+):(?P<scope>[sg])(?P<sort>[rwps])(?P<pool>[hca])"
     r":(?P<page>\d{1,6}):(?P<direction>[pn])",
 ):
     """◀ / ▶ on a leaderboard: redraws the message at another page."""
@@ -169,12 +170,13 @@ class StandingsDesk:
         scope_id, where = self._scope(interaction, scope)
 
         async def prepare() -> dict[str, Any]:
+            pool = POOLS[against]
             board = await self.store.leaderboard(
-                pool=against, scope=scope_id, sort=sort, page=page, player=owner
+                pool=pool, scope=scope_id, sort=sort, page=page, player=owner
             )
             if not board.rows and board.total:  # a page that no longer exists: the last one
                 board = await self.store.leaderboard(
-                    pool=against, scope=scope_id, sort=sort, page=board.pages - 1, player=owner
+                    pool=pool, scope=scope_id, sort=sort, page=board.pages - 1, player=owner
                 )
             players = [r.player for r in board.rows] + ([board.me.player] if board.me else [])
             names = await self._names(players, interaction.guild_id, mention=scope_id != 0)

@@ -25,6 +25,7 @@ from bot.render.embeds import game_embed, lobby_embed, result_embed
 from bot.render.images import game_board_png, shows_png
 from bot.render.matches import add_match_field, add_match_result
 from bot.render.text import chunk, story_lines
+from bot.render.timers import timeout_lines
 from bot.sessions import GameStatus, GameView, Outcome
 from cogs.buttons import HandButton, LobbyButton, RematchButton, view_of
 from cogs.hand import PublicTable, hand_message
@@ -177,6 +178,7 @@ class Table:
                 return  # a newer outcome of this game is already on the table
             st.published_step = outcome.step
             names = await self.names.seat_names(view)
+            st.story += timeout_lines(outcome.timeouts, names)  # moves made for absent players
             batch: list = []  # events of the current deal, flushed at each new deal
             for step_event in outcome.events:
                 event = step_event.event

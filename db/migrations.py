@@ -147,6 +147,77 @@ _V2 = (
     ) STRICT, WITHOUT ROWID""",
 )
 
+_V3 = (
+    # Standings and ratings (db/standings.py). A finished game is counted exactly once, in the
+    # order games ended: `rated_at` marks it, and the partial index finds the ones still due.
+    "ALTER TABLE games ADD COLUMN rated_at REAL",
+    """CREATE INDEX games_to_rate ON games (ended_at, id)
+        WHERE status = 'finished' AND rated_at IS NULL""",
+    # Per pool ('people': games where only people sat; 'computers': games with a computer
+    # seat; 'all': every game), scope (0 for everywhere, else a guild id) and player (a user
+    # id; computers -1 easy, -2 standard, -3 expert): the current rating and the running
+    # totals the leaderboard sorts on (win rate: provisional players, under 5 games, last).
+    """CREATE TABLE standings (
+        pool         TEXT NOT NULL CHECK (pool IN ('people', 'computers', 'all')),
+        scope        INTEGER NOT NULL,
+        player       INTEGER NOT NULL,
+        mu           REAL NOT NULL,
+        sigma        REAL NOT NULL,
+        ordinal      REAL NOT NULL,
+        games        INTEGER NOT NULL CHECK (games >= 1),
+        wins         INTEGER NOT NULL,
+        forfeits     INTEGER NOT NULL,
+        skunks_given INTEGER NOT NULL,
+        skunks_taken INTEGER NOT NULL,
+        last_game    INTEGER NOT NULL,
+        PRIMARY KEY (pool, scope, player)
+    ) STRICT, WITHOUT ROWID""",
+    "CREATE INDEX standings_by_rating ON standings (pool, scope, ordinal DESC)",
+    "CREATE INDEX standings_by_wins ON standings (pool, scope, wins DESC)",
+    "CREATE INDEX standings_by_skunks ON standings (pool, scope, skunks_given DESC)",
+    """CREATE INDEX standings_by_win_rate ON standings
+        (pool, scope, (games >= 5) DESC, (CAST(wins AS REAL) / games) DESC)""",
+    # Every rating change: one row per rated game, pool, scope and player.
+    """CREATE TABLE rating_history (
+        game_id      INTEGER NOT NULL REFERENCES games (id),
+        scope        INTEGER NOT NULL,
+        player       INTEGER NOT NULL,
+        pool         TEXT NOT NULL,
+        mu_before    REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu_after     REAL NOT NULL,
+        sigma_after  REAL NOT NULL,
+        rated_at     REAL NOT NULL,
+        PRIMARY KEY (game_id, pool, scope, player)
+    ) STRICT, WITHOUT ROWID""",
+    "CREATE INDEX rating_history_by_player ON rating_history (player, pool, scope, game_id)",
+)
+
+_V4 = (
+    # Per-server settings (db/settings.py); a server without a row has the defaults.
+    # turn_minutes 0: turns are not timed.
+    """CREATE TABLE guild_settings (
+        guild_id             INTEGER PRIMARY KEY,
+        target               INTEGER NOT NULL CHECK (target IN (61, 121)),
+        images               INTEGER NOT NULL CHECK (images IN (0, 1)),
+        turn_minutes         INTEGER NOT NULL CHECK (turn_minutes BETWEEN 0 AND 1440),
+        muggins              INTEGER NOT NULL CHECK (muggins IN (0, 1)),
+        computer_games_count INTEGER NOT NULL CHECK (computer_games_count IN (0, 1)),
+        updated_at           REAL NOT NULL,
+        updated_by           INTEGER
+    ) STRICT""",
+    # Turn timers (db/turns.py): a turn is a seat having to act since `turn_step` (its ready
+    # step); its deadline comes from the log. Only reminders sent and turns run out are kept.
+    """CREATE TABLE turn_marks (
+        game_id     INTEGER NOT NULL REFERENCES games (id),
+        seat        INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        turn_step   INTEGER NOT NULL CHECK (turn_step >= 0),
+        reminded_at REAL,
+        expired_at  REAL,
+        PRIMARY KEY (game_id, seat, turn_step)
+    ) STRICT, WITHOUT ROWID""",
+)
+
 _V5 = (
     # Matches of 3 or 5 games and rematches (db/matches.py). `seats`: JSON [[seat, user_id,
     # computer], ...] as the first game started; `wins`: JSON games held per side (a skunk
@@ -185,6 +256,8 @@ _V6 = (
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, seats, action log, snapshots, per-deal points, results", _V1),
     Migration(2, "meta: the bot's own key-value facts", _V2),
+    Migration(3, "standings, ratings and their history", _V3),
+    Migration(4, "server settings and turn timers", _V4),
     Migration(5, "matches and rematches", _V5),
     Migration(6, "muggins: the variant flag of a game", _V6),
 )

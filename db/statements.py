@@ -12,6 +12,7 @@ from typing import Any
 
 import aiosqlite
 
+from . import standings
 from .errors import Conflict
 from .records import ActionWrite, DealPoints, Finish, GameRecord, MessageRef, SeatRecord
 
@@ -41,7 +42,11 @@ def dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-async def write_actions(conn: aiosqlite.Connection, writes: Sequence[ActionWrite]) -> None:
+async def write_actions(
+    conn: aiosqlite.Connection,
+    writes: Sequence[ActionWrite],
+    rater: standings.Rater | None = None,
+) -> None:
     """Append actions with their snapshots, steps, per-deal points and (final actions) results.
 
     Call inside a write transaction. Raises :class:`Conflict` when a write does not follow its
@@ -69,12 +74,19 @@ async def write_actions(conn: aiosqlite.Connection, writes: Sequence[ActionWrite
         await conn.executemany(DEAL_POINTS_UPSERT, [deal_row(g, p) for g, p in points])
     for write in writes:
         if write.finish is not None:
-            await finish_game(conn, write.game_id, write.finish, write.at)
+            await finish_game(conn, write.game_id, write.finish, write.at, rater)
 
 
-async def finish_game(conn: aiosqlite.Connection, game_id: int, finish: Finish, now: float) -> None:
+async def finish_game(
+    conn: aiosqlite.Connection,
+    game_id: int,
+    finish: Finish,
+    now: float,
+    rater: standings.Rater | None = None,
+) -> None:
     """End an active game: status, reason, winner, and one results row per seat (with the
-    point sums and best hand from ``deal_points``). Call inside a write transaction."""
+    point sums and best hand from ``deal_points``); with a ``rater``, a finished game is rated
+    at once (:func:`db.standings.rate_pending`). Call inside a write transaction."""
     cursor = await conn.execute(
         "UPDATE games SET status = ?, end_reason = ?, winner_side = ?, forfeit_seat = ?, "
         "ended_at = ?, updated_at = ? WHERE id = ? AND status = 'active'",
@@ -120,6 +132,8 @@ async def finish_game(conn: aiosqlite.Connection, game_id: int, finish: Finish, 
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
+    if rater is not None and finish.status == "finished":
+        await standings.rate_pending(conn, rater, now)
 
 
 async def select_games(

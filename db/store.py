@@ -38,7 +38,7 @@ from typing import Any
 
 import aiosqlite
 
-from . import migrations
+from . import leaderboard, migrations
 from . import statements as sql
 from .errors import Conflict, StoreError
 from .records import (
@@ -51,11 +51,13 @@ from .records import (
     ResultRecord,
     SeatRecord,
 )
+from .settings import GuildSettings
+from .turns import TurnMarks
 
 log = logging.getLogger(__name__)
 
 
-class Store:
+class Store(leaderboard.Standings, GuildSettings, TurnMarks):
     """The bot's database. Open with ``await Store.open(path)``; close with ``await close()``."""
 
     #: The most action writes committed together in one transaction.
@@ -344,7 +346,7 @@ class Store:
         conn = self._conn
         try:
             await conn.execute("BEGIN IMMEDIATE")
-            await sql.write_actions(conn, writes)
+            await sql.write_actions(conn, writes, self._rater)
             await conn.execute("COMMIT")
         except BaseException as err:
             with contextlib.suppress(sqlite3.Error):
@@ -358,7 +360,7 @@ class Store:
     async def record_result(self, game_id: int, finish: Finish, *, now: float) -> None:
         """End an active game without a final action (forfeit, abandoned) and write its results."""
         async with self._write() as conn:
-            await sql.finish_game(conn, game_id, finish, now)
+            await sql.finish_game(conn, game_id, finish, now, self._rater)
 
     # ------------------------------------------------------------------ small updates
 

@@ -57,6 +57,8 @@ HELP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("/cribbage watch", "a live view of this channel's game for spectators (no hands)"),
     ("/cribbage rules", "the short rules and the scoring chart"),
     ("/cribbage leaderboard", "this server's best players"),
+    ("/cribbage stats", "your record, points per deal, best hand and streak (or anyone's)"),
+    ("/cribbage history", "your last games, their scores and rating changes"),
     ("/cribbage help", "this message"),
 )
 

@@ -30,6 +30,7 @@ from .history import DealReplay, Replay, ReplayStep
 from .manager import STALE_MESSAGE, GameSessionManager
 from .matchplay import BEST_OF, MatchView, RematchView
 from .strategy import Strategy, simple_strategy
+from .timers import FORFEIT_AFTER, SWEEP_TURNS_EVERY, Turn, TurnReminder, TurnReport
 from .views import (
     LEVELS,
     Finished,
@@ -45,12 +46,15 @@ from .views import (
     SeatView,
     StepEvent,
     SweepReport,
+    TimedOut,
 )
 
 __all__ = [
     "BEST_OF",
+    "FORFEIT_AFTER",
     "LEVELS",
     "STALE_MESSAGE",
+    "SWEEP_TURNS_EVERY",
     "DealReplay",
     "Finished",
     "GameSessionManager",
@@ -71,5 +75,9 @@ __all__ = [
     "StepEvent",
     "Strategy",
     "SweepReport",
+    "TimedOut",
+    "Turn",
+    "TurnReminder",
+    "TurnReport",
     "simple_strategy",
 ]

@@ -39,6 +39,7 @@ from .lobby import LobbyOperations
 from .rematch import RematchOperations
 from .muggins import MugginsWindows, counting_fields, show_refusal
 from .session import Session
+from .timers import TurnTimers
 from .upkeep import Upkeep
 from .views import (
     GameStatus,
@@ -65,13 +66,15 @@ _WAITING_ON_OTHERS = {
 }
 
 
-class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, MugginsWindows):
+class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers, MugginsWindows):
     """The one owner of live games: lobbies, turns, durability, computer seats, endings.
 
     ``strategy(game, seat, level) -> Action`` plays the computer seats (default:
     :func:`~bot.sessions.strategy.simple_strategy`). A game untouched for ``idle_warn_after``
     seconds gets a warning from :meth:`sweep_idle`; one untouched for ``idle_abandon_after``
     (and warned at least ``idle_abandon_after - idle_warn_after`` before) is abandoned.
+    People's turns are timed by :meth:`sweep_turns` (``forfeit_after``: see
+    :class:`~bot.sessions.timers.TurnTimers`).
     Matches and rematches: :mod:`bot.sessions.matches`, :mod:`bot.sessions.rematch`.
     Call :meth:`resume` once after construction, before serving requests.
     """

@@ -172,11 +172,32 @@ class Finished:
 
 
 @dataclass(frozen=True, slots=True)
+class TimedOut:
+    """A player's turn ran out (see :meth:`GameSessionManager.sweep_turns`).
+
+    ``step``: the move the computer made for them (``None`` when they forfeited instead);
+    ``expiries``: how many of their turns have run out in this game, this one included;
+    ``forfeit_after``: how many make them forfeit.
+    """
+
+    seat: int
+    user_id: int
+    step: int | None
+    expiries: int
+    forfeit_after: int
+
+    @property
+    def forfeited(self) -> bool:
+        return self.step is None
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """What a successful request did, once it is durable.
 
     ``events``: every engine event in order, the computer moves it triggered included;
     ``to_act_users``: who must act now; ``finished``: set when the game ended;
+    ``timeouts``: players whose time ran out, in the order their moves were made for them;
     ``next_game``: the next game of a match, started as soon as this one ended.
     """
 
@@ -186,6 +207,7 @@ class Outcome:
     view: GameView
     to_act_users: tuple[int, ...]
     finished: Finished | None = None
+    timeouts: tuple[TimedOut, ...] = ()
     next_game: Outcome | None = None
     ok: ClassVar[bool] = True
 

@@ -1,0 +1,62 @@
+"""The ``/cribbage settings`` embed: a server's settings, the changed ones marked.
+
+>>> from db.settings import ServerSettings
+>>> embed = settings_embed(ServerSettings(1, turn_minutes=None), changed={"turn_minutes"})
+>>> [(f.name, f.value) for f in embed.fields][2]
+('Turn time ✏️', 'off: nobody is hurried')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+import discord
+
+from db.settings import ServerSettings
+
+
+def turn_time_text(minutes: int | None) -> str:
+    """``'5 minutes'``, ``'1 minute'`` or ``'off'``."""
+    if minutes is None:
+        return "off"
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def _on_off(value: bool) -> str:
+    return "on" if value else "off"
+
+
+def settings_embed(
+    settings: ServerSettings, *, changed: Collection[str] = (), forfeit_after: int = 3
+) -> discord.Embed:
+    """Every setting with a word on what it does; ``changed`` (setting names) are marked.
+    ``forfeit_after``: how many turns run out make a player forfeit."""
+    minutes = settings.turn_minutes
+    rows = [
+        ("target", "Game to", f"{settings.target} points, unless a table's host picks"),
+        ("images", "Pictures", f"{_on_off(settings.images)}: board, show and hands as images"),
+        (
+            "turn_minutes",
+            "Turn time",
+            "off: nobody is hurried"
+            if minutes is None
+            else f"{turn_time_text(minutes)}; then the computer plays for the absent player "
+            f"({forfeit_after} times and they forfeit)",
+        ),
+        ("muggins", "Muggins", f"{_on_off(settings.muggins)} for new tables"),
+        (
+            "computer_games_count",
+            "Games with a computer",
+            "count on the leaderboard" if settings.computer_games_count else "not counted",
+        ),
+    ]
+    embed = discord.Embed(
+        title="Cribbage settings for this server" if not changed else "Cribbage settings saved",
+        description="Change them with `/cribbage settings` and its options."
+        if not changed
+        else "✏️ marks what you changed. A new turn time applies at once, to games in play too.",
+        colour=discord.Colour.dark_green(),
+    )
+    for key, name, value in rows:
+        embed.add_field(name=f"{name} ✏️" if key in changed else name, value=value, inline=False)
+    return embed

@@ -1,0 +1,253 @@
+"""Embeds for ``/cribbage leaderboard``, ``/cribbage stats`` and ``/cribbage history``.
+
+Pure functions over the store's records (:mod:`db.leaderboard`). Players are named by ``names``:
+player id -> markdown-safe text (a mention ``<@id>`` or an escaped display name); computers are
+negative ids (``db.standings.COMPUTER_PLAYERS``). Ratings are shown conservatively:
+:attr:`bot.ratings.Rating.shown`, (mu - 3 sigma) x 10.
+
+>>> from db.leaderboard import LeaderboardPage, StandingRow
+>>> row = StandingRow(1, 7, 30.0, 2.0, 12, 9, 0, 2, 0)
+>>> page = LeaderboardPage("people", 0, "rating", 0, 10, 1, (row,), row)
+>>> leaderboard_embed(page, {7: "Alice"}, where="everywhere").description
+'**1.** Alice — **240.0** · 12 games · 75% won'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import discord
+
+from bot.engine import card_from_code
+from bot.ratings import Rating
+from db.leaderboard import (
+    PROVISIONAL_GAMES,
+    HistoryEntry,
+    LeaderboardPage,
+    Participant,
+    PlayerStats,
+    StandingRow,
+)
+from db.standings import COMPUTER_PLAYERS
+
+from .embeds import FELT, fit_embed
+from .text import cards_text
+
+GOLD = 0xE6B422
+SORT_NOTES = {
+    "rating": "rating",
+    "wins": "games won",
+    "win rate": "win rate (established players first)",
+    "skunks": "skunks given",
+}
+OUTCOME_MARKS = {
+    "won": ("✅", "Won"),
+    "lost": ("❌", "Lost"),
+    "forfeited": ("🏳️", "Forfeited"),
+    "abandoned": ("⏸️", "Abandoned"),
+}
+
+
+def shown(mu: float, sigma: float) -> float:
+    return Rating(mu, sigma).shown
+
+
+def percent(fraction: float) -> str:
+    return f"{round(fraction * 100)}%"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def player_name(names: Mapping[int, str], player: int) -> str:
+    return names.get(player, f"Player {str(player)[-4:]}")
+
+
+def participant_key(p: Participant) -> int:
+    """The player id of a seat: the user, or the computer level's negative id."""
+    return p.user_id if p.user_id is not None else COMPUTER_PLAYERS.get(p.computer or "", -2)
+
+
+# --------------------------------------------------------------------------- the leaderboard
+
+
+def leaderboard_line(row: StandingRow, names: Mapping[int, str], sort: str) -> str:
+    """``**3.** Alice — **182.4** · 40 games · 62% won`` (plus what the board is sorted on)."""
+    parts = [
+        f"**{row.rank}.** {player_name(names, row.player)} — **{shown(row.mu, row.sigma)}**",
+        plural(row.games, "game"),
+        f"{percent(row.win_rate)} won",
+    ]
+    if sort == "wins":
+        parts.append(plural(row.wins, "win"))
+    elif sort == "skunks":
+        parts.append(plural(row.skunks_given, "skunk"))
+    if row.provisional:
+        parts.append("*provisional*")
+    return " · ".join(parts)
+
+
+def leaderboard_embed(
+    page: LeaderboardPage,
+    names: Mapping[int, str],
+    *,
+    where: str,
+    owner: int | None = None,
+) -> discord.Embed:
+    """A page of ten, the owner's row marked (and added below when it ranks elsewhere)."""
+    against = {"computers": " vs computers", "all": " (all games)"}.get(page.pool, "")
+    embed = discord.Embed(title=f"🏆 Cribbage leaderboard{against} — {where}", colour=GOLD)
+    if not page.total:
+        embed.description = (
+            "Nobody has finished a game against a computer here yet."
+            if page.pool == "computers"
+            else "No finished games counted here yet. Start one with `/cribbage start`!"
+        )
+    else:
+        lines = []
+        for row in page.rows:
+            line = leaderboard_line(row, names, page.sort)
+            lines.append(f"📍 {line}" if row.player == owner else line)
+        if page.me is not None and page.me not in page.rows:
+            lines += ["⋯", f"📍 {leaderboard_line(page.me, names, page.sort)}"]
+        embed.description = "\n".join(lines)
+    embed.set_footer(
+        text=f"Page {page.page + 1} of {page.pages} · sorted by {SORT_NOTES[page.sort]} · "
+        f"rating = (μ − 3σ) × 10 · provisional: under {PROVISIONAL_GAMES} games"
+    )
+    return fit_embed(embed)
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def hand_cards_text(codes: str | None) -> str:
+    """``"5H 5C 5S JD|5D"`` -> ``"5♥ 5♣ 5♠ J♦ | starter 5♦"``."""
+    if not codes:
+        return ""
+    hand, _, starter = codes.partition("|")
+    text = cards_text([card_from_code(c) for c in hand.split()])
+    return f"{text} | starter {cards_text([card_from_code(starter)])}" if starter else text
+
+
+def best_hand_text(value: int | None, cards: str | None) -> str:
+    if value is None:
+        return "none shown yet"
+    if value == 29:
+        return f"🎉 **29 — the perfect hand!** {hand_cards_text(cards)}"
+    return f"**{value}** — {hand_cards_text(cards)}"
+
+
+def streak_text(stats: PlayerStats) -> str:
+    if stats.streak_won is None:
+        return "—"
+    if stats.streak_won:
+        return f"{'🔥 ' if stats.streak >= 3 else ''}{plural(stats.streak, 'win')} in a row"
+    return f"{plural(stats.streak, 'loss', 'losses')} in a row"
+
+
+def stats_embed(
+    stats: PlayerStats, name: str, names: Mapping[int, str], *, where: str
+) -> discord.Embed:
+    """``/cribbage stats``: record, rating, skunks, points per deal, best hand, streak, rival."""
+    embed = discord.Embed(title=f"📊 {name} — cribbage stats ({where})", colour=FELT)
+    if not stats.games:
+        embed.description = f"{name} has not finished a game here yet."
+        return fit_embed(embed)
+    if stats.rating is not None:
+        provisional = " · *provisional*" if stats.rated_games < PROVISIONAL_GAMES else ""
+        embed.description = (
+            f"Rating **{shown(*stats.rating)}** · #{stats.rank} of {stats.ranked_players} "
+            f"among people{provisional}"
+        )
+    else:
+        embed.description = "Not rated among people yet (only games against computers)."
+    people = stats.games - stats.computer_games
+    record = f"{stats.wins} won · {stats.losses} lost"
+    if stats.forfeits:
+        record += f" ({plural(stats.forfeits, 'forfeit')})"
+    embed.add_field(name="Games", value=f"**{stats.games}**", inline=True)
+    embed.add_field(name="Record", value=record, inline=True)
+    embed.add_field(name="Win rate", value=f"**{percent(stats.win_rate)}**", inline=True)
+    against = [f"people: {stats.wins - stats.computer_wins} of {people} won"] if people else []
+    if stats.computer_games:
+        against.append(f"computers: {stats.computer_wins} of {stats.computer_games} won")
+    embed.add_field(name="Against", value="\n".join(against), inline=True)
+    embed.add_field(
+        name="Skunks", value=f"{stats.skunks_given} given · {stats.skunks_taken} taken", inline=True
+    )
+    embed.add_field(name="Streak", value=streak_text(stats), inline=True)
+    embed.add_field(
+        name=f"Points per deal ({plural(stats.deals, 'deal')})",
+        value=f"pegging **{stats.per_deal(stats.pegging):.1f}** · "
+        f"hand **{stats.per_deal(stats.hand):.1f}** · crib **{stats.per_deal(stats.crib):.1f}**"
+        + (f" · {plural(stats.heels, 'point')} for his heels" if stats.heels else ""),
+        inline=False,
+    )
+    embed.add_field(
+        name="Best hand", value=best_hand_text(stats.best_hand, stats.best_hand_cards), inline=False
+    )
+    if stats.rival is not None:
+        embed.add_field(
+            name="Favourite opponent",
+            value=f"{player_name(names, stats.rival)} — {plural(stats.rival_games, 'game')}, "
+            f"{stats.rival_wins} won",
+            inline=False,
+        )
+    return fit_embed(embed)
+
+
+# --------------------------------------------------------------------------- history
+
+
+def _sides_text(people: Sequence[Participant], names: Mapping[int, str]) -> list[tuple[str, int]]:
+    """Seats grouped by side: ("Bob & Dave", 61)."""
+    by_side: dict[int, list[Participant]] = {}
+    for p in people:
+        by_side.setdefault(p.side, []).append(p)
+    return [
+        (" & ".join(player_name(names, participant_key(p)) for p in seats), seats[0].score)
+        for _, seats in sorted(by_side.items())
+    ]
+
+
+def history_line(entry: HistoryEntry, names: Mapping[int, str]) -> str:
+    """``✅ **Won** 121–98 vs Bob · to 121 · <t:…:d> · rating +12.3``."""
+    mark, word = OUTCOME_MARKS.get(entry.outcome, ("•", entry.outcome))
+    opponents = _sides_text(entry.opponents, names)
+    scores = "–".join(str(s) for s in [entry.score, *(score for _, score in opponents)])
+    line = f"{mark} **{word}** {scores} vs {', '.join(n for n, _ in opponents) or 'nobody'}"
+    if entry.partners:
+        partners = " & ".join(player_name(names, participant_key(p)) for p in entry.partners)
+        line += f" (with {partners})"
+    notes = [f"to {entry.target}"]
+    if entry.skunk_taken:
+        notes.append("double skunked" if entry.skunk_taken == 2 else "skunked")
+    elif entry.skunk_given and entry.outcome == "won":
+        notes.append("double skunk!" if entry.skunk_given == 2 else "skunk!")
+    if entry.outcome != "forfeited" and entry.end_reason == "forfeit":
+        notes.append("by forfeit")
+    notes.append(f"<t:{int(entry.ended_at)}:d>")
+    if entry.rating_before is not None and entry.rating_after is not None:
+        change = round(shown(*entry.rating_after) - shown(*entry.rating_before), 1)
+        notes.append(f"rating {change:+.1f}")
+    return f"{line} · {' · '.join(notes)}"
+
+
+def history_embed(
+    entries: Sequence[HistoryEntry], name: str, names: Mapping[int, str], *, where: str
+) -> discord.Embed:
+    """``/cribbage history``: the latest ended games, newest first."""
+    embed = discord.Embed(title=f"📜 {name} — last games ({where})", colour=FELT)
+    if not entries:
+        embed.description = f"{name} has no ended games here yet."
+    else:
+        embed.description = "\n".join(history_line(e, names) for e in entries)
+        embed.set_footer(text="Newest first · rating changes are shown ones, (μ − 3σ) × 10")
+    return fit_embed(embed)
+
+
+def history_players(entries: Sequence[HistoryEntry]) -> set[int]:
+    """Every player id a history names (to look their names up first)."""
+    return {participant_key(p) for e in entries for p in (*e.partners, *e.opponents)}

@@ -1,0 +1,111 @@
+"""``/cribbage settings``: a server's managers choose its defaults, pictures and turn time.
+
+The command is a thin method of :class:`cogs.cribbage.Cribbage` (the ``/cribbage`` group) that
+hands over to :func:`answer_settings`: check the permission, ask the manager, render, answer
+privately. Discord only applies a command's default permissions to top-level commands, so the
+Manage Server permission is checked here, at run time, on every use.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.render.settings import settings_embed, turn_time_text
+from db.settings import MAX_TURN_MINUTES
+
+log = logging.getLogger(__name__)
+
+NOT_A_MANAGER = (
+    "Only people who can manage this server (the **Manage Server** permission) can see or "
+    "change its cribbage settings."
+)
+TURN_TIME_SUGGESTIONS: tuple[int | None, ...] = (None, 1, 2, 3, 5, 10, 15, 30, 60)
+_OFF_WORDS = {"off", "none", "no", "0", "never", "untimed"}
+_MINUTES = re.compile(r"(\d{1,5})\s*(m|min|mins|minute|minutes)?")
+
+
+def parse_turn_time(text: str) -> int | None:
+    """Minutes from what a person typed (``None`` for off); ``ValueError`` says what is allowed.
+
+    >>> parse_turn_time("5"), parse_turn_time(" 10 minutes "), parse_turn_time("Off")
+    (5, 10, None)
+    """
+    cleaned = text.strip().lower()
+    if cleaned in _OFF_WORDS:
+        return None
+    match = _MINUTES.fullmatch(cleaned)
+    if match is None or not 1 <= int(match.group(1)) <= MAX_TURN_MINUTES:
+        raise ValueError(
+            f"A turn time is a number of minutes from 1 to {MAX_TURN_MINUTES}, or `off`."
+        )
+    return int(match.group(1))
+
+
+async def turn_time_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """Suggestions for the ``turn_time`` option (whatever is typed is accepted if it parses)."""
+    choices = [
+        app_commands.Choice(name=turn_time_text(m), value="off" if m is None else str(m))
+        for m in TURN_TIME_SUGGESTIONS
+    ]
+    typed = current.strip().lower()
+    if not typed:
+        return choices
+    matching = [c for c in choices if c.value.startswith(typed) or c.name.startswith(typed)]
+    try:
+        minutes = parse_turn_time(typed)
+    except ValueError:
+        return matching
+    exact = app_commands.Choice(name=turn_time_text(minutes), value=str(minutes or "off"))
+    return [exact] + [c for c in matching if c.value != exact.value]
+
+
+async def answer_settings(
+    cog: Any,
+    interaction: discord.Interaction,
+    *,
+    target: int | None = None,
+    images: bool | None = None,
+    turn_time: str | None = None,
+    muggins: bool | None = None,
+    computer_games: bool | None = None,
+) -> None:
+    """Show the server's settings (no options) or change those given, then show them all."""
+    if interaction.guild_id is None:
+        await interaction.response.send_message(
+            "Settings belong to a server: use this command in one.", ephemeral=True
+        )
+        return
+    if not interaction.permissions.manage_guild:
+        await interaction.response.send_message(NOT_A_MANAGER, ephemeral=True)
+        return
+    manager = cog.manager
+    changes: dict[str, Any] = {}
+    try:
+        if turn_time is not None:
+            changes["turn_minutes"] = parse_turn_time(turn_time)
+        for name, value in (
+            ("target", target),
+            ("images", images),
+            ("muggins", muggins),
+            ("computer_games_count", computer_games),
+        ):
+            if value is not None:
+                changes[name] = value
+        if changes:
+            settings = await manager.update_settings(
+                interaction.guild_id, by=interaction.user.id, **changes
+            )
+        else:
+            settings = await manager.server_settings(interaction.guild_id)
+    except ValueError as err:
+        await interaction.response.send_message(f"Nothing changed: {err}", ephemeral=True)
+        return
+    embed = settings_embed(settings, changed=set(changes), forfeit_after=manager.forfeit_after)
+    await interaction.response.send_message(embed=embed, ephemeral=True)

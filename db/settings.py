@@ -1,0 +1,144 @@
+"""Per-server settings, as a server's managers chose them with ``/cribbage settings``.
+
+:class:`GuildSettings` is a mixin of :class:`db.store.Store` (its methods are Store methods and
+use the store's connection and lock). A server that never changed anything has no row and gets
+the defaults of :class:`ServerSettings`. Reads are served from a small in-process cache that
+every update refreshes, so the turn timers may ask every few seconds without touching SQLite.
+
+>>> import asyncio, tempfile, pathlib
+>>> from db import Store
+>>> async def demo(path):
+...     store = await Store.open(path)
+...     before = await store.get_settings(42)
+...     after = await store.update_settings(42, target=61, turn_minutes=None)
+...     await store.close()
+...     return before.target, before.turn_minutes, after.target, after.turn_minutes
+>>> asyncio.run(demo(pathlib.Path(tempfile.mkdtemp()) / "demo.db"))
+(121, 5, 61, None)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from typing import Any
+
+#: The longest turn a server may allow, in minutes (a day).
+MAX_TURN_MINUTES = 24 * 60
+TARGETS = (121, 61)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """One server's settings (``guild_id`` ``None``: a game outside any server, the defaults).
+
+    ``target``: the game a new table plays to unless its host says otherwise; ``images``: draw
+    the board and the show as pictures; ``turn_minutes``: how long a player has for a move before
+    the computer plays it for them (``None``: no turn timer); ``muggins``: the default of the
+    muggins rule for new tables (stored for that feature); ``computer_games_count``: whether games
+    with a computer seat count on this server's leaderboard.
+    """
+
+    guild_id: int | None = None
+    target: int = 121
+    images: bool = True
+    turn_minutes: int | None = 5
+    muggins: bool = False
+    computer_games_count: bool = True
+
+    @property
+    def turn_seconds(self) -> float | None:
+        """The turn time in seconds (``None``: turns are not timed)."""
+        return None if self.turn_minutes is None else 60.0 * self.turn_minutes
+
+    def validated(self) -> ServerSettings:
+        """Itself, or ``ValueError`` naming the first setting out of range."""
+        if self.target not in TARGETS:
+            raise ValueError("A game is played to 121 or 61 points")
+        if self.turn_minutes is not None and not (
+            isinstance(self.turn_minutes, int) and 1 <= self.turn_minutes <= MAX_TURN_MINUTES
+        ):
+            raise ValueError(f"A turn lasts from 1 to {MAX_TURN_MINUTES} minutes, or is untimed")
+        for name in ("images", "muggins", "computer_games_count"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} is on or off")
+        return self
+
+
+#: The settings a server may change (the keywords of :meth:`GuildSettings.update_settings`).
+SETTING_NAMES = tuple(f.name for f in dataclasses.fields(ServerSettings) if f.name != "guild_id")
+
+_COLUMNS = "target, images, turn_minutes, muggins, computer_games_count"
+_SELECT = f"SELECT {_COLUMNS} FROM guild_settings WHERE guild_id = ?"
+_UPSERT = (
+    f"INSERT INTO guild_settings (guild_id, {_COLUMNS}, updated_at, updated_by) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+    "target = excluded.target, images = excluded.images, "
+    "turn_minutes = excluded.turn_minutes, muggins = excluded.muggins, "
+    "computer_games_count = excluded.computer_games_count, "
+    "updated_at = excluded.updated_at, updated_by = excluded.updated_by"
+)
+
+
+def _from_row(guild_id: int, row: tuple[Any, ...]) -> ServerSettings:
+    target, images, turn_minutes, muggins, computer_games_count = row
+    return ServerSettings(
+        guild_id=guild_id,
+        target=target,
+        images=bool(images),
+        turn_minutes=turn_minutes or None,  # stored as 0 when off
+        muggins=bool(muggins),
+        computer_games_count=bool(computer_games_count),
+    )
+
+
+class GuildSettings:
+    """Store methods for per-server settings (mixed into :class:`db.store.Store`)."""
+
+    _settings_cache: dict[int, ServerSettings] | None = None
+
+    def _settings_cached(self) -> dict[int, ServerSettings]:
+        if self._settings_cache is None:
+            self._settings_cache = {}
+        return self._settings_cache
+
+    async def get_settings(self, guild_id: int | None) -> ServerSettings:
+        """A server's settings (the defaults for a server that never changed any)."""
+        if guild_id is None:
+            return ServerSettings()
+        cache = self._settings_cached()
+        if guild_id not in cache:
+            rows = await self._fetchall(_SELECT, (guild_id,))  # type: ignore[attr-defined]
+            cache[guild_id] = _from_row(guild_id, rows[0]) if rows else ServerSettings(guild_id)
+        return cache[guild_id]
+
+    async def update_settings(
+        self, guild_id: int, *, by: int | None = None, now: float | None = None, **changes: Any
+    ) -> ServerSettings:
+        """Change some of a server's settings (keywords from :data:`SETTING_NAMES`); returns
+        them all. ``by``: the user who changed them. Raises ``ValueError`` for an unknown
+        setting or a value out of range (and changes nothing)."""
+        unknown = sorted(set(changes) - set(SETTING_NAMES))
+        if unknown:
+            raise ValueError(f"No setting {', '.join(unknown)}")
+        at = time.time() if now is None else now
+        async with self._write() as conn:  # type: ignore[attr-defined]
+            rows = list(await conn.execute_fetchall(_SELECT, (guild_id,)))
+            current = _from_row(guild_id, rows[0]) if rows else ServerSettings(guild_id)
+            new = dataclasses.replace(current, **changes).validated()
+            await conn.execute(
+                _UPSERT,
+                (
+                    guild_id,
+                    new.target,
+                    int(new.images),
+                    new.turn_minutes or 0,
+                    int(new.muggins),
+                    int(new.computer_games_count),
+                    at,
+                    by,
+                ),
+            )
+        self._settings_cached()[guild_id] = new
+        return new

@@ -1,0 +1,98 @@
+"""Per-server settings in the store: defaults, updates, validation, persistence, migration."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+import db.migrations
+from db import Store
+from db.settings import SETTING_NAMES, ServerSettings
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(tmp_path / "settings.db")
+    yield store
+    await store.close()
+
+
+async def test_a_server_that_changed_nothing_has_the_defaults(store):
+    settings = await store.get_settings(7)
+    assert settings == ServerSettings(
+        guild_id=7,
+        target=121,
+        images=True,
+        turn_minutes=5,
+        muggins=False,
+        computer_games_count=True,
+    )
+    assert settings.turn_seconds == 300.0
+    assert await store.get_settings(None) == ServerSettings()
+    assert set(SETTING_NAMES) == {
+        "target",
+        "images",
+        "turn_minutes",
+        "muggins",
+        "computer_games_count",
+    }
+
+
+async def test_an_update_changes_only_what_it_names_and_lasts(tmp_path):
+    path = tmp_path / "settings.db"
+    store = await Store.open(path)
+    try:
+        changed = await store.update_settings(7, target=61, images=False, by=99, now=5.0)
+        assert (changed.target, changed.images, changed.turn_minutes) == (61, False, 5)
+        changed = await store.update_settings(7, turn_minutes=None, muggins=True)
+        assert (changed.target, changed.turn_minutes, changed.muggins) == (61, None, True)
+        assert changed.turn_seconds is None
+        assert await store.get_settings(8) == ServerSettings(8)  # other servers untouched
+    finally:
+        await store.close()
+    store = await Store.open(path)  # a fresh process: no cache
+    try:
+        assert await store.get_settings(7) == changed
+    finally:
+        await store.close()
+    conn = sqlite3.connect(path)
+    rows = conn.execute("SELECT turn_minutes, updated_at, updated_by FROM guild_settings")
+    assert [(minutes, by) for minutes, _, by in rows] == [(0, None)]  # off is stored as 0
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"target": 100},
+        {"turn_minutes": 0},
+        {"turn_minutes": 24 * 60 + 1},
+        {"turn_minutes": 2.5},
+        {"images": "yes"},
+        {"colour": "green"},
+    ],
+)
+async def test_a_bad_value_is_refused_and_changes_nothing(store, changes):
+    await store.update_settings(7, target=61)
+    with pytest.raises(ValueError):
+        await store.update_settings(7, **changes)
+    assert (await store.get_settings(7)).target == 61
+    assert await store.get_settings(7) == ServerSettings(7, target=61)
+
+
+async def test_an_older_database_gains_the_settings_table(tmp_path, monkeypatch):
+    path = tmp_path / "old.db"
+    mine = next(m for m in db.migrations.MIGRATIONS if "server settings" in m.title)
+    older = tuple(m for m in db.migrations.MIGRATIONS if m.version < mine.version)
+    with monkeypatch.context() as patched:
+        patched.setattr(db.migrations, "MIGRATIONS", older)
+        patched.setattr(db.migrations, "LATEST_VERSION", older[-1].version)
+        store = await Store.open(path)
+        await store.close()
+    store = await Store.open(path)
+    try:
+        assert store.schema_version >= mine.version
+        assert (await store.update_settings(3, target=61)).target == 61
+    finally:
+        await store.close()
