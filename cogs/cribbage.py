@@ -23,7 +23,7 @@ from cogs.hand import hand_message, selected_cards
 from cogs.muggins import MUGGINS_ITEMS, MugginsKeeper
 from cogs.names import NameBook
 from cogs.rematch import REMATCH_BUTTONS, Rematches
-from cogs.settings import answer_settings, turn_time_choices
+from cogs.settings import settings_command
 from cogs.standings import Against, Scope, SortChoice, desk
 from cogs.table import Table
 from cogs.timers import TurnKeeper
@@ -61,6 +61,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.turns = TurnKeeper(self)  # turn timers: cogs/timers.py
         self.muggins = MugginsKeeper(self)  # claims, muggins calls, their windows: cogs/muggins.py
         super().__init__()
+        self.app_command.add_command(settings_command(self))  # /cribbage settings: cogs/settings.py
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS)
@@ -415,38 +416,6 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         scope: Scope = "global",
     ) -> None:
         await desk(self).history(interaction, user or interaction.user, scope=scope)
-
-    # ------------------------------------------------------------ server settings: cogs/settings.py
-
-    @app_commands.command(name="settings", description="This server's cribbage settings")
-    @app_commands.describe(
-        target="New tables play to 121 or 61 unless their host picks",
-        images="Show the board, the show and the hands as pictures",
-        turn_time="Minutes for a move before the computer plays it (e.g. 5), or off",
-        muggins="Muggins on new tables",
-        computer_games="Games with a computer count on the leaderboard",
-    )
-    @app_commands.autocomplete(turn_time=turn_time_choices)
-    @app_commands.default_permissions(manage_guild=True)  # a hint only: checked at run time
-    @app_commands.guild_only()
-    async def settings(
-        self,
-        interaction: discord.Interaction,
-        target: Literal[121, 61] | None = None,
-        images: bool | None = None,
-        turn_time: str | None = None,
-        muggins: bool | None = None,
-        computer_games: bool | None = None,
-    ) -> None:
-        await answer_settings(
-            self,
-            interaction,
-            target=target,
-            images=images,
-            turn_time=turn_time,
-            muggins=muggins,
-            computer_games=computer_games,
-        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,16 +1,16 @@
 """``/cribbage settings``: a server's managers choose its defaults, pictures and turn time.
 
-The command is a thin method of :class:`cogs.cribbage.Cribbage` (the ``/cribbage`` group) that
-hands over to :func:`answer_settings`: check the permission, ask the manager, render, answer
-privately. Discord only applies a command's default permissions to top-level commands, so the
-Manage Server permission is checked here, at run time, on every use.
+:func:`settings_command` builds the subcommand that :class:`cogs.cribbage.Cribbage` adds to the
+``/cribbage`` group; it hands over to :func:`answer_settings`: check the permission, ask the
+manager, render, answer privately. Discord only applies a command's default permissions to
+top-level commands, so the Manage Server permission is checked here, at run time, on every use.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -109,3 +109,39 @@ async def answer_settings(
         return
     embed = settings_embed(settings, changed=set(changes), forfeit_after=manager.forfeit_after)
     await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def settings_command(cog: Any) -> app_commands.Command:
+    """``/cribbage settings`` for ``cog`` (a new command object per cog: one bot, one parent)."""
+
+    @app_commands.command(name="settings", description="This server's cribbage settings")
+    @app_commands.describe(
+        target="New tables play to 121 or 61 unless their host picks",
+        images="Show the board, the show and the hands as pictures",
+        turn_time="Minutes for a move before the computer plays it (e.g. 5), or off",
+        muggins="Muggins on new tables",
+        computer_games="Games with a computer count on the leaderboard",
+    )
+    @app_commands.autocomplete(turn_time=turn_time_choices)
+    @app_commands.default_permissions(manage_guild=True)  # a hint only: checked at run time
+    @app_commands.guild_only()
+    async def settings(
+        interaction: discord.Interaction,
+        target: Literal[121, 61] | None = None,
+        images: bool | None = None,
+        turn_time: str | None = None,
+        muggins: bool | None = None,
+        computer_games: bool | None = None,
+    ) -> None:
+        cog.names.learn(interaction.user)
+        await answer_settings(
+            cog,
+            interaction,
+            target=target,
+            images=images,
+            turn_time=turn_time,
+            muggins=muggins,
+            computer_games=computer_games,
+        )
+
+    return settings
