@@ -270,6 +270,8 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         """Redraw the clicked hand message in place (the answer to a click on it)."""
         private = self.manager.private_view(game_id, interaction.user.id)
         if isinstance(private, Refusal):
+            if self.manager.view(game_id) is None:  # the game has ended
+                private = Refusal(private.reason, "The game is over: the result is in the channel.")
             text = f"{note}\n{private.message}".strip()
             await self._answer(interaction, content=text, view=None, attachments=[])
             return
@@ -386,15 +388,19 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     @app_commands.describe(
         scope="This server's players, or everyone's",
         sort="What to rank by",
-        against="Games among people (default), games with a computer, or every game",
+        against="Games among people, games with a computer, or every game (default: the "
+        "server's setting: people only unless computer games count here)",
     )
     async def leaderboard(
         self,
         interaction: discord.Interaction,
         scope: Scope = "server",
         sort: SortChoice = "rating",
-        against: Against = "people",
+        against: Against | None = None,
     ) -> None:
+        if against is None:
+            settings = await self.manager.server_settings(interaction.guild_id)
+            against = "anyone" if settings.computer_games_count else "people"
         await desk(self).leaderboard(interaction, scope=scope, sort=sort, against=against)
 
     @app_commands.command(name="stats", description="A player's record, averages and best hand")

@@ -106,6 +106,9 @@ class Table:
         embed = add_match_field(lobby_embed(view.variant, seats, host), view, names)
         if view.status is GameStatus.CANCELLED:
             embed.description = "This table was closed before the game began."
+        elif closed:
+            embed.description = "The game is on: the table is below."
+            embed.set_footer(text=None)
         return {"embed": embed, "view": view_of(*buttons), "content": None}
 
     async def close_lobby(self, view: GameView) -> None:

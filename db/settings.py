@@ -45,7 +45,7 @@ class ServerSettings:
     images: bool = True
     turn_minutes: int | None = 5
     muggins: bool = False
-    computer_games_count: bool = True
+    computer_games_count: bool = False
 
     @property
     def turn_seconds(self) -> float | None:

@@ -99,7 +99,7 @@ async def test_leaderboard_pages_and_the_callers_row_survive_a_restart(emu, tmp_
         assert description(board).splitlines()[0].startswith("**11.** ")
         assert "Page 2 of 3" in board.embeds[0]["footer"]["text"]
 
-    async with emu.running(make_bot(path)):  # a new process: the old buttons still work
+    async with emu.running(make_bot(path)) as bot:  # a new process: the old buttons still work
         await emu.click(emu.people[1], board, "Next ▶")
         rows = description(board).splitlines()
         assert "Page 3 of 3" in board.embeds[0]["footer"]["text"]
@@ -117,3 +117,9 @@ async def test_leaderboard_pages_and_the_callers_row_survive_a_restart(emu, tmp_
         everyone = await emu.slash(alice, emu.channel, "cribbage leaderboard", against="anyone")
         assert "(all games)" in everyone.message.embeds[0]["title"]
         assert "2 games · 50% won" in description(everyone.message)
+        # by default computer games are kept apart; a server can count them on its board
+        default = await emu.slash(alice, emu.channel, "cribbage leaderboard")
+        assert "(all games)" not in default.message.embeds[0]["title"]
+        await bot.manager.update_settings(emu.guild.id, computer_games_count=True)
+        counted = await emu.slash(alice, emu.channel, "cribbage leaderboard")
+        assert "(all games)" in counted.message.embeds[0]["title"]

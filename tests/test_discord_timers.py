@@ -62,12 +62,13 @@ async def test_a_manager_sees_and_changes_the_settings(club):
     assert fields["Game to"].startswith("121") and fields["Turn time"].startswith("5 minutes")
 
     saved = await club.slash(
-        mona, "cribbage settings", target=61, turn_time="2", muggins=True, computer_games=False
+        mona, "cribbage settings", target=61, turn_time="2", muggins=True, computer_games=True
     )
     assert saved.ephemeral and "saved" in saved.message.embeds[0]["title"]
     fields = embed_fields(saved.message)
     assert fields["Game to"].startswith("61") and fields["Turn time"].startswith("2 minutes")
-    assert fields["Muggins"].startswith("on") and fields["Games with a computer"] == "not counted"
+    assert fields["Muggins"].startswith("on")
+    assert fields["Games with a computer"] == "count on the leaderboard"
     marked = [f["name"] for f in saved.message.embeds[0]["fields"] if "✏️" in f["name"]]
     assert len(marked) == 4
 

@@ -26,7 +26,7 @@ async def test_a_server_that_changed_nothing_has_the_defaults(store):
         images=True,
         turn_minutes=5,
         muggins=False,
-        computer_games_count=True,
+        computer_games_count=False,  # issue 6: computer games kept apart by default
     )
     assert settings.turn_seconds == 300.0
     assert await store.get_settings(None) == ServerSettings()

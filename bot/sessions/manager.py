@@ -36,8 +36,8 @@ from db import MessageRef
 from .bookkeeping import finish_forfeit
 from .history import Replay, build_replay, rebuild
 from .lobby import LobbyOperations
-from .rematch import RematchOperations
 from .muggins import MugginsWindows, counting_fields, show_refusal
+from .rematch import RematchOperations
 from .session import Session
 from .timers import TurnTimers
 from .upkeep import Upkeep
