@@ -7,6 +7,7 @@ message with its buttons. Nothing here reads the engine's hidden state.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
 from collections.abc import Callable
@@ -17,6 +18,24 @@ from bot.config import Config
 from tests.emulator import DiscordEmulator
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+
+
+@contextlib.asynccontextmanager
+async def open_club(tmp_path, *, names=("alice", "bob", "carol", "dave"), privacy=True):
+    """A server with a #cribbage channel, these users, and the bot running on a database in
+    ``tmp_path``; yields the :class:`Driver` (with ``users``, ``guild``, ``database`` and, with
+    ``privacy``, a :class:`PrivacyWatch` on every click)."""
+    async with DiscordEmulator() as emu:
+        guild = emu.add_guild("Cribbage Club")
+        channel = emu.add_text_channel(guild, "cribbage")
+        users = [emu.add_user(name) for name in names]
+        database = tmp_path / "cribbage.db"
+        async with emu.running(make_bot(database)) as bot:
+            driver = Driver(emu, channel, bot)
+            driver.users, driver.guild, driver.database = users, guild, database
+            if privacy:
+                driver.privacy = PrivacyWatch(driver)
+            yield driver
 
 
 def make_bot(database, **options) -> CribbageBot:

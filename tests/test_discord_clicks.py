@@ -5,22 +5,14 @@ import asyncio
 import pytest
 
 from bot.engine import Phase
-from tests.discord_players import Driver, Seat, make_bot
-from tests.emulator import DiscordEmulator
+from tests.discord_players import Driver, Seat, make_bot, open_club
 
 
 @pytest.fixture
 async def club(tmp_path):
-    async with DiscordEmulator() as emu:
-        guild = emu.add_guild("Cribbage Club")
-        channel = emu.add_text_channel(guild, "cribbage")
-        users = [emu.add_user(name) for name in ("alice", "bob", "carol")]
-        bot = make_bot(tmp_path / "cribbage.db")
-        async with emu.running(bot):
-            driver = Driver(emu, channel, bot)
-            driver.users = users
-            driver.database = tmp_path / "cribbage.db"
-            yield driver
+    # no privacy watch here: these tests click stale buttons and restart the bot on purpose
+    async with open_club(tmp_path, names=("alice", "bob", "carol"), privacy=False) as driver:
+        yield driver
 
 
 def snapshot(driver: Driver):

@@ -6,22 +6,7 @@ hidden cards against the engine's state.
 
 import pytest
 
-from tests.discord_players import Driver, PrivacyWatch, Seat, make_bot
-from tests.emulator import DiscordEmulator
-
-
-@pytest.fixture
-async def club(tmp_path):
-    async with DiscordEmulator() as emu:
-        guild = emu.add_guild("Cribbage Club")
-        channel = emu.add_text_channel(guild, "cribbage")
-        users = [emu.add_user(name) for name in ("alice", "bob", "carol", "dave")]
-        bot = make_bot(tmp_path / "cribbage.db")
-        async with emu.running(bot):
-            driver = Driver(emu, channel, bot)
-            driver.users = users
-            driver.privacy = PrivacyWatch(driver)
-            yield driver
+from tests.discord_players import Driver, Seat
 
 
 def final_result(driver: Driver) -> str:

@@ -7,24 +7,7 @@ after every click and every pick.
 
 import time
 
-import pytest
-
-from tests.discord_players import Driver, PrivacyWatch, Seat, exact_claim, make_bot
-from tests.emulator import DiscordEmulator
-
-
-@pytest.fixture
-async def club(tmp_path):
-    async with DiscordEmulator() as emu:
-        guild = emu.add_guild("Cribbage Club")
-        channel = emu.add_text_channel(guild, "cribbage")
-        users = [emu.add_user(name) for name in ("alice", "bob", "carol")]
-        bot = make_bot(tmp_path / "cribbage.db")
-        async with emu.running(bot):
-            driver = Driver(emu, channel, bot)
-            driver.users = users
-            driver.privacy = PrivacyWatch(driver)
-            yield driver
+from tests.discord_players import Driver, Seat, exact_claim
 
 
 def story(driver: Driver) -> str:
@@ -69,7 +52,7 @@ async def _to_first_claim(driver: Driver, seats: dict[int, Seat], claimed: list)
 
 
 async def test_an_under_claim_is_taken_with_muggins(club):
-    alice, bob, carol = club.users
+    alice, bob, carol = club.users[:3]
     await club.start_game(alice, [bob], muggins=True, target=61)
     claimed: list[tuple[int, int, int]] = []  # (user, claim, true count)
 

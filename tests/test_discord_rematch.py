@@ -2,24 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from tests.discord_players import Driver, PrivacyWatch, Seat, make_bot
-from tests.emulator import DiscordEmulator
-
-
-@pytest.fixture
-async def club(tmp_path):
-    async with DiscordEmulator() as emu:
-        guild = emu.add_guild("Cribbage Club")
-        channel = emu.add_text_channel(guild, "cribbage")
-        users = [emu.add_user(name) for name in ("alice", "bob", "carol")]
-        bot = make_bot(tmp_path / "cribbage.db")
-        async with emu.running(bot):
-            driver = Driver(emu, channel, bot)
-            driver.users = users
-            driver.privacy = PrivacyWatch(driver)
-            yield driver
+from tests.discord_players import Driver, Seat
 
 
 async def play_through(driver: Driver, seats: dict[int, Seat], max_moves: int = 3000) -> list:
@@ -70,7 +53,7 @@ async def test_rematch_after_a_game_with_a_computer_starts_with_the_loser_dealin
 
 
 async def test_every_player_accepts_and_only_players_may_click(club):
-    alice, bob, carol = club.users
+    alice, bob, carol = club.users[:3]
     await club.start_game(alice, [bob], target=61)
     first = club.game_id()
     await club.slash(bob, "cribbage forfeit")
@@ -94,7 +77,7 @@ async def test_every_player_accepts_and_only_players_may_click(club):
 
 
 async def test_a_declined_rematch_is_called_off(club):
-    alice, bob, _ = club.users
+    alice, bob, _ = club.users[:3]
     await club.start_game(alice, [bob], target=61)
     await club.slash(alice, "cribbage forfeit")
     asked = await club.click(bob, club.emu.last_public(club.channel), "Rematch")
@@ -104,7 +87,7 @@ async def test_a_declined_rematch_is_called_off(club):
 
 
 async def test_a_best_of_3_match_with_a_computer_is_played_to_its_end(club):
-    alice, _, carol = club.users
+    alice, _, carol = club.users[:3]
     await club.open_lobby(alice, computer="easy", target=61, match=3)
     lobby = club.emu.last_public(club.channel)
     assert "Best of 3" in lobby.text
