@@ -7,12 +7,14 @@ Suits never matter in the play, so everything here works on ranks (1..13).
 - ``standard``: greedy with simple defence: the points a card makes now, minus the points the
   next player can expect to make on it (from how many cards of each rank are still unseen and
   how many the next player holds).
-- ``expert``: searches. Two-handed it deals the opponent's unseen cards many times over,
-  consistent with everything known (what the opponent laid, when they said go, and that the
-  four they kept are what a sound player keeps from six), solves each deal exactly to the end
-  of the play (minimax over the remaining cards), and lays the card with the best average.
-  With more players it looks a few cards ahead in each sampled deal. Near the end of the game
-  it values reaching 121 (or 61) first above points.
+- ``expert``: searches. It deals the unseen cards to the other seats many times over
+  ("worlds"), consistent with everything known (what each laid, when they said go and, two-
+  handed, that the four the opponent kept are what a sound player keeps from six), lays each
+  candidate card in every world and plays the deal out with every seat laying as ``standard``
+  would from what that seat can see, and lays the card with the best average (ours minus
+  theirs). Near the end of a two-handed game the play-outs stop when a side reaches the target
+  and the show settles the rest in counting order; with four cards or fewer left that end is
+  searched exactly (:class:`EndgameSolver`).
 """
 
 from __future__ import annotations
@@ -369,69 +371,8 @@ class EndgameSolver(TwoHandedSolver):
         )
 
 
-class MultiSolver:
-    """A few cards ahead with three or four players, every card known (a sampled world).
-
-    Paranoid: our side maximizes our points minus theirs, everyone else minimizes it.
-    """
-
-    def __init__(self, weights: tuple[float, ...], depth: int) -> None:
-        self.weights = weights
-        self.depth = depth
-        self.memo: dict = {}
-
-    def value(self, hands: tuple, pile: tuple, count: int, turn: int, depth: int) -> float:
-        key = (hands, pile, count, turn, depth)
-        memo = self.memo
-        if key in memo:
-            return memo[key]
-        maximize = self.weights[turn] > 0
-        best = None
-        last = -1
-        for r in hands[turn]:
-            if r == last:
-                continue
-            last = r
-            if count + VALUE[r] > MAX_COUNT:
-                break
-            v = self.after(hands, pile, count, turn, r, depth)
-            if best is None or (v > best if maximize else v < best):
-                best = v
-        memo[key] = best
-        return best
-
-    def after(self, hands: tuple, pile: tuple, count: int, turn: int, rank: int, depth: int):
-        n = len(hands)
-        hands = hands[:turn] + (_remove(hands[turn], rank),) + hands[turn + 1 :]
-        pile = pile + (rank,)
-        count += VALUE[rank]
-        points = peg_points(pile)
-        nxt = None
-        if count < MAX_COUNT:
-            for step in range(1, n + 1):
-                seat = (turn + step) % n
-                h = hands[seat]
-                if h and VALUE[h[0]] <= MAX_COUNT - count:
-                    nxt = seat
-                    break
-        if nxt is None:
-            if count < MAX_COUNT:
-                points += 1
-            pile, count = (), 0
-            for step in range(1, n + 1):
-                seat = (turn + step) % n
-                if hands[seat]:
-                    nxt = seat
-                    break
-        v = self.weights[turn] * points
-        if nxt is None or depth <= 0:
-            return v
-        return v + self.value(hands, pile, count, nxt, depth - 1)
-
-
 EXPERT_SAMPLES_TWO = 64
-EXPERT_SAMPLES_MULTI = 10
-MULTI_DEPTH = 4
+EXPERT_SAMPLES_MULTI = 96
 ENDGAME_CRIB = 4.7
 ENDGAME_REACH = 31
 """Points from the target within which the expert plays for the win, not the points."""
@@ -514,22 +455,89 @@ def _rank_show(ranks: tuple[int, ...], starter: int) -> int:
 
 
 def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict:
+    """Three or four players: lay each card in every sampled world, then play the rest out with
+    every seat laying as ``standard`` would (from what it can see)."""
     from .inference import sample_others
 
     n = view.players
     sides = view.variant.sides
     weights = tuple(1.0 if view.side_of(s) == view.side else -1.0 / (sides - 1) for s in range(n))
-    solver = MultiSolver(weights, MULTI_DEPTH)
     pile = pile_ranks(view)
     me = tuple(sorted(c.rank for c in view.hand))
+    base = [4] * 14
+    base[0] = 0
+    base[view.starter.rank] -= 1
+    for _, card in view.played:
+        base[card.rank] -= 1
     totals = {c.rank: 0.0 for c in legal}
     for world in sample_others(view, rng, EXPERT_SAMPLES_MULTI):
-        hands = tuple(me if s == view.seat else world[s] for s in range(n))
+        hands = [me if s == view.seat else world[s] for s in range(n)]
+        unseen = []
+        for s in range(n):
+            u = list(base)
+            for r in hands[s]:
+                u[r] -= 1
+            unseen.append(u)
         for card in legal:
-            totals[card.rank] += solver.after(
-                hands, pile, view.count, view.seat, card.rank, MULTI_DEPTH
+            totals[card.rank] += multi_rollout(
+                hands, pile, view.count, view.seat, card.rank, unseen, weights
             )
     return totals
+
+
+def multi_rollout(
+    hands: list[tuple[int, ...]],
+    pile: tuple[int, ...],
+    count: int,
+    turn: int,
+    rank: int,
+    unseen: list[list[int]],
+    weights: tuple[float, ...],
+) -> float:
+    """``turn`` lays ``rank``, then every seat lays as ``standard`` would; the weighted points."""
+    n = len(hands)
+    hands = list(hands)
+    unseen = [list(u) for u in unseen]
+    value = 0.0
+    while True:
+        hands[turn] = _remove(hands[turn], rank)
+        for s in range(n):
+            if s != turn:
+                unseen[s][rank] -= 1
+        pile = pile + (rank,)
+        count += VALUE[rank]
+        points = peg_points(pile)
+        nxt = None
+        if count < MAX_COUNT:
+            for step in range(1, n + 1):
+                seat = (turn + step) % n
+                h = hands[seat]
+                if h and VALUE[h[0]] <= MAX_COUNT - count:
+                    nxt = seat
+                    break
+        if nxt is None:
+            if count < MAX_COUNT:
+                points += 1
+            pile, count = (), 0
+            for step in range(1, n + 1):
+                seat = (turn + step) % n
+                if hands[seat]:
+                    nxt = seat
+                    break
+        value += weights[turn] * points
+        if nxt is None:
+            return value
+        turn = nxt
+        mine = hands[turn]
+        room = MAX_COUNT - count
+        fits = [r for r in mine if VALUE[r] <= room]
+        if fits[0] == fits[-1]:
+            rank = fits[0]
+        else:
+            after = (turn + 1) % n
+            while not hands[after] and after != turn:
+                after = (after + 1) % n
+            rank = model_choice(mine, pile, count, unseen[turn], len(hands[after]))
 
 
 def model_choice(
