@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import statements as sql
 from .errors import Conflict
-from .records import SeatRecord
+from .records import GameRecord, SeatRecord
 
 if TYPE_CHECKING:
     from .store import Store
@@ -82,6 +82,44 @@ class NewGame:
     target: int
     seats: tuple[SeatRecord, ...]
     first_dealer: int | None
+    muggins: bool = False
+
+    def record(
+        self,
+        game_id: int,
+        *,
+        status: str,
+        now: float,
+        seed: int | None = None,
+        state: dict | None = None,
+        ready: tuple[int, ...] | None = None,
+    ) -> GameRecord:
+        """The record of this game as just created (a lobby, or started with ``state``)."""
+        return GameRecord(
+            id=game_id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            status=status,  # type: ignore[arg-type]
+            players=self.players,
+            partnerships=self.partnerships,
+            target=self.target,
+            seed=seed,
+            first_dealer=self.first_dealer,
+            host_id=self.host_id,
+            step=0,
+            created_at=now,
+            updated_at=now,
+            warned_at=None,
+            ended_at=None,
+            end_reason=None,
+            winner_side=None,
+            forfeit_seat=None,
+            seats=self.seats,
+            state=state,
+            snapshot_seq=0 if state is not None else None,
+            ready=ready,
+            muggins=self.muggins,
+        )
 
 
 MATCH_COLUMNS = (
@@ -295,8 +333,8 @@ async def _insert_game(
     started = now if status == "active" else None
     cursor = await conn.execute(
         "INSERT INTO games (guild_id, channel_id, status, players, partnerships, target, seed, "
-        "first_dealer, host_id, created_at, updated_at, started_at, match_id, rematch_of) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "first_dealer, host_id, created_at, updated_at, started_at, match_id, rematch_of, "
+        "muggins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             game.guild_id,
             game.channel_id,
@@ -312,6 +350,7 @@ async def _insert_game(
             started,
             match_id,
             rematch_of,
+            int(game.muggins),
         ),
     )
     game_id = cursor.lastrowid

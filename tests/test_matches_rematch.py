@@ -161,3 +161,19 @@ async def test_the_rematch_of_a_match_is_a_new_match(manager):
     match = outcome.view.match
     assert match.best_of == 3 and match.game_number == 1 and match.wins == (0, 0)
     assert match.match_id != final.view.match.match_id
+
+
+async def test_a_rematch_of_a_muggins_game_is_a_muggins_game(tmp_path):
+    path = tmp_path / "muggins.db"
+    store, manager = await open_manager(path)
+    muggins = Variant(2, False, 61, muggins=True)
+    started, final = await finished_game(manager, variant=muggins)
+    loser = 1 - final.finished.winner_sides[0]
+    lobby = await manager.rematch(started.game_id, final.view.seat_user(loser))
+    assert isinstance(lobby, GameView) and lobby.variant == muggins
+    await store.close()
+    store, manager = await open_manager(path)  # and it is stored so
+    try:
+        assert manager.view(lobby.game_id).variant == muggins
+    finally:
+        await store.close()

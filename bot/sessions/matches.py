@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine import Game
-from db import GameRecord, SeatRecord, Store
+from db import SeatRecord, Store
 from db.matches import OPEN_MATCH, Matches, NewGame
 
 from .core import ManagerCore
@@ -237,13 +237,16 @@ class MatchOperations(ManagerCore):
             v.target,
             seats,
             first,
+            v.muggins,
         )
         ready = tuple(0 for _ in range(v.players))
         state, now = game.to_dict(), self._clock()
         game_id = await self._match_rows.start_next_game(
             m.id, spec, seed=seed, state=state, ready=ready, wins=m.view().wins, now=now
         )
-        s = Session(_active_record(game_id, spec, seed, state, ready, now))
+        s = Session(
+            spec.record(game_id, status="active", now=now, seed=seed, state=state, ready=ready)
+        )
         m.games.append(game_id)
         self._match_of[game_id] = m.id
         async with s.lock:
@@ -317,32 +320,3 @@ class MatchOperations(ManagerCore):
         expired = [await self._next_in_match(o) for o in report.expired]
         forfeits = [await self._next_in_match(o) for o in report.forfeits]
         return dataclasses.replace(report, expired=tuple(expired), forfeits=tuple(forfeits))
-
-
-def _active_record(
-    game_id: int, spec: NewGame, seed: int, state: dict, ready: tuple[int, ...], now: float
-) -> GameRecord:
-    return GameRecord(
-        id=game_id,
-        guild_id=spec.guild_id,
-        channel_id=spec.channel_id,
-        status="active",
-        players=spec.players,
-        partnerships=spec.partnerships,
-        target=spec.target,
-        seed=seed,
-        first_dealer=spec.first_dealer,
-        host_id=spec.host_id,
-        step=0,
-        created_at=now,
-        updated_at=now,
-        warned_at=None,
-        ended_at=None,
-        end_reason=None,
-        winner_side=None,
-        forfeit_seat=None,
-        seats=spec.seats,
-        state=state,
-        snapshot_seq=0,
-        ready=ready,
-    )

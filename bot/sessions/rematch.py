@@ -112,6 +112,7 @@ class RematchOperations(MatchOperations):
             record.target,
             seats,
             first,
+            record.muggins,
         )
         best_of = match.best_of if match is not None else 1
         self._claimed_channels.add(record.channel_id)
@@ -124,7 +125,7 @@ class RematchOperations(MatchOperations):
             return Refusal(R.CHANNEL_BUSY, "There's already a cribbage game in this channel.")
         finally:
             self._claimed_channels.discard(record.channel_id)
-        s = Session(_lobby_record(new_id, spec, now))
+        s = Session(spec.record(new_id, status="lobby", now=now))
         if match_id is not None:
             self._track(_Match(match_id, best_of, "forming", 0, [new_id]), s)
         pending = self._rematches[new_id] = _Pending(game_id, {user_id})
@@ -226,27 +227,3 @@ class RematchOperations(MatchOperations):
         for pending in await self._match_rows.pending_rematches():
             self._rematches[pending.game_id] = _Pending(pending.of_game, set(pending.accepted))
         return await super().resume(verify=verify)
-
-
-def _lobby_record(game_id: int, spec: NewGame, now: float) -> GameRecord:
-    return GameRecord(
-        id=game_id,
-        guild_id=spec.guild_id,
-        channel_id=spec.channel_id,
-        status="lobby",
-        players=spec.players,
-        partnerships=spec.partnerships,
-        target=spec.target,
-        seed=None,
-        first_dealer=spec.first_dealer,
-        host_id=spec.host_id,
-        step=0,
-        created_at=now,
-        updated_at=now,
-        warned_at=None,
-        ended_at=None,
-        end_reason=None,
-        winner_side=None,
-        forfeit_seat=None,
-        seats=spec.seats,
-    )
