@@ -199,15 +199,9 @@ class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers,
         if s is None:
             return await self._missing(game_id)
         async with s.lock:
-            if s.broken:
-                await self._reload(s)
-            if s.status is not GameStatus.ACTIVE or s.game is None:
-                if s.status is GameStatus.LOBBY:
-                    return Refusal(R.NOT_STARTED, "The game hasn't started yet.")
-                return self._over(s.status)
-            seat = s.seat_of(user_id)
-            if seat is None:
-                return Refusal(R.NOT_SEATED, "You're not playing in this game.")
+            seat = await self._playing_seat(s, user_id, "The game hasn't started yet.")
+            if isinstance(seat, Refusal):
+                return seat
             if not isinstance(step, int) or not s.ready[seat] <= step <= s.step:
                 return Refusal(R.STALE, STALE_MESSAGE)
             game = s.game
@@ -220,6 +214,19 @@ class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers,
                 return Refusal(R.ILLEGAL, str(err))
             await self._run_computers(s, events)
             return await self._next_in_match(self._outcome(s, events))
+
+    async def _playing_seat(self, s: Session, user_id: int, in_lobby: str) -> int | Refusal:
+        """Under the game's lock: this user's seat in a game being played, or why not."""
+        if s.broken:
+            await self._reload(s)
+        if s.status is not GameStatus.ACTIVE or s.game is None:
+            if s.status is GameStatus.LOBBY:
+                return Refusal(R.NOT_STARTED, in_lobby)
+            return self._over(s.status)
+        seat = s.seat_of(user_id)
+        if seat is None:
+            return Refusal(R.NOT_SEATED, "You're not playing in this game.")
+        return seat
 
     def _not_your_turn(self, s: Session, seat: int, action: Action | None = None) -> str:
         game = s.game
@@ -236,17 +243,10 @@ class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers,
         if s is None:
             return await self._missing(game_id)
         async with s.lock:
-            if s.broken:
-                await self._reload(s)
-            if s.status is not GameStatus.ACTIVE or s.game is None:
-                if s.status is GameStatus.LOBBY:
-                    return Refusal(
-                        R.NOT_STARTED, "The game hasn't started; leave the lobby instead."
-                    )
-                return self._over(s.status)
-            seat = s.seat_of(user_id)
-            if seat is None:
-                return Refusal(R.NOT_SEATED, "You're not playing in this game.")
+            lobby = "The game hasn't started; leave the lobby instead."
+            seat = await self._playing_seat(s, user_id, lobby)
+            if isinstance(seat, Refusal):
+                return seat
             finish = finish_forfeit(s.game, seat)
             await self._store.record_result(s.id, finish, now=self._touch(s))
             self._end(s, finish)
