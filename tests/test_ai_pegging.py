@@ -2,13 +2,8 @@
 
 import random
 
-from bot.ai.pegging import (
-    TwoHandedSolver,
-    expert_play,
-    peg_points,
-    standard_candidates,
-    standard_play,
-)
+from bot.ai.expert_pegging import TwoHandedSolver, expert_play
+from bot.ai.pegging import peg_points, standard_candidates, standard_play
 from bot.ai.players import decide
 from bot.ai.view import SeatView
 from bot.engine import FULL_PACK, Game, Phase, Play, Scored, ScoreReason, Variant, score_pegging

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from bot.engine import Card, Game, Phase, rank_name
 
 from .discard import DiscardOption, table_options
-from .pegging import describe, expert_play, pile_ranks, standard_candidates
+from .expert_pegging import expert_play
+from .pegging import describe, pile_ranks, standard_candidates
 from .view import MAX_COUNT, SeatView
 
 REVIEW_THRESHOLD = 0.5

@@ -22,7 +22,8 @@ from .discard import (
     removal_options,
     table_options,
 )
-from .pegging import easy_play, expert_play, standard_play
+from .expert_pegging import expert_play
+from .pegging import easy_play, standard_play
 from .position import position_adjusted
 from .view import SeatView
 

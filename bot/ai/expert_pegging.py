@@ -1,0 +1,450 @@
+"""The expert's pegging (:func:`expert_play`): two-handed search and play-outs over sampled
+worlds of the unseen cards, on the helpers of :mod:`bot.ai.pegging`."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from bot.engine import Card
+
+from .memo import memo
+from .pegging import (  # the memoized inner helpers too: the search calls them in its loop
+    VALUE,
+    WIN,
+    _holding_chances,
+    _reply_expectation,
+    distinct_by_rank,
+    legal_cards,
+    peg_points,
+    pile_ranks,
+)
+from .view import MAX_COUNT, SeatView
+
+# --------------------------------------------------------------------------- expert
+
+
+def _remove(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
+    i = hand.index(rank)
+    return hand[:i] + hand[i + 1 :]
+
+
+class TwoHandedSolver:
+    """Exact minimax of the rest of a two-handed play with every card known.
+
+    Values are points for seat "A" minus points for seat "B". With ``needs`` (points each side
+    still needs to win) reaching the target is worth ``WIN`` at once.
+    """
+
+    def __init__(self, needs: tuple[int, int] | None = None) -> None:
+        self.memo: dict = {}
+        self.needs = needs
+
+    def value(
+        self,
+        a: tuple[int, ...],
+        b: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        turn: int,
+        gained: tuple[int, int] = (0, 0),
+    ) -> float:
+        key = (a, b, pile, count, turn, gained if self.needs else None)
+        memo = self.memo
+        if key in memo:
+            return memo[key]
+        hand = a if turn == 0 else b
+        best = None
+        last = -1
+        for r in hand:
+            if r == last:
+                continue
+            last = r
+            if count + VALUE[r] > MAX_COUNT:
+                break
+            v = self.after(a, b, pile, count, turn, r, gained)
+            if best is None or (v > best if turn == 0 else v < best):
+                best = v
+        memo[key] = best
+        return best
+
+    def after(
+        self,
+        a: tuple[int, ...],
+        b: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        turn: int,
+        rank: int,
+        gained: tuple[int, int] = (0, 0),
+    ) -> float:
+        """The value once ``turn`` lays ``rank`` (which must fit)."""
+        if turn == 0:
+            a = _remove(a, rank)
+            mine, other = a, b
+        else:
+            b = _remove(b, rank)
+            mine, other = b, a
+        pile = pile + (rank,)
+        count += VALUE[rank]
+        points = peg_points(pile)
+        if count == MAX_COUNT:
+            pile, count = (), 0
+            nxt = 1 - turn if other else (turn if mine else None)
+        elif other and VALUE[other[0]] <= MAX_COUNT - count:
+            nxt = 1 - turn
+        elif mine and VALUE[mine[0]] <= MAX_COUNT - count:
+            nxt = turn
+        else:
+            points += 1
+            pile, count = (), 0
+            nxt = 1 - turn if other else (turn if mine else None)
+        sign = 1 if turn == 0 else -1
+        if self.needs is not None:
+            gained = (
+                (gained[0] + points, gained[1]) if turn == 0 else (gained[0], gained[1] + points)
+            )
+            if gained[turn] >= self.needs[turn]:
+                return sign * WIN
+            if nxt is None:
+                return self.terminal(gained)
+            return self.value(a, b, pile, count, nxt, gained)
+        if nxt is None:
+            return sign * points
+        return sign * points + self.value(a, b, pile, count, nxt)
+
+    def terminal(self, gained: tuple[int, int]) -> float:
+        return gained[0] - gained[1]
+
+
+class EndgameSolver(TwoHandedSolver):
+    """The solver near the end of a game: after the play, the show decides (pone first)."""
+
+    def __init__(self, needs: tuple[int, int], shows: tuple[int, int], pone: int, crib: float):
+        super().__init__(needs)
+        self.shows = shows
+        self.pone = pone
+        self.crib = crib
+
+    def terminal(self, gained: tuple[int, int]) -> float:
+        left = [self.needs[0] - gained[0], self.needs[1] - gained[1]]
+        pone, dealer = self.pone, 1 - self.pone
+        sign_pone = 1 if pone == 0 else -1
+        if self.shows[pone] >= left[pone]:
+            return sign_pone * WIN
+        if self.shows[dealer] >= left[dealer]:
+            return -sign_pone * WIN
+        if self.shows[dealer] + self.crib >= left[dealer]:
+            return -sign_pone * WIN * 0.6
+        # Nobody out yet: keep the race (the diff of this deal's points).
+        return (
+            (gained[0] + self.shows[0])
+            - (gained[1] + self.shows[1])
+            + (self.crib if dealer == 0 else -self.crib)
+        )
+
+
+EXPERT_SAMPLES_TWO = 64
+EXPERT_SAMPLES_MULTI = 96
+ENDGAME_CRIB = 4.7
+ENDGAME_REACH = 31
+"""Points from the target within which the expert plays for the win, not the points."""
+
+
+def expert_play(view: SeatView, rng: random.Random) -> Card:
+    """Search over sampled worlds (see the module docstring)."""
+    legal = distinct_by_rank(legal_cards(view))
+    if len(legal) == 1:
+        return legal[0]
+    if view.players == 2:
+        values = _expert_two_handed(view, rng, legal)
+    else:
+        values = _expert_multi(view, rng, legal)
+    return max(legal, key=lambda c: (values[c.rank], 0.01 * c.value))
+
+
+def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) -> dict:
+    """Average over sampled worlds of laying each card, then playing on as ``standard`` would
+    (both seats, each from what it can see). Near the end of the game the rollouts stop when a
+    side reaches the target, and the show (in counting order) settles the rest; with four
+    cards or fewer left the end is searched exactly."""
+    from .inference import sample_opponent_two_handed
+
+    opp = 1 - view.seat
+    worlds = sample_opponent_two_handed(view, rng, EXPERT_SAMPLES_TWO)
+    me = tuple(sorted(c.rank for c in view.hand))
+    pile = pile_ranks(view)
+    target = view.variant.target
+    needs = (target - view.scores[view.side], target - view.scores[view.side_of(opp)])
+    endgame = min(needs) <= ENDGAME_REACH
+    base = [4] * 14
+    base[0] = 0
+    base[view.starter.rank] -= 1
+    for _, card in view.played:
+        base[card.rank] -= 1
+    unseen_me = list(base)
+    for r in me:
+        unseen_me[r] -= 1
+    my_show = _my_show(view)
+    opp_laid = [c.rank for s, c in view.played if s == opp]
+    pone = 0 if view.dealer == opp else 1
+    totals = {c.rank: 0.0 for c in legal}
+    for world, times in Counter(worlds).items():
+        unseen_opp = list(base)
+        for r in world:
+            unseen_opp[r] -= 1
+        end = None
+        if endgame:
+            opp_show = _rank_show(tuple(sorted(opp_laid + list(world))), view.starter.rank)
+            end = EndgameSolver(needs, (my_show, opp_show), pone, ENDGAME_CRIB)
+        for card in legal:
+            r = card.rank
+            if end is not None and len(me) + len(world) <= 4:
+                value = end.after(me, world, pile, view.count, 0, r, (0, 0))
+            else:
+                seen_by_opp = list(unseen_opp)
+                seen_by_opp[r] -= 1
+                value = _first_then_rollout(
+                    me, world, pile, view.count, r, unseen_me, seen_by_opp, end
+                )
+            totals[r] += times * value
+    return totals
+
+
+def _my_show(view: SeatView) -> int:
+    from bot.engine import show_points
+
+    if len(view.kept) == 4 and view.starter is not None:
+        return show_points(view.kept, view.starter)
+    return 0
+
+
+def _rank_show(ranks: tuple[int, ...], starter: int) -> int:
+    from bot.engine.scoring import rank_points
+
+    if len(ranks) != 4:
+        return 0
+    return rank_points(tuple(sorted((*ranks, starter))))
+
+
+def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict:
+    """Three or four players: lay each card in every sampled world, then play the rest out with
+    every seat laying as ``standard`` would (from what it can see)."""
+    from .inference import sample_others
+
+    n = view.players
+    sides = view.variant.sides
+    weights = tuple(1.0 if view.side_of(s) == view.side else -1.0 / (sides - 1) for s in range(n))
+    pile = pile_ranks(view)
+    me = tuple(sorted(c.rank for c in view.hand))
+    base = [4] * 14
+    base[0] = 0
+    base[view.starter.rank] -= 1
+    for _, card in view.played:
+        base[card.rank] -= 1
+    totals = {c.rank: 0.0 for c in legal}
+    for world in sample_others(view, rng, EXPERT_SAMPLES_MULTI):
+        hands = [me if s == view.seat else world[s] for s in range(n)]
+        unseen = []
+        for s in range(n):
+            u = list(base)
+            for r in hands[s]:
+                u[r] -= 1
+            unseen.append(u)
+        for card in legal:
+            totals[card.rank] += multi_rollout(
+                hands, pile, view.count, view.seat, card.rank, unseen, weights
+            )
+    return totals
+
+
+def multi_rollout(
+    hands: list[tuple[int, ...]],
+    pile: tuple[int, ...],
+    count: int,
+    turn: int,
+    rank: int,
+    unseen: list[list[int]],
+    weights: tuple[float, ...],
+) -> float:
+    """``turn`` lays ``rank``, then every seat lays as ``standard`` would; the weighted points."""
+    n = len(hands)
+    hands = list(hands)
+    unseen = [list(u) for u in unseen]
+    value = 0.0
+    while True:
+        hands[turn] = _remove(hands[turn], rank)
+        for s in range(n):
+            if s != turn:
+                unseen[s][rank] -= 1
+        pile = pile + (rank,)
+        count += VALUE[rank]
+        points = peg_points(pile)
+        nxt = None
+        if count < MAX_COUNT:
+            for step in range(1, n + 1):
+                seat = (turn + step) % n
+                h = hands[seat]
+                if h and VALUE[h[0]] <= MAX_COUNT - count:
+                    nxt = seat
+                    break
+        if nxt is None:
+            if count < MAX_COUNT:
+                points += 1
+            pile, count = (), 0
+            for step in range(1, n + 1):
+                seat = (turn + step) % n
+                if hands[seat]:
+                    nxt = seat
+                    break
+        value += weights[turn] * points
+        if nxt is None:
+            return value
+        turn = nxt
+        mine = hands[turn]
+        room = MAX_COUNT - count
+        fits = [r for r in mine if VALUE[r] <= room]
+        if fits[0] == fits[-1]:
+            rank = fits[0]
+        else:
+            after = (turn + 1) % n
+            while not hands[after] and after != turn:
+                after = (after + 1) % n
+            rank = model_choice(mine, pile, count, unseen[turn], len(hands[after]))
+
+
+def model_choice(
+    hand: tuple[int, ...],
+    pile: tuple[int, ...],
+    count: int,
+    unseen: list[int],
+    other_held: int,
+) -> int:
+    """The rank ``standard`` lays from ``hand`` (two-handed, ranks only): what it makes now
+    minus the points the other player can be expected to make on it."""
+    return _model_choice(hand, pile, count, tuple(unseen), other_held)
+
+
+@memo(1 << 17)
+def _model_choice(
+    hand: tuple[int, ...],
+    pile: tuple[int, ...],
+    count: int,
+    unseen: tuple[int, ...],
+    other_held: int,
+) -> int:
+    best = -1
+    best_score = -1e9
+    last = -1
+    chances = _holding_chances(unseen, other_held, 1)
+    for i, r in enumerate(hand):
+        if r == last:
+            continue
+        last = r
+        count_after = count + VALUE[r]
+        if count_after > MAX_COUNT:
+            break
+        after = pile + (r,)
+        points = peg_points(after)
+        reply = 0.0
+        if count_after < MAX_COUNT:
+            room = MAX_COUNT - count_after
+            other_fits = other_held > 0 and any(unseen[q] for q in range(1, 14) if VALUE[q] <= room)
+            if other_fits:
+                reply = _reply_expectation(after, count_after, chances)
+            else:
+                rest = hand[:i] + hand[i + 1 :]
+                if not (rest and VALUE[rest[0]] <= room):
+                    points += 1
+        score = points - reply + 0.01 * VALUE[r]
+        if score > best_score:
+            best, best_score = r, score
+    return best
+
+
+def rollout(
+    a: tuple[int, ...],
+    b: tuple[int, ...],
+    pile: tuple[int, ...],
+    count: int,
+    turn: int,
+    unseen_a: list[int],
+    unseen_b: list[int],
+    end: EndgameSolver | None = None,
+    gained: tuple[int, int] = (0, 0),
+) -> float:
+    """Play the rest out with both seats laying as ``standard`` would; A's points minus B's.
+
+    ``unseen_a``/``unseen_b``: per rank, what each seat cannot see now (updated as cards fall).
+    With ``end`` (near the end of the game), reaching the target wins at once and the show
+    decides the rest (see :class:`EndgameSolver`); ``gained``: points already made.
+    """
+    unseen_a = list(unseen_a)
+    unseen_b = list(unseen_b)
+    diff = gained[0] - gained[1]
+    got = list(gained)
+    hands = [a, b]
+    unseen = [unseen_a, unseen_b]
+    while True:
+        mine, other = hands[turn], hands[1 - turn]
+        room = MAX_COUNT - count
+        fits = [r for r in mine if VALUE[r] <= room]
+        if fits[0] == fits[-1]:
+            rank = fits[0]
+        else:
+            rank = model_choice(mine, pile, count, unseen[turn], len(other))
+        mine = _remove(mine, rank)
+        hands[turn] = mine
+        unseen[1 - turn][rank] -= 1  # the other seat now sees it
+        pile = pile + (rank,)
+        count += VALUE[rank]
+        points = peg_points(pile)
+        if count == MAX_COUNT:
+            pile, count = (), 0
+            nxt = 1 - turn if other else (turn if mine else None)
+        elif other and VALUE[other[0]] <= MAX_COUNT - count:
+            nxt = 1 - turn
+        elif mine and VALUE[mine[0]] <= MAX_COUNT - count:
+            nxt = turn
+        else:
+            points += 1
+            pile, count = (), 0
+            nxt = 1 - turn if other else (turn if mine else None)
+        diff += points if turn == 0 else -points
+        if end is not None:
+            got[turn] += points
+            if got[turn] >= end.needs[turn]:
+                return WIN if turn == 0 else -WIN
+            if nxt is None:
+                return end.terminal((got[0], got[1]))
+        if nxt is None:
+            return diff
+        turn = nxt
+
+
+def _first_then_rollout(a, b, pile, count, rank, unseen_a, unseen_b, end=None) -> float:
+    """A lays ``rank`` now, then both play on as ``standard`` would (A's points minus B's)."""
+    a = _remove(a, rank)
+    pile = pile + (rank,)
+    count += VALUE[rank]
+    points = peg_points(pile)
+    if count == MAX_COUNT:
+        pile, count = (), 0
+        nxt = 1 if b else (0 if a else None)
+    elif b and VALUE[b[0]] <= MAX_COUNT - count:
+        nxt = 1
+    elif a and VALUE[a[0]] <= MAX_COUNT - count:
+        nxt = 0
+    else:
+        points += 1
+        pile, count = (), 0
+        nxt = 1 if b else (0 if a else None)
+    if end is not None:
+        if points >= end.needs[0]:
+            return WIN
+        if nxt is None:
+            return end.terminal((points, 0))
+        return rollout(a, b, pile, count, nxt, unseen_a, unseen_b, end, (points, 0))
+    if nxt is None:
+        return points
+    return points + rollout(a, b, pile, count, nxt, unseen_a, unseen_b)
