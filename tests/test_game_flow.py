@@ -213,3 +213,19 @@ def test_from_dict_refuses_unknown_versions():
     state["version"] = 99
     with pytest.raises(ValueError, match="version"):
         Game.from_dict(state)
+
+
+def test_a_seat_knows_its_own_discards_for_the_deal():
+    game = Game.new(Variant(players=2), seed=21, first_dealer=0)
+    assert game.discards(1) == []
+    thrown = game.hand(1)[:2]
+    game.apply(1, Discard(thrown))
+    assert game.discards(1) == thrown and game.discards(0) == []
+    assert Game.from_dict(game.to_dict()).discards(1) == thrown
+    game.apply(0, Discard(game.hand(0)[:2]))
+    game.apply(1, Cut(10))
+    # the computer's view of seat 1 knows them; seat 0's view does not
+    from bot.ai.view import SeatView
+
+    assert set(SeatView.of(game, 1).discards) == set(thrown)
+    assert not set(SeatView.of(game, 0).discards or ()) & set(thrown)

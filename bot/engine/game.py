@@ -82,6 +82,7 @@ class Game:
         self._kept: list[list[Card]] = [[] for _ in range(n)]
         self._crib: list[Card] = []
         self.discarded: set[int] = set()
+        self._laid_away: list[list[Card]] = [[] for _ in range(n)]
         self.starter: Card | None = None
         # the play
         self.count = 0
@@ -161,6 +162,10 @@ class Game:
     def kept(self, seat: int) -> list[Card]:
         """The four cards this seat kept for this deal's show (empty before its discard)."""
         return list(self._kept[seat])
+
+    def discards(self, seat: int) -> list[Card]:
+        """The cards this seat laid away to the crib this deal (private to that seat)."""
+        return list(self._laid_away[seat])
 
     @property
     def crib(self) -> list[Card]:
@@ -295,6 +300,7 @@ class Game:
         self.pack = pack[dealt + self.variant.crib_from_pack :]
         self._kept = [[] for _ in range(n)]
         self.discarded = set()
+        self._laid_away = [[] for _ in range(n)]
         self.starter = None
         self.count, self._pile, self.played, self.turn, self.gone = 0, [], [], None, set()
         return [Dealt(self.dealer, self.deal_number, self.variant.dealt)]
@@ -304,6 +310,7 @@ class Game:
             self._hands[seat].remove(card)
             self._crib.append(card)
         self._kept[seat] = sorted(self._hands[seat])
+        self._laid_away[seat] = sorted(cards)
         self.discarded.add(seat)
         if len(self.discarded) == self.players:
             self.phase = Phase.CUT_FOR_STARTER

@@ -46,6 +46,7 @@ def game_state(game: Game) -> dict[str, Any]:
         "kept": [_codes(k) for k in game._kept],
         "crib": _codes(game._crib),
         "discarded": sorted(game.discarded),
+        "laid_away": [_codes(d) for d in game._laid_away],
         "starter": game.starter.code if game.starter else None,
         "count": game.count,
         "pile": _codes(game._pile),
@@ -82,6 +83,8 @@ def restore(game: Game, data: dict[str, Any]) -> None:
     game._kept = [_cards(k) for k in data["kept"]]
     game._crib = _cards(data["crib"])
     game.discarded = set(data["discarded"])
+    if "laid_away" in data:  # snapshots written before it was kept have none
+        game._laid_away = [_cards(d) for d in data["laid_away"]]
     game.starter = card_from_code(data["starter"]) if data["starter"] else None
     game.count = data["count"]
     game._pile = _cards(data["pile"])
