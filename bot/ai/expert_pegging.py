@@ -24,6 +24,23 @@ from .view import MAX_COUNT, SeatView
 # --------------------------------------------------------------------------- expert
 
 
+def _lay(
+    pile: tuple[int, ...], count: int, rank: int, turn: int, mine: tuple, other: tuple
+) -> tuple[tuple[int, ...], int, int, int | None]:
+    """``turn`` lays ``rank`` (``mine``/``other``: the hands after it, lowest first): the new
+    pile and count, the points made (31, or the go when nobody can follow), who lays next."""
+    pile = pile + (rank,)
+    count += VALUE[rank]
+    points = peg_points(pile)
+    if count == MAX_COUNT:
+        return (), 0, points, 1 - turn if other else (turn if mine else None)
+    if other and VALUE[other[0]] <= MAX_COUNT - count:
+        return pile, count, points, 1 - turn
+    if mine and VALUE[mine[0]] <= MAX_COUNT - count:
+        return pile, count, points, turn
+    return (), 0, points + 1, 1 - turn if other else (turn if mine else None)
+
+
 def _remove(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
     i = hand.index(rank)
     return hand[:i] + hand[i + 1 :]
@@ -85,20 +102,7 @@ class TwoHandedSolver:
         else:
             b = _remove(b, rank)
             mine, other = b, a
-        pile = pile + (rank,)
-        count += VALUE[rank]
-        points = peg_points(pile)
-        if count == MAX_COUNT:
-            pile, count = (), 0
-            nxt = 1 - turn if other else (turn if mine else None)
-        elif other and VALUE[other[0]] <= MAX_COUNT - count:
-            nxt = 1 - turn
-        elif mine and VALUE[mine[0]] <= MAX_COUNT - count:
-            nxt = turn
-        else:
-            points += 1
-            pile, count = (), 0
-            nxt = 1 - turn if other else (turn if mine else None)
+        pile, count, points, nxt = _lay(pile, count, rank, turn, mine, other)
         sign = 1 if turn == 0 else -1
         if self.needs is not None:
             gained = (
@@ -396,20 +400,7 @@ def rollout(
         mine = _remove(mine, rank)
         hands[turn] = mine
         unseen[1 - turn][rank] -= 1  # the other seat now sees it
-        pile = pile + (rank,)
-        count += VALUE[rank]
-        points = peg_points(pile)
-        if count == MAX_COUNT:
-            pile, count = (), 0
-            nxt = 1 - turn if other else (turn if mine else None)
-        elif other and VALUE[other[0]] <= MAX_COUNT - count:
-            nxt = 1 - turn
-        elif mine and VALUE[mine[0]] <= MAX_COUNT - count:
-            nxt = turn
-        else:
-            points += 1
-            pile, count = (), 0
-            nxt = 1 - turn if other else (turn if mine else None)
+        pile, count, points, nxt = _lay(pile, count, rank, turn, mine, other)
         diff += points if turn == 0 else -points
         if end is not None:
             got[turn] += points
