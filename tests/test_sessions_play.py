@@ -33,7 +33,6 @@ from tests.sessions_support import (
     HOST,
     assert_durable,
     dump_database,
-    open_manager,
     play_one,
     play_to_end,
     running,
@@ -41,14 +40,6 @@ from tests.sessions_support import (
 )
 
 R = RefusalReason
-
-
-@pytest.fixture
-async def setup(tmp_path):
-    path = tmp_path / "play.db"
-    store, manager = await open_manager(path, seed_source=lambda: 20240611)
-    yield manager, path
-    await store.close()
 
 
 async def cut_both(manager, game_id):

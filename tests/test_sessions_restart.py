@@ -17,7 +17,6 @@ from tests.sessions_support import (
     HOST,
     assert_durable,
     dump_database,
-    open_manager,
     play_one,
     play_to_end,
     running,
@@ -25,14 +24,6 @@ from tests.sessions_support import (
 )
 
 R = RefusalReason
-
-
-@pytest.fixture
-async def setup(tmp_path):
-    path = tmp_path / "restart.db"
-    store, manager = await open_manager(path, seed_source=lambda: 20240611)
-    yield manager, path
-    await store.close()
 
 
 async def test_a_finished_game_replays_deal_by_deal(setup):
