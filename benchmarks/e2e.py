@@ -1,17 +1,29 @@
 """End-to-end benchmark: whole games through the real discord.py client and the emulator.
 
-Run from the repository root: .venv/bin/python benchmarks/e2e.py [--games 50]
+Run from the repository root: .venv/bin/python benchmarks/e2e.py [--games 50] [--in-process]
 
 Prints a whole 2-player game's time alone, then N games played concurrently (each in its own
 channel, two scripted players clicking), with the latency of every click (from the click to the
 bot's first response, as the emulator measures it).
+
+By default the bot is the real ``python -m bot`` in its own process, as it is deployed: Discord
+and its thousands of users are not on the bot's machine, and here the emulator and the scripted
+players are the busier program (they parse every message the bot sends and click for a hundred
+people). ``--in-process`` runs the bot object in the benchmark's own event loop instead, sharing
+one core with the emulator and the players: a harsher, less realistic figure.
+
+``bot_cpu_ms_per_click`` is the bot process's CPU time (user + system, from /proc) divided by
+the clicks it answered: its cost per click whatever the machine is doing.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import os
+import signal
 import statistics
 import sys
 import tempfile
@@ -20,8 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.discord_players import Driver, Seat, make_bot  # noqa: E402
+from tests.discord_players import TOKEN, Driver, Seat, make_bot  # noqa: E402
 from tests.emulator import DiscordEmulator  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 async def one_game(
@@ -44,24 +58,76 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def main(games: int, think: float) -> None:
+@contextlib.asynccontextmanager
+async def bot_process(emu: DiscordEmulator, database: Path, script: str | None = None):
+    """``python -m bot`` (or ``script``, e.g. one that instruments the bot and then runs it) in
+    its own process on ``database``, connected to ``emu``."""
+    command = emu.launch_command(script) if script else emu.launch_command(module="bot")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CRIBBAGE_"))}
+    env |= {"DISCORD_TOKEN": TOKEN, "CRIBBAGE_DB": str(database), "PYTHONPATH": str(ROOT)}
+    log = open(database.with_suffix(".log"), "wb")  # noqa: SIM115
+    process = await asyncio.create_subprocess_exec(
+        *command, cwd=database.parent, env=env, stdout=log, stderr=log
+    )
+    try:
+        await emu.wait_ready(timeout=60)
+        yield process
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(process.wait(), timeout=20)
+        log.close()
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU time of process ``pid`` (Linux /proc); 0 when unknown."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def main(
+    games: int, think: float, in_process: bool, phases: str = "both", script: str | None = None
+) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         async with DiscordEmulator(keep_records=2000) as emu:
             guild = emu.add_guild("Benchmark")
-            bot = make_bot(Path(tmp) / "bench.db")
-            async with emu.running(bot):
+            database = Path(tmp) / "bench.db"
+            if in_process:
+                bot = make_bot(database)
+                running, pid = emu.running(bot), None
+            else:
+                bot, running = None, bot_process(emu, database, script)
+            async with running as process:
+                if not in_process:
+                    pid = process.pid
+                print(f"bot_process: {0 if in_process else 1} (1: its own process)")
+                cpu = cpu_seconds(pid)
                 alone, latencies, clicks = await one_game(emu, guild, bot, 0)
+                if pid is not None:  # the wall time includes the players' waits for quiet
+                    print(f"game_alone_bot_cpu_seconds: {cpu_seconds(pid) - cpu:.3f} s")
                 print(f"game_alone_seconds: {alone:.3f} s")
                 print(f"game_alone_clicks: {clicks} clicks")
                 print(f"click_alone_p50: {percentile(latencies, 0.5) * 1000:.1f} ms")
                 for label, pause in (("saturated", 0.0), ("paced", think)):
+                    if phases not in ("both", label):
+                        continue
                     start = time.perf_counter()
+                    cpu = cpu_seconds(pid)
                     offset = 1000 * (1 if pause == 0 else 2)
                     results = await asyncio.gather(
                         *(one_game(emu, guild, bot, offset + i, pause) for i in range(games))
                     )
                     wall = time.perf_counter() - start
                     report(label, games, wall, results)
+                    if pid is not None:
+                        clicks = sum(c for _, _, c in results)
+                        used = (cpu_seconds(pid) - cpu) * 1000 / clicks
+                        print(f"{label}_bot_cpu_ms_per_click: {used:.2f} ms")
 
 
 def report(label: str, games: int, wall: float, results) -> None:
@@ -84,6 +150,11 @@ if __name__ == "__main__":
     parser.add_argument(
         "--think", type=float, default=2.0, help="mean seconds a paced player waits per click"
     )
+    parser.add_argument(
+        "--in-process", action="store_true", help="run the bot in this process's event loop"
+    )
+    parser.add_argument("--phases", choices=("both", "saturated", "paced"), default="both")
+    parser.add_argument("--bot-script", help="run this script as the bot process, not -m bot")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
-    asyncio.run(main(args.games, args.think))
+    asyncio.run(main(args.games, args.think, args.in_process, args.phases, args.bot_script))

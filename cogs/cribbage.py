@@ -19,7 +19,7 @@ from bot.engine import Card, Cut, Discard, Play, Variant
 from bot.render.embeds import help_embed, rules_embed
 from bot.sessions import LEVELS, STALE_MESSAGE, GameStatus, GameView, Outcome, Refusal
 from cogs.buttons import ALL_BUTTONS
-from cogs.hand import hand_message, selected_cards
+from cogs.hand import hand_message, selected_cards, shown_picture
 from cogs.muggins import MUGGINS_ITEMS, MugginsKeeper
 from cogs.names import NameBook
 from cogs.rematch import REMATCH_BUTTONS, Rematches
@@ -251,12 +251,12 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         if age(interaction) > DEFER_AFTER:  # a busy moment: keep the 3-second promise first
             await interaction.response.defer(ephemeral=True, thinking=True)
         message = await self._hand(game_id, private)
-        fields = {"view": message.view, "files": message.files(), "ephemeral": True}
+        fields = {"view": message.view, "files": await message.files(), "ephemeral": True}
         if interaction.response.is_done():
             await interaction.followup.send(message.content, **fields)
         else:
             await interaction.response.send_message(message.content, **fields)
-        self.table.remember_hand(game_id, interaction.user.id, interaction)
+        self.table.remember_hand(game_id, interaction.user.id, interaction, message.filename)
 
     async def _hand(self, game_id: int, private, *, mask: int = 0, note: str = ""):
         view = self.manager.view(game_id)
@@ -278,10 +278,8 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         if not interaction.response.is_done() and age(interaction) > DEFER_AFTER:
             await interaction.response.defer()
         message = await self._hand(game_id, private, mask=mask, note=note)
-        await self._answer(
-            interaction, content=message.content, view=message.view, attachments=message.files()
-        )
-        self.table.remember_hand(game_id, interaction.user.id, interaction)
+        await self._answer(interaction, **await message.edit(shown_picture(interaction.message)))
+        self.table.remember_hand(game_id, interaction.user.id, interaction, message.filename)
 
     async def _answer(self, interaction: discord.Interaction, **fields) -> None:
         if interaction.response.is_done():

@@ -6,14 +6,13 @@ sent only ephemerally to that player.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
 
 from bot.engine import Card, Cut, Discard, Phase, Play
-from bot.render.images import game_hand_png
+from bot.render.images import HandPicture, hand_picture
 from bot.render.text import hand_text
 from bot.sessions import GameView, PrivateView
 from cogs.buttons import (
@@ -25,6 +24,7 @@ from cogs.buttons import (
     view_of,
 )
 from cogs.muggins import claim_pickers, may_claim, show_text
+from cogs.pictures import attachment
 
 
 @dataclass(frozen=True)
@@ -74,10 +74,31 @@ class SeatTable:
 class HandMessage:
     content: str
     view: discord.ui.View
-    image: bytes | None = None  # the cards as a picture (None when images are off)
+    picture: HandPicture | None = None  # the cards as a picture (None when images are off)
 
-    def files(self) -> list[discord.File]:
-        return [discord.File(io.BytesIO(self.image), "hand.png")] if self.image else []
+    @property
+    def filename(self) -> str | None:
+        return self.picture.filename if self.picture else None
+
+    async def files(self) -> list[discord.File]:
+        """The picture drawn (off the event loop), as the message's one attachment."""
+        return [await attachment(self.picture, self.filename)] if self.picture else []
+
+    async def edit(self, showing: str | None) -> dict:
+        """The fields of an edit of a hand message whose attachment is named ``showing``:
+        the picture is drawn and uploaded only when it is not the one already shown."""
+        fields = {"content": self.content, "view": self.view}
+        if self.picture is None or self.filename != showing:
+            fields["attachments"] = await self.files()
+        return fields
+
+
+def shown_picture(message: discord.Message | None) -> str | None:
+    """The file name of the hand picture ``message`` shows (None: none, or not a hand)."""
+    if message is None:
+        return None
+    names = [a.filename for a in message.attachments if a.filename.startswith("hand-")]
+    return names[0] if len(names) == 1 and len(message.attachments) == 1 else None
 
 
 def selected_cards(private: PrivateView, mask: int) -> list[Card]:
@@ -102,9 +123,9 @@ def hand_message(
         text = show_text(view, private, names)
     else:
         text = hand_text(seat_table, private.seat, names, emoji=False)
-    image = None
+    picture = None
     if images and (private.hand or private.kept):
-        image = game_hand_png(seat_table, private.seat)
+        picture = hand_picture(seat_table, private.seat)
     items: list[discord.ui.Item] = []
     legal = private.legal_actions
     if private.must_act and private.phase is Phase.DISCARD:
@@ -132,7 +153,7 @@ def hand_message(
         if private.must_act:
             items.append(_in_row(HintButton(game_id, step), 1))
     content = text if not note else f"{note}\n\n{text}"
-    return HandMessage(content=content[:2000], view=view_of(*items), image=image)
+    return HandMessage(content=content[:2000], view=view_of(*items), picture=picture)
 
 
 def _in_row(item: discord.ui.Item, row: int) -> discord.ui.Item:

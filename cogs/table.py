@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -22,7 +21,7 @@ import discord
 
 from bot.engine import Dealt, GameOver, Shown
 from bot.render.embeds import game_embed, lobby_embed, result_embed
-from bot.render.images import game_board_png, shows_png
+from bot.render.images import board_picture, shows_picture
 from bot.render.matches import add_match_field, add_match_result
 from bot.render.text import chunk, story_lines
 from bot.render.timers import timeout_lines
@@ -31,6 +30,7 @@ from cogs.buttons import HandButton, LobbyButton, RematchButton, view_of
 from cogs.hand import PublicTable, hand_message
 from cogs.muggins import muggins_buttons, muggins_line
 from cogs.names import NameBook
+from cogs.pictures import attachment
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,7 @@ class OpenHand:
 
     interaction: discord.Interaction
     opened: float = field(default_factory=time.monotonic)
+    picture: str | None = None  # the file name of the hand picture it shows
     shown: tuple = ()  # (phase, must_act) as last drawn: redraw only when it changes
 
     @property
@@ -136,8 +137,8 @@ class Table:
         add_match_field(embed, view, names)
         files = []
         if images and (new_message or st.board_scores != tuple(view.scores)):
-            board = game_board_png(public, names, self._back_pegs(st, view))
-            files.append(discord.File(io.BytesIO(board), "board.png"))
+            board = board_picture(public, names, self._back_pegs(st, view))
+            files.append(await attachment(board, "board.png"))
             st.board_scores = tuple(view.scores)
         waiting = [u for u in view.to_act_users]
         content = ""
@@ -226,7 +227,7 @@ class Table:
         )
         files = []
         if st.shows and await self.images_enabled(view.guild_id):
-            files.append(discord.File(io.BytesIO(shows_png(st.shows, names)), "show.png"))
+            files.append(await attachment(shows_picture(st.shows, names), "show.png"))
             embed.set_image(url="attachment://show.png")
         return {"content": None, "embed": embed, "view": None, "attachments": files}
 
@@ -274,8 +275,8 @@ class Table:
             )
         files = []
         if images:
-            board = game_board_png(PublicTable(view), names, self._back_pegs(st, view))
-            files.append(discord.File(io.BytesIO(board), "board.png"))
+            board = board_picture(PublicTable(view), names, self._back_pegs(st, view))
+            files.append(await attachment(board, "board.png"))
         add_match_result(embed, view, names)
         match_over = view.match is None or view.match.over  # else its next game starts now
         rematch = view_of(RematchButton(view.game_id)) if view.user_ids and match_over else None
@@ -318,8 +319,10 @@ class Table:
                 await st.ping.delete()
             st.ping, st.pinged = None, ()
 
-    def remember_hand(self, game_id: int, user_id: int, interaction: discord.Interaction) -> None:
-        self.hands[(game_id, user_id)] = OpenHand(interaction)
+    def remember_hand(
+        self, game_id: int, user_id: int, interaction: discord.Interaction, picture: str | None
+    ) -> None:
+        self.hands[(game_id, user_id)] = OpenHand(interaction, picture=picture)
 
     def _fresh_hand(self, game_id: int, user_id: int) -> bool:
         hand = self.hands.get((game_id, user_id))
@@ -349,9 +352,8 @@ class Table:
             images = await self.images_enabled(view.guild_id)
             message = hand_message(current, private, names, images=images)
             try:
-                await hand.interaction.edit_original_response(
-                    content=message.content, view=message.view, attachments=message.files()
-                )
+                await hand.interaction.edit_original_response(**await message.edit(hand.picture))
+                hand.picture = message.filename
             except discord.HTTPException:
                 log.info("game %d: could not refresh a player's hand", view.game_id)
                 del self.hands[(view.game_id, user_id)]

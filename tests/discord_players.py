@@ -61,8 +61,10 @@ class Driver:
     """Plays games through the emulator by clicking, like people would."""
 
     def __init__(
-        self, emu: DiscordEmulator, channel, bot: CribbageBot, *, think: float = 0.0, seed=0
+        self, emu: DiscordEmulator, channel, bot: CribbageBot | None, *, think: float = 0.0, seed=0
     ) -> None:
+        """``bot``: the bot object when it runs in this process; None when it runs in another
+        (then the driver learns the game is over from the channel, like a player)."""
         self.emu = emu
         self.channel = channel
         self.bot = bot
@@ -77,19 +79,22 @@ class Driver:
         return result
 
     async def select(self, user, message, values, **kwargs):
-        if self.think:
-            await asyncio.sleep(self._pace.uniform(0.5, 1.5) * self.think)
         result = await self.emu.select(user, message, values, **kwargs)
-        self.clicks += 1
-        self.latencies.append(result.latency)
-        return result
+        return await self._clicked(result)
 
     async def click(self, user, message, label=None, **kwargs):
-        if self.think:
-            await asyncio.sleep(self._pace.uniform(0.5, 1.5) * self.think)
         result = await self.emu.click(user, message, label, **kwargs)
+        return await self._clicked(result)
+
+    async def _clicked(self, result):
         self.clicks += 1
         self.latencies.append(result.latency)
+        if self.bot is None:
+            # another process: the emulator cannot see its handler finish; wait until the
+            # bot has gone quiet in this channel (its table edit and hand redraws are in)
+            await self.emu.quiet(self.channel)
+        if self.think:  # a person looks at the result, then decides the next click
+            await asyncio.sleep(self._pace.uniform(0.5, 1.5) * self.think)
         return result
 
     def table_message(self):
@@ -147,17 +152,26 @@ class Driver:
         picks = [b for b in buttons if b.custom_id.startswith("crib:s:")]
         if picks:
             need = 2 if len(picks) == 6 else 1
-            for choice in seat.rng.sample(picks, need):
+            chosen = {b.label for b in seat.rng.sample(picks, need)}
+            # the ids change as the selection grows: find the same cards by their labels; pick
+            # again if the hand was redrawn meanwhile ("Your hand has changed" clears it)
+            for _ in range(3 * need):
                 current = self.emu.message(hand.id)
-                # the ids change as the selection grows: find the same card by its label
-                button = next(
-                    b for row in current.components for b in row if b.label == choice.label
-                )
-                await self.click(seat.user, current, custom_id=button.custom_id)
-            current = self.emu.message(hand.id)
-            confirm = next(b for row in current.components for b in row if "Lay away" in b.label)
-            await self.click(seat.user, current, custom_id=confirm.custom_id)
-            return "discard"
+                buttons = [b for row in current.components for b in row]
+                confirm = next((b for b in buttons if "Lay away" in (b.label or "")), None)
+                if confirm is not None:
+                    await self.click(seat.user, current, custom_id=confirm.custom_id)
+                    return "discard"
+                todo = [
+                    b for b in buttons
+                    if b.custom_id.startswith("crib:s:") and b.label in chosen
+                    and "✔" not in (b.emoji or "")
+                ]
+                if not todo:
+                    break
+                await self.click(seat.user, current, custom_id=todo[0].custom_id)
+            seat.hand = None
+            return "wait"
         plays = [b for b in buttons if b.custom_id.startswith("crib:p:") and not b.disabled]
         if plays:
             await self.click(seat.user, hand, custom_id=seat.rng.choice(plays).custom_id)
@@ -169,20 +183,40 @@ class Driver:
     def _live(hand) -> bool:
         return any(b.custom_id.startswith("crib:") for row in hand.components for b in row)
 
+    def game_over(self) -> bool:
+        """Whether the game in this channel has ended (with no bot object: the channel shows
+        the result, a message with a Rematch button)."""
+        if self.bot is not None:
+            return self.bot.manager.game_in_channel(self.channel.id) is None
+        return any(
+            b.label == "Rematch" for m in self.emu.public_messages(self.channel) for b in m.buttons
+        )
+
     async def play_out(self, seats: dict[int, Seat], *, max_moves: int = 2000) -> None:
         """Everyone moves when the table says so, until the game is over."""
         for _ in range(max_moves):
-            view = self.bot.manager.game_in_channel(self.channel.id)
-            if view is None:
+            if self.game_over():
                 return
+            if self.bot is None:  # another process: its messages and edits may lag
+                waiting = await self.emu.wait_for(
+                    lambda: self.game_over() or self.whose_move(), what="the table to move on"
+                )
+                if waiting is True:
+                    return
             waiting = self.whose_move()
             if not waiting:
+                view = self.bot.manager.game_in_channel(self.channel.id)
                 raise AssertionError(f"the table names nobody to move: {view.phase}")
             for user_id in waiting:
                 seat = seats[user_id]
-                if await self.move(seat) == "wait":
-                    seat.hand = None
-                    await self.move(seat)
+                try:
+                    if await self.move(seat) == "wait":
+                        seat.hand = None
+                        await self.move(seat)
+                except LookupError:  # the table moved on meanwhile (another process)
+                    if self.bot is not None:
+                        raise
+                    break
         raise AssertionError("the game did not end")
 
 

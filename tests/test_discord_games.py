@@ -4,6 +4,8 @@ The players act only on what they see; after every click the public messages are
 hidden cards against the engine's state.
 """
 
+import re
+
 import pytest
 
 from tests.discord_players import Driver, Seat
@@ -82,6 +84,33 @@ async def test_the_privacy_check_catches_a_leaked_card(club, monkeypatch):
         await play_game(club, 2)
 
 
+async def test_a_hand_picture_is_uploaded_again_only_when_it_changes(club):
+    """The hand redrawn when the turn comes keeps its picture (no new upload) unless the
+    cards or the dimming changed; a card laid gives a new picture."""
+    alice, bob = club.users[:2]
+    await club.start_game(alice, [bob])
+    seats = {u.id: Seat(u) for u in (alice, bob)}
+    while "Cutting for the deal" in club.table_message().text or not any(
+        b.custom_id.startswith("crib:p:") for s in seats.values() if s.hand for b in s.hand.buttons
+    ):
+        for user_id in club.whose_move():
+            await club.move(seats[user_id])
+    for seat in seats.values():  # both hands open
+        if seat.hand is None:
+            seat.hand = (await club.click(seat.user, club.table_message(), "Your hand")).message
+    first = seats[club.whose_move()[0]]
+    other = next(s for s in seats.values() if s is not first)
+    before_first = first.hand.attachments[0]
+    before_other = other.hand.attachments[0]
+    edits = len(other.hand.versions)
+    assert await club.move(first) == "play"  # count at most 10: every card still playable
+    assert len(other.hand.versions) > edits  # the other hand was redrawn: its turn now
+    assert "Your turn" in other.hand.text
+    assert other.hand.attachments[0].id == before_other.id  # same picture, not uploaded again
+    assert first.hand.attachments[0].id != before_first.id  # one card fewer: a new picture
+    assert first.hand.attachments[0].filename != before_first.filename
+
+
 async def test_cards_and_board_come_as_pictures_unless_images_are_off(club, monkeypatch):
     alice, bob = club.users[:2]
     await club.start_game(alice, [bob])
@@ -92,7 +121,8 @@ async def test_cards_and_board_come_as_pictures_unless_images_are_off(club, monk
     table = club.table_message()
     assert [a.filename for a in table.attachments] == ["board.png"]
     hand = (await club.click(alice, table, "Your hand")).message
-    assert hand.ephemeral and [a.filename for a in hand.attachments] == ["hand.png"]
+    assert hand.ephemeral and len(hand.attachments) == 1
+    assert re.fullmatch(r"hand-[0-9a-f]{12}\.png", hand.attachments[0].filename)
     assert hand.attachments[0].data[:8] == b"\x89PNG\r\n\x1a\n"
 
     from cogs.table import Table

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import time
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from bot.render import (
     show_png,
     shows_png,
 )
-from bot.render.images import game_hand_png, printable
+from bot.render.images import HandPicture, game_hand_png, printable
 from bot.render.text import breakdown_summary
 from tests.test_render_support import NAMES, cut_for_jack, play_deal
 
@@ -197,7 +198,8 @@ def test_private_hand_image_follows_the_deal():
     assert game_hand_png(game, 1) == render_hand(tuple(game.kept(1)), frozenset(), "You kept")
     game.apply(1, cut_for_jack(game))
     held = tuple(game.hand(1))
-    assert game_hand_png(game, 1) == render_hand(held, frozenset(), "Your turn - the count is 0")
+    # the turn and the count are in the message's text: the picture is the same either way
+    assert game_hand_png(game, 1) == render_hand(held, frozenset(), "Your hand")
     assert game_hand_png(game, 0) == render_hand(tuple(game.hand(0)), frozenset(), "Your hand")
     seen = {"dimmed": 0, "laid": 0}
     while True:
@@ -214,10 +216,25 @@ def test_private_hand_image_follows_the_deal():
                 seen["laid"] += 1
             elif s in game.to_act:
                 dimmed = frozenset(c for c in held if game.count + c.value > 31)
-                title = f"Your turn - the count is {game.count}"
-                assert game_hand_png(game, s) == render_hand(held, dimmed, title)
+                assert game_hand_png(game, s) == render_hand(held, dimmed, "Your hand")
                 seen["dimmed"] += bool(dimmed)
     assert seen["dimmed"] and seen["laid"]
+
+
+def test_a_hand_picture_names_what_it_shows():
+    cards = tuple(parse_cards("AS 5H 10D JC"))
+    picture = HandPicture(cards, frozenset(cards[:1]), "Your hand")
+    assert picture() == render_hand(cards, frozenset(cards[:1]), "Your hand")
+    same = HandPicture(cards, frozenset(cards[:1]), "Your hand")
+    assert same == picture and same.filename == picture.filename
+    assert re.fullmatch(r"hand-[0-9a-f]{12}\.png", picture.filename)
+    others = {
+        HandPicture(cards).filename,
+        HandPicture(cards, frozenset(cards[1:2]), "Your hand").filename,
+        HandPicture(cards[:3], frozenset(cards[:1]), "Your hand").filename,
+        HandPicture(cards, frozenset(cards[:1]), "You kept").filename,
+    }
+    assert picture.filename not in others and len(others) == 4
 
 
 # --------------------------------------------------------------------------- golden images

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 from bot.engine import Card, Suit
 from bot.engine.cards import rank_name
 
-from .drawing import SS, WIDTH, fit_text, font, lighten, to_png, wrap_text
+from .drawing import SS, WIDTH, encode_png, fit_text, font, lighten, reduced, to_png, wrap_text
 
 # colours
 CARD_FACE = (253, 252, 248)
@@ -148,6 +148,23 @@ def _draw_card(
     image.paste(sprite, (round(x * SS), round(y * SS)), sprite)
 
 
+@lru_cache(maxsize=128)
+def _small_sprite(card: Card, dim: bool) -> Image.Image:
+    """:func:`card_sprite` at its final size (a hand is composed at 1x from these)."""
+    return reduced(card_sprite(card, 1.0, dim))
+
+
+@lru_cache(maxsize=64)
+def _title_strip(title: str, width: int, height: int) -> Image.Image:
+    """The felt strip above a hand with its title, drawn supersampled and reduced."""
+    strip = Image.new("RGB", (width * SS, height * SS), TABLE)
+    text = fit_text(title, 20, width - 2 * MARGIN)
+    ImageDraw.Draw(strip).text(
+        (MARGIN * SS, (MARGIN + 10) * SS), text, font=font(20), fill=TABLE_INK, anchor="lm"
+    )
+    return strip.reduce(SS)
+
+
 @lru_cache(maxsize=512)
 def render_hand(
     cards: tuple[Card, ...], dimmed: frozenset[Card] = frozenset(), title: str = ""
@@ -156,6 +173,9 @@ def render_hand(
 
     ``dimmed`` cards are greyed (e.g. those that cannot be laid without passing 31);
     ``title`` is an optional line above the cards ("Your hand — lay away 2").
+
+    Drawn often (every move redraws a hand), so it is composed at its final size from cached
+    card sprites and a cached title strip: about half the work of drawing it supersampled.
     """
     if not 0 < len(cards) <= 6:
         raise ValueError("A hand image shows 1 to 6 cards")
@@ -163,16 +183,13 @@ def render_hand(
     head = 34 if title else 0
     width = 2 * MARGIN + n * CARD_W + (n - 1) * CARD_GAP
     height = 2 * MARGIN + head + CARD_H + 3
-    image = Image.new("RGB", (width * SS, height * SS), TABLE)
+    image = Image.new("RGB", (width, height), TABLE)
     if title:
-        draw = ImageDraw.Draw(image)
-        text = fit_text(title, 20, width - 2 * MARGIN)
-        draw.text(
-            (MARGIN * SS, (MARGIN + 10) * SS), text, font=font(20), fill=TABLE_INK, anchor="lm"
-        )
+        image.paste(_title_strip(title, width, MARGIN + head), (0, 0))
     for i, card in enumerate(cards):
-        _draw_card(image, card, MARGIN + i * (CARD_W + CARD_GAP), MARGIN + head, card in dimmed)
-    return to_png(image)
+        sprite = _small_sprite(card, card in dimmed)
+        image.paste(sprite, (MARGIN + i * (CARD_W + CARD_GAP), MARGIN + head), sprite)
+    return encode_png(image)
 
 
 @lru_cache(maxsize=256)

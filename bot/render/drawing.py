@@ -59,11 +59,21 @@ def printable(text: str) -> str:
 
 def to_png(image: Image.Image, colours: int = 96) -> bytes:
     """Reduce the supersampled image, quantize it (small files) and encode as PNG."""
-    small = image.reduce(SS)
+    return encode_png(image.reduce(SS), colours)
+
+
+def encode_png(small: Image.Image, colours: int = 96) -> bytes:
+    """Quantize an image at its final size (small files) and encode it as PNG."""
     small = small.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=0)
     out = io.BytesIO()
     small.save(out, format="PNG", compress_level=3)
     return out.getvalue()
+
+
+def reduced(image: Image.Image) -> Image.Image:
+    """A supersampled RGBA image at its final size, edges blended with premultiplied alpha
+    (so transparent pixels do not darken them)."""
+    return image.convert("RGBa").reduce(SS).convert("RGBA")
 
 
 def fit_text(text: str, size: int, width: float) -> str:

@@ -14,6 +14,10 @@ pictures, and re-exports the drawing done elsewhere —
 * :mod:`bot.render.cards_art`: suits, card faces and sprites, and the pictures made of cards
   (``render_hand``, ``hand_png``, ``render_show``, ``render_shows``).
 
+The pictures made from a game come drawn (``game_board_png``...) or as a :data:`Picture` to draw
+later (``board_picture``, ``hand_picture``, ``shows_picture``): the bot reads the game on its
+event loop and draws in a worker thread, so one table's drawing never holds up another's click.
+
 >>> png = render_board((("Alice", 0, 84, 77), ("Bob", 1, 62, 62)), 121)
 >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
 True
@@ -21,9 +25,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
 
-from bot.engine import Game, Phase, Shown
+from bot.engine import Card, Game, Phase, Shown
 
 from .board_art import (
     FINISH_R,
@@ -97,13 +104,17 @@ __all__ = [
     "WIDTH",
     "WOOD",
     "BoardSide",
+    "HandPicture",
+    "Picture",
     "ShowRow",
+    "board_picture",
     "board_sides",
     "card_face",
     "card_sprite",
     "font",
     "game_board_png",
     "game_hand_png",
+    "hand_picture",
     "hand_png",
     "hole_index",
     "printable",
@@ -112,6 +123,7 @@ __all__ = [
     "render_show",
     "render_shows",
     "show_png",
+    "shows_picture",
     "shows_png",
     "suit_colour",
     "suit_mask",
@@ -121,14 +133,26 @@ __all__ = [
 # --------------------------------------------------------------------------- from engine values
 
 
-def game_board_png(
+Picture = Callable[[], bytes]
+"""A picture to draw: every input already read from the game, so calling it (in any thread)
+touches nothing but its own frozen arguments and the renderers' caches."""
+
+
+def board_picture(
     game: Game, names: Sequence[str], previous_scores: Sequence[int] | None = None
-) -> bytes:
+) -> Picture:
     """The board of ``game`` (``names`` per seat; sides named and coloured by side index).
 
     ``previous_scores`` places the back pegs: keep the scores from before the last peg."""
     sides = board_sides(side_names(names, game.variant), game.scores, previous_scores)
-    return render_board(sides, game.variant.target)
+    return partial(render_board, sides, game.variant.target)
+
+
+def game_board_png(
+    game: Game, names: Sequence[str], previous_scores: Sequence[int] | None = None
+) -> bytes:
+    """:func:`board_picture`, drawn."""
+    return board_picture(game, names, previous_scores)()
 
 
 def show_png(shown: Shown, names: Sequence[str]) -> bytes:
@@ -139,6 +163,11 @@ def show_png(shown: Shown, names: Sequence[str]) -> bytes:
 
 
 def shows_png(shows: Sequence[Shown], names: Sequence[str]) -> bytes:
+    """:func:`shows_picture`, drawn."""
+    return shows_picture(shows, names)()
+
+
+def shows_picture(shows: Sequence[Shown], names: Sequence[str]) -> Picture:
     """The show of a deal from its ``Shown`` events (in the order given, crib last)."""
     if not shows:
         raise ValueError("Nothing was shown")
@@ -151,30 +180,60 @@ def shows_png(shows: Sequence[Shown], names: Sequence[str]) -> bytes:
         )
         for s in shows
     )
-    return render_shows(rows, shows[0].starter)
+    return partial(render_shows, rows, shows[0].starter)
 
 
-def game_hand_png(game: Game, seat: int) -> bytes:
+@dataclass(frozen=True, slots=True)
+class HandPicture:
+    """A hand to draw (see :func:`render_hand`); equal pictures draw the same PNG, so a message
+    already showing this one needs no new upload."""
+
+    cards: tuple[Card, ...]
+    dimmed: frozenset[Card] = frozenset()
+    title: str = ""
+
+    def __call__(self) -> bytes:
+        return render_hand(self.cards, self.dimmed, self.title)
+
+    @property
+    def filename(self) -> str:
+        """An attachment name that tells which picture a message shows ("hand-1a2b3c4d5e6f.png")."""
+        key = (
+            " ".join(c.code for c in self.cards)
+            + "|"
+            + " ".join(sorted(c.code for c in self.dimmed))
+        )
+        digest = hashlib.blake2s(f"{key}|{self.title}".encode(), digest_size=6).hexdigest()
+        return f"hand-{digest}.png"
+
+
+def hand_picture(game: Game, seat: int) -> HandPicture:
     """PRIVATE: ``seat``'s cards as a picture for its ephemeral message.
 
     While laying away: the cards dealt. In the play: the cards still held, with those that
-    would pass 31 dimmed when it is the seat's turn (all laid: the kept cards, dimmed).
+    would pass 31 dimmed when it is the seat's turn (all laid: the kept cards, dimmed); the
+    message's text says whose turn it is and the count, so the picture only changes when the
+    cards or the dimming do (and the hand redrawn when the turn comes needs no new upload).
     Otherwise: the kept hand.
     """
     held = tuple(game.hand(seat))
     if game.phase is Phase.PLAY:
         if not held:
             kept = tuple(game.kept(seat))
-            return render_hand(kept, frozenset(kept), "All your cards are laid")
+            return HandPicture(kept, frozenset(kept), "All your cards are laid")
         dimmed = frozenset()
         if seat in game.to_act:
             dimmed = frozenset(c for c in held if game.count + c.value > 31)
-            return render_hand(held, dimmed, f"Your turn - the count is {game.count}")
-        return render_hand(held, dimmed, "Your hand")
+        return HandPicture(held, dimmed, "Your hand")
     if game.phase is Phase.DISCARD and seat in game.to_act:
         n = game.variant.discards
-        return render_hand(held, frozenset(), f"Your hand - lay away {n}")
+        return HandPicture(held, frozenset(), f"Your hand - lay away {n}")
     kept = tuple(game.kept(seat)) or held
     if not kept:
         raise ValueError("This seat holds no cards yet")
-    return render_hand(kept, frozenset(), "You kept")
+    return HandPicture(kept, frozenset(), "You kept")
+
+
+def game_hand_png(game: Game, seat: int) -> bytes:
+    """:func:`hand_picture`, drawn."""
+    return hand_picture(game, seat)()

@@ -147,6 +147,7 @@ class DiscordEmulator:
         self.violations: list[Violation] = []
         self.bot_errors: list[BotErrorRecord] = []
         self._change = asyncio.Event()
+        self.activity: dict[int, float] = {}  # channel id -> loop time of the bot's last output
         self._background: set[asyncio.Task[Any]] = set()
         self._everywhere: list[int] = []  # users who join every guild, even later ones
 
@@ -707,9 +708,25 @@ class DiscordEmulator:
     def _record(self, kind: str, **fields: Any) -> dict[str, Any]:
         return self.transcript.write(kind, self.now(), **fields)
 
-    def _touch(self) -> None:
+    def _touch(self, channel: EmuChannel | None = None) -> None:
         change, self._change = self._change, asyncio.Event()
         change.set()
+        if channel is not None:
+            self.activity[channel.id] = asyncio.get_running_loop().time()
+
+    async def quiet(self, channel: EmuChannel, period: float = 0.02, timeout: float = 2.0) -> bool:
+        """Wait until the bot has sent nothing to ``channel`` (messages, edits, responses)
+        for ``period`` seconds; False if it was still busy after ``timeout``. For a bot in
+        another process, whose handlers the emulator cannot see finish."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            idle = loop.time() - self.activity.get(channel.id, 0.0)
+            if idle >= period:
+                return True
+            if loop.time() >= deadline:
+                return False
+            await asyncio.sleep(period - idle)
 
     def _violation(
         self,
@@ -1307,7 +1324,7 @@ class DiscordEmulator:
             result.modal = data
         elif rtype == 8:
             result.choices = list(data.get("choices") or [])
-        self._touch()
+        self._touch(result.channel)
         return message
 
     async def _followup(
@@ -1434,7 +1451,7 @@ class DiscordEmulator:
         )
         self.messages[message.id] = message
         self._record("message", action="create", author=author.name, **message_fields(message))
-        self._touch()
+        self._touch(channel)
         await self._broadcast_message("MESSAGE_CREATE", message)
         return message
 
@@ -1481,7 +1498,7 @@ class DiscordEmulator:
         if interaction is not None:
             fields["by_interaction_id"] = str(interaction.id)
         self._record("message", action=action, author=message.author.name, **fields)
-        self._touch()
+        self._touch(message.channel)
         await self._broadcast_message("MESSAGE_UPDATE", message)
 
     async def _delete(self, message: EmuMessage, *, via: str) -> None:
@@ -1494,7 +1511,7 @@ class DiscordEmulator:
             visibility="ephemeral" if message.ephemeral else "public",
             via=via,
         )
-        self._touch()
+        self._touch(message.channel)
         if message.ephemeral:
             return
         data: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel.id)}
