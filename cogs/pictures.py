@@ -1,10 +1,11 @@
 """Drawing pictures off the event loop.
 
 A picture takes a few milliseconds of Pillow work (compositing, quantizing, PNG encoding); on
-the event loop that time would hold up every other table's clicks. Pictures are drawn in one
-worker thread instead (one, because a FreeType font is not safe to use from two threads at
-once; Pillow releases the GIL while it works, so the loop runs meanwhile). Repeated pictures
-come from the renderers' caches at once.
+the event loop that time would hold up every other table's clicks. Pictures are drawn in two
+worker threads instead (Pillow releases the GIL while it works, so the loop runs meanwhile;
+each thread has its own fonts, see ``bot.render.drawing.font``), two so that a player's hand
+is not queued behind a whole deal's show being drawn for another table. Repeated pictures come
+from the renderers' caches at once.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ import discord
 
 from bot.render.images import Picture
 
-_PAINTER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="painter")
+_PAINTERS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="painter")
 
 
 async def draw(picture: Picture) -> bytes:
-    """The PNG bytes of ``picture``, drawn in the painter thread."""
-    return await asyncio.get_running_loop().run_in_executor(_PAINTER, picture)
+    """The PNG bytes of ``picture``, drawn in a painter thread."""
+    return await asyncio.get_running_loop().run_in_executor(_PAINTERS, picture)
 
 
 async def attachment(picture: Picture, filename: str) -> discord.File:

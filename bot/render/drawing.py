@@ -11,6 +11,7 @@ needed); :func:`printable` keeps to the characters that font can draw.
 from __future__ import annotations
 
 import io
+import threading
 import unicodedata
 from functools import lru_cache
 
@@ -23,12 +24,23 @@ WIDTH = 800
 # --------------------------------------------------------------------------- fonts and text
 
 
-@lru_cache(maxsize=32)
+_THREAD_FONTS = threading.local()
+
+
 def font(size: int) -> ImageFont.FreeTypeFont:
     """Pillow's built-in font at ``size`` px (1x), with basic layout for identical output
-    everywhere (no dependency on libraqm)."""
-    base = ImageFont.load_default(size=size * SS)
-    return base.font_variant(layout_engine=ImageFont.Layout.BASIC)
+    everywhere (no dependency on libraqm).
+
+    Each thread loads its own: a FreeType face must not be used by two threads at once, and
+    the bot draws in worker threads."""
+    fonts = getattr(_THREAD_FONTS, "fonts", None)
+    if fonts is None:
+        fonts = _THREAD_FONTS.fonts = {}
+    loaded = fonts.get(size)
+    if loaded is None:
+        base = ImageFont.load_default(size=size * SS)
+        loaded = fonts[size] = base.font_variant(layout_engine=ImageFont.Layout.BASIC)
+    return loaded
 
 
 _NOT_A_GLYPH = "\ue000"  # a private-use code point: the font draws its "missing" box
