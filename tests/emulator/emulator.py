@@ -12,7 +12,7 @@ import secrets
 import sys
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -138,6 +138,7 @@ class DiscordEmulator:
         self.guilds: dict[int, EmuGuild] = {}
         self.channels: dict[int, EmuChannel] = {}
         self.messages: dict[int, EmuMessage] = {}
+        self._in_channel: dict[int, list[EmuMessage]] = {}  # channel id -> its messages
         self.commands: dict[int | None, dict[tuple[str, int], dict[str, Any]]] = {}
         self.interactions: dict[int, PendingInteraction] = {}
         self._by_token: dict[str, PendingInteraction] = {}
@@ -593,12 +594,16 @@ class DiscordEmulator:
     # =========================================================================================
     # Reading what users see
 
+    def _messages_in(self, channel: EmuChannel | None) -> Iterable[EmuMessage]:
+        """Every message (of ``channel``), oldest first: a channel's from its own index, so
+        scripted players polling their table do not scan every channel's messages."""
+        if channel is None:
+            return self.messages.values()
+        return self._in_channel.get(channel.id, ())
+
     def public_messages(self, channel: EmuChannel | None = None) -> list[EmuMessage]:
         """Current public (non-ephemeral, non-deleted) messages, oldest first."""
-        return [
-            m for m in self.messages.values()
-            if m.public and not m.deleted and (channel is None or m.channel is channel)
-        ]
+        return [m for m in self._messages_in(channel) if m.public and not m.deleted]
 
     def last_public(self, channel: EmuChannel | None = None) -> EmuMessage:
         messages = self.public_messages(channel)
@@ -609,9 +614,8 @@ class DiscordEmulator:
     def ephemerals_for(self, user: EmuUser, channel: EmuChannel | None = None) -> list[EmuMessage]:
         """Ephemeral messages only ``user`` sees (not deleted), oldest first."""
         return [
-            m for m in self.messages.values()
+            m for m in self._messages_in(channel)
             if m.ephemeral and m.visible_to is user and not m.deleted
-            and (channel is None or m.channel is channel)
         ]
 
     def last_ephemeral(self, user: EmuUser) -> EmuMessage:
@@ -626,10 +630,7 @@ class DiscordEmulator:
 
     def visible_to(self, user: EmuUser, channel: EmuChannel | None = None) -> list[EmuMessage]:
         """Everything ``user`` sees in ``channel``: public messages and their own ephemerals."""
-        return [
-            m for m in self.messages.values()
-            if m.visible_for(user) and (channel is None or m.channel is channel)
-        ]
+        return [m for m in self._messages_in(channel) if m.visible_for(user)]
 
     def all_public_text(self) -> list[str]:
         """The text of every version of every public message ever sent (deleted ones too):
@@ -1450,6 +1451,7 @@ class DiscordEmulator:
             message_type=20 if interaction is not None and interaction.type == 2 else 0,
         )
         self.messages[message.id] = message
+        self._in_channel.setdefault(channel.id, []).append(message)
         self._record("message", action="create", author=author.name, **message_fields(message))
         self._touch(channel)
         await self._broadcast_message("MESSAGE_CREATE", message)
