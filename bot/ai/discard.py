@@ -103,7 +103,13 @@ def removal_options(
     pegging: bool = False,
     dealer: bool | None = None,
 ) -> list[DiscardOption]:
-    """Options with the card-removal crib model where it applies (two-handed), else tables.
+    """Options with the card-removal crib model where it helps (our own crib, two-handed),
+    else the tables.
+
+    Measured against a ``standard`` opponent on the same deals (3,500 as dealer and as many as
+    pone, exact expectations): in our own crib the removal model chose better than the table
+    (+0.008 to +0.023 points a deal over three samples), in the opponent's crib it chose worse
+    (-0.006 to -0.033), so there the table decides.
 
     With ``pegging`` (two-handed) each option also carries the kept cards' pegging prospects
     (``dealer``: whether we deal; by default, whether the crib is ours).
@@ -112,9 +118,16 @@ def removal_options(
         return table_options(hand, own=own, players=players, partnerships=partnerships)
     hand = tuple(sorted(hand))
     deals = own if dealer is None else dealer
+    key = table_key(players, partnerships)
+
+    def crib(discard: tuple[Card, ...], kept: tuple[Card, ...]) -> float:
+        if own:
+            return crib_expectation_removal(discard, hand, own=True)
+        return crib_value(discard, key=key, own=False)
+
     return evaluate(
         hand,
-        crib=lambda discard, kept: crib_expectation_removal(discard, hand, own=own),
+        crib=crib,
         weight=crib_weight(players, partnerships, own),
         extra=(lambda discard, kept: pegging_prospect(kept, deals)) if pegging else None,
     )
