@@ -12,6 +12,12 @@ Figures, one per line as ``name: value unit``:
   crib; ``..._interval_<level>``: the half-width of the mean's 95% interval (the deals differ
   a lot, so 10,000 of them pin the mean down to about +-0.07). ``..._<level>_minus_standard``:
   the difference from ``standard`` on the same deals, with its own (much narrower) interval.
+- ``pegging_trade_*``: the expert also weighs the pegging prospects of the cards it keeps,
+  which costs hand + crib (its ``minus_standard`` figures above). On the deals where that
+  changes its discard (``pegging_changes_discard_expert``, over ``--trade-deals`` deals in each
+  role), the hand + crib it gives up (exact, against the actual opponent's discard) and the
+  pegging it gains (both kept hands pegged out by ``standard`` players over 8 starters), each
+  per changed deal with its 95% interval, and the net.
 - ``<a>_vs_<b>``: the win rate of ``a`` over two-player games with seats swapped each game
   (pairs of games on the same deals, duplicate style), with its 95% interval (Wilson; the
   pairing makes the true interval a little narrower).
@@ -33,9 +39,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.ai import choose_discard  # noqa: E402
+from bot.ai.discard import removal_options  # noqa: E402
 from bot.ai.players import decide  # noqa: E402
 from bot.ai.view import SeatView  # noqa: E402
-from bot.engine import FULL_PACK, Game, Phase, Play, Variant, show_points  # noqa: E402
+from bot.engine import (  # noqa: E402
+    FULL_PACK,
+    Cut,
+    Game,
+    Phase,
+    Play,
+    Scored,
+    ScoreReason,
+    Variant,
+    show_points,
+)
 
 LEVELS = ("easy", "standard", "expert")
 MATCHES = (
@@ -109,6 +126,81 @@ def expected_points(
 def mean_interval(values: list[float]) -> tuple[float, float]:
     """The mean and the half-width of its 95% interval."""
     return statistics.fmean(values), 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+# --------------------------------------------------------------------------- the pegging trade
+
+
+PEGGING = {ScoreReason.PLAY, ScoreReason.GO, ScoreReason.LAST_CARD}
+
+
+def pegging_margin(kept: list, other_kept: list, starter, we_deal: bool) -> int:
+    """Our pegging minus theirs when these kept hands are pegged out by ``standard`` players
+    (the engine plays the deal from a made-up snapshot; the starter is cut where we put it)."""
+    dealer_kept, pone_kept = (kept, other_kept) if we_deal else (other_kept, kept)
+    rest = [c for c in FULL_PACK if c not in {*kept, *other_kept, starter}]
+    crib = rest[:4]  # any four other cards: the crib does not change the play
+    pack = rest[4:]
+    pack.insert(4, starter)
+    snapshot = Game.new(Variant(players=2), seed=1, first_dealer=0).to_dict()
+    held = [[c.code for c in dealer_kept], [c.code for c in pone_kept]]
+    snapshot.update(
+        phase="cut for starter", dealer=0, first_dealer=0, deal_number=1, scores=[0, 0],
+        pack=[c.code for c in pack], hands=held, kept=held, crib=[c.code for c in crib],
+        discarded=[0, 1], laid_away=[[c.code for c in crib[:2]], [c.code for c in crib[2:]]],
+    )  # fmt: skip
+    game = Game.from_dict(snapshot)
+    game.apply(1, Cut(4))
+    points = [0, 0]
+    while game.phase is Phase.PLAY:
+        seat = game.to_act[0]
+        for event in game.apply(seat, decide(SeatView.of(game, seat), level="standard", seed=0)):
+            if isinstance(event, Scored) and event.reason in PEGGING:
+                points[event.seat] += event.points
+    ours = 0 if we_deal else 1
+    return points[ours] - points[1 - ours]
+
+
+def _pegging_trade(args) -> list[tuple[float, float]]:
+    """Per deal where the expert's discard differs from its discard without the pegging
+    prospects: (hand + crib gained, pegging gained), the pegging over ``starters`` starters."""
+    seeds, starters = args
+    out = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        cards = rng.sample(FULL_PACK, 12)
+        we_deal = seed % 2 == 0
+        ours, theirs = (cards[:6], cards[6:]) if we_deal else (cards[6:], cards[:6])
+        with_pegging = removal_options(ours, own=we_deal, pegging=True)[0]
+        without = removal_options(ours, own=we_deal, pegging=False)[0]
+        if with_pegging.discard == without.discard:
+            continue
+        their_throw = choose_discard(theirs, dealer=not we_deal, level="standard", seed=seed)
+        their_kept = [c for c in theirs if c not in their_throw]
+        unseen = [c for c in FULL_PACK if c not in cards]
+        sample = random.Random(seed).sample(unseen, starters)
+        gains = []
+        for option in (with_pegging, without):
+            kept = list(option.kept)
+            crib = [*option.discard, *their_throw]
+            show = peg = 0.0
+            for starter in unseen:
+                crib_points = show_points(crib, starter, crib=True)
+                show += show_points(kept, starter) + (crib_points if we_deal else -crib_points)
+            for starter in sample:
+                peg += pegging_margin(kept, their_kept, starter, we_deal)
+            gains.append((show / len(unseen), peg / len(sample)))
+        out.append((gains[0][0] - gains[1][0], gains[0][1] - gains[1][1]))
+    return out
+
+
+def pegging_trade(deals: int, workers: int, starters: int = 8) -> tuple[int, list, list]:
+    """How often the pegging prospects change the expert's discard, and per deal the hand +
+    crib it gives up and the pegging it gains (over ``deals`` deals in each role)."""
+    seeds = list(range(2 * deals))
+    chunks = [(seeds[i :: workers * 4], starters) for i in range(workers * 4)]
+    rows = [row for part in _map(workers, _pegging_trade, chunks) for row in part]
+    return len(rows), [r[0] for r in rows], [r[1] for r in rows]
 
 
 # --------------------------------------------------------------------------- matches
@@ -193,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=500, help="hands for discard latency")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
+        "--trade-deals", type=int, default=4_000, help="deals for the pegging trade-off"
+    )
+    parser.add_argument(
         "--matches", default="all", help="comma-separated a_vs_b names, or 'all' or 'none'"
     )
     args = parser.parse_args(argv)
@@ -223,6 +318,21 @@ def main(argv: list[str] | None = None) -> int:
                 mean, half = mean_interval(diff)
                 print(f"{role}_points_{level}_minus_standard: {mean:+.3f} points")
                 print(f"{role}_points_{level}_minus_standard_interval: {half:.3f} points")
+
+    if args.trade_deals:
+        start = time.perf_counter()
+        changed, show, peg = pegging_trade(args.trade_deals, args.workers)
+        total = 2 * args.trade_deals
+        print(f"pegging_changes_discard_expert: {100 * changed / total:.1f} % of deals")
+        if changed > 1:
+            for name, values in (("hand_crib", show), ("pegging", peg)):
+                mean, half = mean_interval(values)
+                print(f"pegging_trade_{name}_per_changed_deal: {mean:+.3f} points")
+                print(f"pegging_trade_{name}_interval: {half:.3f} points")
+            net, half = mean_interval([a + b for a, b in zip(show, peg, strict=True)])
+            print(f"pegging_trade_net_per_changed_deal: {net:+.3f} points")
+            print(f"pegging_trade_net_interval: {half:.3f} points")
+        print(f"pegging_trade_seconds: {time.perf_counter() - start:.1f} s")
 
     wanted = {f"{a}_vs_{b}" for a, b in MATCHES}
     if args.matches == "none":

@@ -256,8 +256,15 @@ ALL_BUTTONS = (
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
-    """A view made only of dynamic items (never stored by discord.py: nothing to leak)."""
+    """A view made only of dynamic items, already stopped.
+
+    The clicks on its buttons reach the bot through the dynamic items registered at start,
+    never through the view. A view still running would be kept by discord.py in its view store
+    for every message sent or edited with it, and an ephemeral one sent with a 15-minute timeout
+    task: thousands of objects per busy hour for the garbage collector to scan.
+    """
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
+    view.stop()
     return view

@@ -4,6 +4,7 @@ The players act only on what they see; after every click the public messages are
 hidden cards against the engine's state.
 """
 
+import asyncio
 import re
 
 import pytest
@@ -38,6 +39,19 @@ async def test_two_players_play_a_whole_game_to_121(club):
         assert talk in story
     # a stable number of public messages: one per deal record, pings, the result
     assert len(club.emu.public_messages(club.channel)) < 60
+
+
+async def test_a_whole_game_leaves_nothing_behind_in_discord_py(club):
+    """Buttons are dynamic items: discord.py keeps no view per message sent or edited, and no
+    timeout task per ephemeral hand (a busy bot piled up thousands, and long GC pauses)."""
+    await play_game(club, 2)
+    store = club.bot._connection._view_store
+    assert not store._synced_message_views and not any(store._views.values())
+    timeouts = [t for t in asyncio.all_tasks() if "timeout_task" in t.get_coro().__qualname__]
+    assert not timeouts, f"{len(timeouts)} views still waiting for their timeout"
+    # and the buttons still work: a new game is played through them the same way
+    text = await play_game(club, 2)
+    assert "wins" in text
 
 
 async def test_three_players_to_61(club):
