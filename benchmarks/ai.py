@@ -285,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=500, help="hands for discard latency")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
-        "--trade-deals", type=int, default=4_000, help="deals for the pegging trade-off"
+        "--trade-deals", type=int, default=10_000, help="deals for the pegging trade-off"
     )
     parser.add_argument(
         "--matches", default="all", help="comma-separated a_vs_b names, or 'all' or 'none'"
