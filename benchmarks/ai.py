@@ -44,7 +44,6 @@ from bot.ai.players import decide  # noqa: E402
 from bot.ai.view import SeatView  # noqa: E402
 from bot.engine import (  # noqa: E402
     FULL_PACK,
-    Cut,
     Game,
     Phase,
     Play,
@@ -53,6 +52,7 @@ from bot.engine import (  # noqa: E402
     Variant,
     show_points,
 )
+from tests.engine_positions import position  # noqa: E402
 
 LEVELS = ("easy", "standard", "expert")
 MATCHES = (
@@ -99,15 +99,21 @@ def _deal_points(args) -> dict[int, float]:
         d_kept = [c for c in dealer_hand if c not in d_throw]
         p_kept = [c for c in pone_hand if c not in p_throw]
         crib = [*d_throw, *p_throw]
-        seen = set(cards)
-        d = p = 0
-        starters = [c for c in FULL_PACK if c not in seen]
-        for starter in starters:
-            crib_points = show_points(crib, starter, crib=True)
-            d += show_points(d_kept, starter) + crib_points
-            p += show_points(p_kept, starter) - crib_points
-        out[seed] = (d if seed % 2 == 0 else p) / len(starters)
+        starters = [c for c in FULL_PACK if c not in cards]
+        if seed % 2 == 0:
+            out[seed] = show_margin(d_kept, crib, starters, we_deal=True)
+        else:
+            out[seed] = show_margin(p_kept, crib, starters, we_deal=False)
     return out
+
+
+def show_margin(kept: list, crib: list, starters: list, *, we_deal: bool) -> float:
+    """The exact average over ``starters`` of our hand plus the crib (ours) or minus it."""
+    total = 0
+    for starter in starters:
+        crib_points = show_points(crib, starter, crib=True)
+        total += show_points(kept, starter) + (crib_points if we_deal else -crib_points)
+    return total / len(starters)
 
 
 def expected_points(
@@ -136,21 +142,10 @@ PEGGING = {ScoreReason.PLAY, ScoreReason.GO, ScoreReason.LAST_CARD}
 
 def pegging_margin(kept: list, other_kept: list, starter, we_deal: bool) -> int:
     """Our pegging minus theirs when these kept hands are pegged out by ``standard`` players
-    (the engine plays the deal from a made-up snapshot; the starter is cut where we put it)."""
+    (the engine plays the deal from the position right after the starter)."""
     dealer_kept, pone_kept = (kept, other_kept) if we_deal else (other_kept, kept)
-    rest = [c for c in FULL_PACK if c not in {*kept, *other_kept, starter}]
-    crib = rest[:4]  # any four other cards: the crib does not change the play
-    pack = rest[4:]
-    pack.insert(4, starter)
-    snapshot = Game.new(Variant(players=2), seed=1, first_dealer=0).to_dict()
-    held = [[c.code for c in dealer_kept], [c.code for c in pone_kept]]
-    snapshot.update(
-        phase="cut for starter", dealer=0, first_dealer=0, deal_number=1, scores=[0, 0],
-        pack=[c.code for c in pack], hands=held, kept=held, crib=[c.code for c in crib],
-        discarded=[0, 1], laid_away=[[c.code for c in crib[:2]], [c.code for c in crib[2:]]],
-    )  # fmt: skip
-    game = Game.from_dict(snapshot)
-    game.apply(1, Cut(4))
+    hands = [" ".join(c.code for c in h) for h in (dealer_kept, pone_kept)]
+    game = position(Variant(players=2), dealer=0, kept=hands, starter=starter.code)
     points = [0, 0]
     while game.phase is Phase.PLAY:
         seat = game.to_act[0]
@@ -183,13 +178,9 @@ def _pegging_trade(args) -> list[tuple[float, float]]:
         for option in (with_pegging, without):
             kept = list(option.kept)
             crib = [*option.discard, *their_throw]
-            show = peg = 0.0
-            for starter in unseen:
-                crib_points = show_points(crib, starter, crib=True)
-                show += show_points(kept, starter) + (crib_points if we_deal else -crib_points)
-            for starter in sample:
-                peg += pegging_margin(kept, their_kept, starter, we_deal)
-            gains.append((show / len(unseen), peg / len(sample)))
+            show = show_margin(kept, crib, unseen, we_deal=we_deal)
+            peg = sum(pegging_margin(kept, their_kept, s, we_deal) for s in sample)
+            gains.append((show, peg / len(sample)))
         out.append((gains[0][0] - gains[1][0], gains[0][1] - gains[1][1]))
     return out
 

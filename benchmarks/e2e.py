@@ -32,10 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.discord_players import TOKEN, Driver, Seat, make_bot  # noqa: E402
+from tests.discord_players import Driver, Seat, bot_environment, make_bot  # noqa: E402
 from tests.emulator import DiscordEmulator  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 async def one_game(
@@ -63,11 +61,9 @@ async def bot_process(emu: DiscordEmulator, database: Path, script: str | None =
     """``python -m bot`` (or ``script``, e.g. one that instruments the bot and then runs it) in
     its own process on ``database``, connected to ``emu``."""
     command = emu.launch_command(script) if script else emu.launch_command(module="bot")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CRIBBAGE_"))}
-    env |= {"DISCORD_TOKEN": TOKEN, "CRIBBAGE_DB": str(database), "PYTHONPATH": str(ROOT)}
     log = open(database.with_suffix(".log"), "wb")  # noqa: SIM115
     process = await asyncio.create_subprocess_exec(
-        *command, cwd=database.parent, env=env, stdout=log, stderr=log
+        *command, cwd=database.parent, env=bot_environment(database), stdout=log, stderr=log
     )
     try:
         await emu.wait_ready(timeout=60)

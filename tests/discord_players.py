@@ -8,16 +8,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bot.app import CribbageBot
 from bot.config import Config
 from tests.emulator import DiscordEmulator
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def bot_environment(database: Path) -> dict[str, str]:
+    """The environment of ``python -m bot`` in a subprocess on ``database``: our token, and
+    none of the caller's own Discord or cribbage settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CRIBBAGE_"))}
+    return env | {"DISCORD_TOKEN": TOKEN, "CRIBBAGE_DB": str(database), "PYTHONPATH": str(ROOT)}
 
 
 @contextlib.asynccontextmanager
@@ -163,8 +173,10 @@ class Driver:
                     await self.click(seat.user, current, custom_id=confirm.custom_id)
                     return "discard"
                 todo = [
-                    b for b in buttons
-                    if b.custom_id.startswith("crib:s:") and b.label in chosen
+                    b
+                    for b in buttons
+                    if b.custom_id.startswith("crib:s:")
+                    and b.label in chosen
                     and "✔" not in (b.emoji or "")
                 ]
                 if not todo:

@@ -2,23 +2,18 @@
 the same database carries the game on from the old buttons, commands synced only once."""
 
 import asyncio
-import os
 import signal
 from pathlib import Path
 
-from tests.discord_players import TOKEN
+from tests.discord_players import TOKEN, bot_environment
 from tests.emulator import DiscordEmulator
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 async def start_bot(emu: DiscordEmulator, database: Path) -> asyncio.subprocess.Process:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CRIBBAGE_"))}
-    env |= {"DISCORD_TOKEN": TOKEN, "CRIBBAGE_DB": str(database), "PYTHONPATH": str(ROOT)}
     process = await asyncio.create_subprocess_exec(
         *emu.launch_command(module="bot"),
         cwd=database.parent,
-        env=env,
+        env=bot_environment(database),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
