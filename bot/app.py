@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
+from cogs.replies import tell
 
 log = logging.getLogger(__name__)
 
@@ -95,24 +96,13 @@ class CribbageBot(commands.Bot):
                 exc_info=original,
             )
             message = "Something went wrong on our side; the game is safe. Please try again."
-        await send_ephemeral(interaction, message)
+        await tell(interaction, message)
 
     async def close(self) -> None:
         await super().close()
         if self.store is not None:
             await self.store.close()
             self.store = None
-
-
-async def send_ephemeral(interaction: discord.Interaction, message: str) -> None:
-    """Answer privately, whether or not the interaction was already answered."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("Could not deliver an error message to a user", exc_info=True)
 
 
 async def serve(config: Config) -> None:

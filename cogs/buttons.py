@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import Card, card_from_code
+from cogs.replies import tell
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
@@ -51,13 +52,7 @@ async def _run(interaction: discord.Interaction, handler: str, *args: Any) -> No
     except Exception:
         custom_id = (interaction.data or {}).get("custom_id")
         log.exception("Button %s failed", custom_id)
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(FAILED, ephemeral=True)
-            else:
-                await interaction.response.send_message(FAILED, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("Could not tell a user that their click failed")
+        await tell(interaction, FAILED)
 
 
 class LobbyButton(discord.ui.DynamicItem[Button], template=r"crib:l:(?P<game>\d+):(?P<verb>\w+)"):

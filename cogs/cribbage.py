@@ -23,6 +23,7 @@ from cogs.hand import hand_message, selected_cards, shown_picture
 from cogs.muggins import MUGGINS_ITEMS, MugginsKeeper
 from cogs.names import NameBook
 from cogs.rematch import REMATCH_BUTTONS, Rematches
+from cogs.replies import DEFER_AFTER, age, in_time, redraw, say
 from cogs.settings import settings_command
 from cogs.standings import Against, Scope, SortChoice, desk
 from cogs.table import Table
@@ -31,22 +32,7 @@ from cogs.watch import Watch
 
 log = logging.getLogger(__name__)
 
-ANSWER_WITHIN = 2.0  # seconds after Discord created an interaction: answer or defer by then
-DEFER_AFTER = 1.0  # an interaction this old when its handler starts is deferred at once
 SWEEP_EVERY_MINUTES = 5
-
-
-def age(interaction: discord.Interaction) -> float:
-    """Seconds since Discord created the interaction (its 3-second clock started then)."""
-    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
-
-
-async def say(interaction: discord.Interaction, message: str) -> None:
-    """A short private answer, whether or not the interaction was answered already."""
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
-    else:
-        await interaction.response.send_message(message, ephemeral=True)
 
 
 class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play cribbage"):
@@ -273,19 +259,13 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             if self.manager.view(game_id) is None:  # the game has ended
                 private = Refusal(private.reason, "The game is over: the result is in the channel.")
             text = f"{note}\n{private.message}".strip()
-            await self._answer(interaction, content=text, view=None, attachments=[])
+            await redraw(interaction, content=text, view=None, attachments=[])
             return
         if not interaction.response.is_done() and age(interaction) > DEFER_AFTER:
             await interaction.response.defer()
         message = await self._hand(game_id, private, mask=mask, note=note)
-        await self._answer(interaction, **await message.edit(shown_picture(interaction.message)))
+        await redraw(interaction, **await message.edit(shown_picture(interaction.message)))
         self.table.remember_hand(game_id, interaction.user.id, interaction, message.filename)
-
-    async def _answer(self, interaction: discord.Interaction, **fields) -> None:
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**fields)
-        else:
-            await interaction.response.edit_message(**fields)
 
     async def on_pick(
         self, interaction: discord.Interaction, game_id: int, step: int, mask: int
@@ -338,11 +318,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     async def _act(self, interaction: discord.Interaction, game_id: int, action, step: int) -> None:
         """Apply a move; answer by redrawing the hand; then tell the table."""
         user = interaction.user.id
-        task = asyncio.ensure_future(self.manager.act(game_id, user, action, step=step))
-        done, _ = await asyncio.wait({task}, timeout=max(0.0, ANSWER_WITHIN - age(interaction)))
-        if not done:
-            await interaction.response.defer()
-        outcome = await task
+        outcome = await in_time(interaction, self.manager.act(game_id, user, action, step=step))
         if isinstance(outcome, Refusal):
             await self._update_hand(interaction, game_id, note=f"⚠️ {outcome.message}")
             return

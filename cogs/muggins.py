@@ -11,7 +11,6 @@ decided here: the session manager accepts or refuses every click.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -24,6 +23,7 @@ from bot.engine.muggins import CLAIMS
 from bot.render.words import escape, hand_line, join_and
 from bot.sessions import GameView, PrivateView, Refusal
 from cogs.buttons import FAILED, Button, Style
+from cogs.replies import in_time, say, tell
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
@@ -45,13 +45,7 @@ async def _run_keeper(interaction: discord.Interaction, handler: str, *args: Any
         await getattr(cog.muggins, handler)(interaction, *args)
     except Exception:
         log.exception("Muggins click %s failed", (interaction.data or {}).get("custom_id"))
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(FAILED, ephemeral=True)
-            else:
-                await interaction.response.send_message(FAILED, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("Could not tell a user that their click failed")
+        await tell(interaction, FAILED)
 
 
 class ClaimPicker(
@@ -215,15 +209,9 @@ class MugginsKeeper:
         self, interaction: discord.Interaction, game_id: int, step: int, verb: str
     ) -> None:
         """A click on Muggins! or Let it go on the table (public: refusals go privately)."""
-        from cogs.cribbage import ANSWER_WITHIN, age, say
-
         action = Muggins() if verb == "call" else LetGo()
         work = self.cog.manager.act(game_id, interaction.user.id, action, step=step)
-        task = asyncio.ensure_future(work)
-        done, _ = await asyncio.wait({task}, timeout=max(0.0, ANSWER_WITHIN - age(interaction)))
-        if not done:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        outcome = await task
+        outcome = await in_time(interaction, work, ephemeral=True, thinking=True)
         if isinstance(outcome, Refusal):
             await say(interaction, outcome.message)
             return

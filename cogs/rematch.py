@@ -9,10 +9,8 @@ posted below. Alone with computers, the rematch starts at once. No rule is decid
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -20,11 +18,11 @@ from bot.render.matches import rematch_closed_embed, rematch_embed
 from bot.render.text import escape
 from bot.sessions import GameView, Outcome, Refusal
 from cogs.buttons import Button, Style, _run, view_of
+from cogs.replies import in_time, redraw, say
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
 
-T = TypeVar("T")
 PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 NO_PINGS = discord.AllowedMentions.none()
 
@@ -73,9 +71,9 @@ class Rematches:
     async def ask(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Rematch button of an ended game: a new table with the same seats."""
         work = self.manager.rematch(game_id, interaction.user.id)
-        result = await _in_time(interaction, work, thinking=True)
+        result = await in_time(interaction, work, thinking=True)
         if isinstance(result, Refusal):
-            await _say(interaction, result.message)
+            await say(interaction, result.message)
             return
         if isinstance(result, Outcome):
             payload, mentions = await self._started(result.view), NO_PINGS
@@ -96,20 +94,20 @@ class Rematches:
 
     async def accept(self, interaction: discord.Interaction, game_id: int) -> None:
         work = self.manager.accept_rematch(game_id, interaction.user.id)
-        result = await _in_time(interaction, work, thinking=False)
+        result = await in_time(interaction, work, thinking=False)
         if isinstance(result, Refusal):
-            await _say(interaction, result.message)
+            await say(interaction, result.message)
             return
         if isinstance(result, GameView):
-            await _edit(interaction, **await self.payload(result))
+            await redraw(interaction, **await self.payload(result))
             return
-        await _edit(interaction, **await self._started(result.view))
+        await redraw(interaction, **await self._started(result.view))
         await self.table.publish(result, actor=interaction.user.id)
 
     async def decline(self, interaction: discord.Interaction, game_id: int) -> None:
         result = await self.manager.decline_rematch(game_id, interaction.user.id)
         if isinstance(result, Refusal):
-            await _say(interaction, result.message)
+            await say(interaction, result.message)
             return
         names = await self.names.seat_names(result)
         who = escape(interaction.user.display_name)
@@ -142,30 +140,3 @@ class Rematches:
         if view.match is not None:
             text += f" Best of {view.match.best_of}."
         return {"content": None, "embed": rematch_closed_embed(view, names, text), "view": None}
-
-
-async def _in_time(interaction: discord.Interaction, work: Awaitable[T], *, thinking: bool) -> T:
-    """Await ``work``; if it would answer late (Discord allows 3 seconds: starting a game may
-    wait on a computer's move), defer first. ``thinking``: a public "thinking..." message."""
-    from cogs.cribbage import ANSWER_WITHIN, age  # (cogs.cribbage imports this module)
-
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=max(0.0, ANSWER_WITHIN - age(interaction)))
-    if not done:
-        await interaction.response.defer(thinking=thinking)
-    return await task
-
-
-async def _edit(interaction: discord.Interaction, **fields: Any) -> None:
-    """Redraw the clicked message, whether or not the click was deferred."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**fields)
-    else:
-        await interaction.response.edit_message(**fields)
-
-
-async def _say(interaction: discord.Interaction, message: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
-    else:
-        await interaction.response.send_message(message, ephemeral=True)

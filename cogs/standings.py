@@ -39,6 +39,7 @@ from bot.render.standings import (
 from bot.render.text import escape
 from cogs.buttons import FAILED, view_of
 from cogs.names import COMPUTER_NAMES, NameBook
+from cogs.replies import tell
 from db.standings import COMPUTER_LEVELS, EVERYWHERE
 
 log = logging.getLogger(__name__)
@@ -121,7 +122,7 @@ class LeaderboardPageButton(
             )
         except Exception:
             log.exception("Leaderboard button %s failed", self.item.custom_id)
-            await _tell(interaction, FAILED)
+            await tell(interaction, FAILED)
 
 
 def page_buttons(
@@ -279,16 +280,6 @@ def desk(cog: commands.Cog) -> StandingsDesk:
         found = StandingsDesk(cog.bot, cog.names)  # type: ignore[attr-defined]
         cog._standings_desk = found  # type: ignore[attr-defined]
     return found
-
-
-async def _tell(interaction: discord.Interaction, message: str) -> None:
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("Could not tell a user that their click failed")
 
 
 async def setup(bot: commands.Bot) -> None:

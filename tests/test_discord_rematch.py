@@ -130,7 +130,7 @@ async def test_a_slow_start_is_deferred_within_discords_three_seconds(club, monk
         return simple_strategy(game, seat, level)
 
     monkeypatch.setattr(club.bot.manager, "_strategy", slow)
-    monkeypatch.setattr(sys.modules["cogs.cribbage"], "ANSWER_WITHIN", 0.0)
+    monkeypatch.setattr(sys.modules["cogs.replies"], "ANSWER_WITHIN", 0.0)
     answer = await club.click(alice, club.emu.last_public(club.channel), "Rematch")
     assert answer.response_name == "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE"
     assert "rematch is on" in club.emu.message(answer.message.id).text  # no more "thinking"
