@@ -22,6 +22,7 @@ from cogs.buttons import ALL_BUTTONS
 from cogs.hand import hand_message, selected_cards, shown_picture
 from cogs.muggins import MUGGINS_ITEMS, MugginsKeeper
 from cogs.names import NameBook
+from cogs.pictures import start_painters, stop_painters
 from cogs.rematch import REMATCH_BUTTONS, Rematches
 from cogs.replies import DEFER_AFTER, age, in_time, redraw, say
 from cogs.settings import settings_command
@@ -54,6 +55,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.sweep.start()
         self.turns.start()
         self.muggins.start()
+        await start_painters()
         resumed = getattr(self.bot, "resume_report", None)
         if resumed is not None and resumed.outcomes:
             self._resumed = asyncio.ensure_future(self._publish_resumed(resumed.outcomes))
@@ -68,6 +70,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.sweep.cancel()
         self.turns.stop()
         self.muggins.stop()
+        stop_painters()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         self.names.learn(interaction.user)

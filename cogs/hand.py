@@ -24,7 +24,7 @@ from cogs.buttons import (
     view_of,
 )
 from cogs.muggins import claim_pickers, may_claim, show_text
-from cogs.pictures import attachment
+from cogs.pictures import HANDS, attachment
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ class HandMessage:
 
     async def files(self) -> list[discord.File]:
         """The picture drawn (off the event loop), as the message's one attachment."""
-        return [await attachment(self.picture, self.filename)] if self.picture else []
+        return [await attachment(self.picture, self.filename, HANDS)] if self.picture else []
 
     async def edit(self, showing: str | None) -> dict:
         """The fields of an edit of a hand message whose attachment is named ``showing``:

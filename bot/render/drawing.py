@@ -32,7 +32,7 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     everywhere (no dependency on libraqm).
 
     Each thread loads its own: a FreeType face must not be used by two threads at once, and
-    the bot draws in worker threads."""
+    the renderers are pure functions that any thread may call."""
     fonts = getattr(_THREAD_FONTS, "fonts", None)
     if fonts is None:
         fonts = _THREAD_FONTS.fonts = {}

@@ -16,7 +16,8 @@ pictures, and re-exports the drawing done elsewhere —
 
 The pictures made from a game come drawn (``game_board_png``...) or as a :data:`Picture` to draw
 later (``board_picture``, ``hand_picture``, ``shows_picture``): the bot reads the game on its
-event loop and draws in a worker thread, so one table's drawing never holds up another's click.
+event loop and draws in a painter process (``cogs/pictures.py``), so one table's drawing never
+holds up another's click.
 
 >>> png = render_board((("Alice", 0, 84, 77), ("Bob", 1, 62, 62)), 121)
 >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
@@ -237,3 +238,11 @@ def hand_picture(game: Game, seat: int) -> HandPicture:
 def game_hand_png(game: Game, seat: int) -> bytes:
     """:func:`hand_picture`, drawn."""
     return hand_picture(game, seat)()
+
+
+def warm_up() -> None:
+    """Load what every picture needs (fonts, card sprites, the board's wood) by drawing a hand
+    and a board once: a fresh worker's first real picture then takes its usual few ms."""
+    cards = tuple(Card.parse(code) for code in ("AS", "5H", "10D", "JC", "KS", "7H"))
+    HandPicture(cards, frozenset(cards[:1]), "Your hand")()
+    render_board(board_sides(("Alice", "Bob"), (0, 0), None), 121)
