@@ -12,8 +12,8 @@ players are the busier program (they parse every message the bot sends and click
 people). ``--in-process`` runs the bot object in the benchmark's own event loop instead, sharing
 one core with the emulator and the players: a harsher, less realistic figure.
 
-``bot_cpu_ms_per_click`` is the bot process's CPU time (user + system, from /proc) divided by
-the clicks it answered: its cost per click whatever the machine is doing.
+``bot_cpu_ms_per_click`` is the CPU time of the bot process and its painters (user + system,
+from /proc) divided by the clicks it answered: its cost per click whatever the machine is doing.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import random
 import signal
 import statistics
 import sys
@@ -35,6 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.discord_players import Driver, Seat, bot_environment, make_bot  # noqa: E402
 from tests.emulator import DiscordEmulator  # noqa: E402
 
+ARRIVALS = 10  # paced games start over the first ARRIVALS thinking times (20 s by default)
+
 
 async def one_game(
     emu, guild, bot, index: int, think: float = 0.0
@@ -43,6 +46,8 @@ async def one_game(
     alice = emu.add_user(f"alice{index}")
     bob = emu.add_user(f"bob{index}")
     driver = Driver(emu, channel, bot, think=think, seed=index)
+    if think:  # people sit down at their tables over a while, not all in the same millisecond
+        await asyncio.sleep(random.Random(index).uniform(0, ARRIVALS * think))
     start = time.perf_counter()
     await driver.start_game(alice, [bob])
     seats = {alice.id: Seat(alice), bob.id: Seat(bob)}
@@ -76,14 +81,27 @@ async def bot_process(emu: DiscordEmulator, database: Path, script: str | None =
 
 
 def cpu_seconds(pid: int | None) -> float:
-    """User + system CPU time of process ``pid`` (Linux /proc); 0 when unknown."""
+    """User + system CPU time of process ``pid`` and every process under it (the bot's painter
+    processes), from Linux's /proc; 0 when unknown."""
     if pid is None:
         return 0.0
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    stats: dict[int, tuple[int, float]] = {}  # pid: (parent, seconds)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # it ended meanwhile
+            ticks = int(fields[11]) + int(fields[12])
+            stats[int(entry.name)] = (int(fields[1]), ticks / os.sysconf("SC_CLK_TCK"))
+    family, grew = {pid}, True
+    while grew:
+        grew = False
+        for child, (parent, _) in stats.items():
+            if parent in family and child not in family:
+                family.add(child)
+                grew = True
+    return sum(seconds for p, (_, seconds) in stats.items() if p in family)
 
 
 async def main(

@@ -86,6 +86,7 @@ class Driver:
     async def slash(self, user, command: str, **options):
         result = await self.emu.slash(user, self.channel, command, **options)
         self.latencies.append(result.latency)
+        await self._pause()
         return result
 
     async def select(self, user, message, values, **kwargs):
@@ -103,9 +104,12 @@ class Driver:
             # another process: the emulator cannot see its handler finish; wait until the
             # bot has gone quiet in this channel (its table edit and hand redraws are in)
             await self.emu.quiet(self.channel)
+        await self._pause()
+        return result
+
+    async def _pause(self) -> None:
         if self.think:  # a person looks at the result, then decides the next click
             await asyncio.sleep(self._pace.uniform(0.5, 1.5) * self.think)
-        return result
 
     def table_message(self):
         """The newest public message with a "Your hand" button: the live table."""
