@@ -119,13 +119,15 @@ async def main(
             async with running as process:
                 if not in_process:
                     pid = process.pid
-                print(f"bot_process: {0 if in_process else 1} (1: its own process)")
+                print(f"bot_in_own_process: {0 if in_process else 1} bool")
                 cpu = cpu_seconds(pid)
                 alone, latencies, clicks = await one_game(emu, guild, bot, 0)
                 if pid is not None:  # the wall time includes the players' waits for quiet
                     print(f"game_alone_bot_cpu_seconds: {cpu_seconds(pid) - cpu:.3f} s")
                 print(f"game_alone_seconds: {alone:.3f} s")
                 print(f"game_alone_clicks: {clicks} clicks")
+                # what the two players waited for the bot, all game: every click's answer
+                print(f"game_alone_waited_seconds: {sum(latencies):.3f} s")
                 print(f"click_alone_p50: {percentile(latencies, 0.5) * 1000:.1f} ms")
                 # paced first: the realistic load, on a bot and emulator fresh from one game
                 # (after the saturated burst the emulator holds some 20,000 messages, and its
