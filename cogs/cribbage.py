@@ -89,8 +89,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         parts = custom_id.split(":")
         if parts[0] != "crib" or len(parts) < 3 or interaction.message is None:
             return
-        view = discord.ui.View.from_message(interaction.message, timeout=None)
-        if any(getattr(item, "custom_id", None) == custom_id for item in view.children):
+        if _shows(interaction.message.components, custom_id):
             return  # the button is there: its DynamicItem handles the click
         self.names.learn(interaction.user)
         if parts[1] in "psdcin" and parts[2].isdigit():
@@ -399,6 +398,14 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         scope: Scope = "global",
     ) -> None:
         await desk(self).history(interaction, user or interaction.user, scope=scope)
+
+
+def _shows(components, custom_id: str) -> bool:
+    """Whether a message's components (rows of buttons and menus) include ``custom_id``."""
+    return any(
+        getattr(c, "custom_id", None) == custom_id or _shows(getattr(c, "children", ()), custom_id)
+        for c in components
+    )
 
 
 async def setup(bot: commands.Bot) -> None:
