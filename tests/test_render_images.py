@@ -30,6 +30,9 @@ from bot.render import (
     show_png,
     shows_png,
 )
+from bot.render.board_art import _board_image
+from bot.render.cards_art import _hand_image
+from bot.render.drawing import encode_png, to_png
 from bot.render.images import HandPicture, game_hand_png, printable
 from bot.render.text import breakdown_summary
 from tests.test_render_support import NAMES, cut_for_jack, play_deal
@@ -235,6 +238,29 @@ def test_a_hand_picture_names_what_it_shows():
         HandPicture(cards, frozenset(cards[:1]), "You kept").filename,
     }
     assert picture.filename not in others and len(others) == 4
+
+
+# --------------------------------------------------------------------------- shared palettes
+
+
+@pytest.mark.parametrize("suit", "SHDC")
+def test_hands_drawn_from_the_shared_palette_look_as_if_coloured_alone(suit):
+    """Hands take their colours from one palette (fast); any hand must look as it would with
+    colours chosen for it alone: ranks, a suit and a title the palette was not made from."""
+    cards = tuple(Card.parse(rank + suit) for rank in ("2", "7", "9", "J", "Q", "K"))
+    dimmed, title = frozenset(cards[:2]), "Your hand - 3 to play, count 28 (Zoe)"
+    shared = decode(render_hand.__wrapped__(cards, dimmed, title))
+    alone = decode(encode_png(_hand_image(cards, dimmed, title)))
+    assert shared.size == alone.size
+    assert differing_fraction(shared, alone) < 0.002
+
+
+@pytest.mark.parametrize("target", [121, 61])
+def test_boards_drawn_from_the_shared_palette_look_as_if_coloured_alone(target):
+    sides = (("Wanda", 2, 57, 49), ("Xavier", 0, 13, 5), ("Yolanda", 3, target, 44))
+    shared = decode(render_board.__wrapped__(sides, target))
+    alone = decode(to_png(_board_image(sides, target)))
+    assert differing_fraction(shared, alone) < 0.002
 
 
 # --------------------------------------------------------------------------- golden images

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from .drawing import SS, WIDTH, fit_text, font, lighten, to_png
+from .drawing import SS, WIDTH, fit_text, font, lighten, palette_of, to_png
 from .palette import side_colour
 
 BoardSide = tuple[str, int, int, int]
@@ -184,6 +184,11 @@ def render_board(sides: tuple[BoardSide, ...], target: int = 121) -> bytes:
         raise ValueError("A board has 1 to 4 sides")
     if target not in (121, 61):
         raise ValueError("A game is played to 121 or 61")
+    return to_png(_board_image(sides, target), palette=_board_palette())
+
+
+def _board_image(sides: tuple[BoardSide, ...], target: int) -> Image.Image:
+    """The board, supersampled."""
     layout = _BoardLayout(len(sides), target)
     image = _board_track(tuple(colour for _, colour, _, _ in sides), target).copy()
     draw = ImageDraw.Draw(image)
@@ -234,7 +239,18 @@ def render_board(sides: tuple[BoardSide, ...], target: int = 121) -> bytes:
             outline=INK,
             width=round(px(1.5)),
         )
-    return to_png(image)
+    return image
+
+
+@lru_cache(maxsize=1)
+def _board_palette() -> Image.Image:
+    """Every board's colours: the wood, the track, the four sides' lanes and pegs (front and
+    back), names, scores and what was pegged, the skunk lines and the game hole."""
+    boards = [
+        (("Alice", 0, 120, 100), ("Bob", 1, 88, 80), ("Carol", 2, 61, 40), ("Dan", 3, 0, 0)),
+        (("Alice and Carol", 0, 121, 117), ("Bob and Dan", 1, 31, 25)),
+    ]
+    return palette_of([_board_image(sides, 121).reduce(SS) for sides in boards])
 
 
 def board_sides(
