@@ -85,6 +85,7 @@ def cpu_seconds(pid: int | None) -> float:
     processes), from Linux's /proc; 0 when unknown."""
     if pid is None:
         return 0.0
+    ticks_per_second = os.sysconf("SC_CLK_TCK")
     stats: dict[int, tuple[int, float]] = {}  # pid: (parent, seconds)
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -93,7 +94,7 @@ def cpu_seconds(pid: int | None) -> float:
             except OSError:
                 continue  # it ended meanwhile
             ticks = int(fields[11]) + int(fields[12])
-            stats[int(entry.name)] = (int(fields[1]), ticks / os.sysconf("SC_CLK_TCK"))
+            stats[int(entry.name)] = (int(fields[1]), ticks / ticks_per_second)
     family, grew = {pid}, True
     while grew:
         grew = False

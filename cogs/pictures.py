@@ -20,6 +20,7 @@ import asyncio
 import io
 import logging
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -39,6 +40,8 @@ _painters: dict[str, ProcessPoolExecutor] = {}
 
 
 def _painter(lane: str) -> ProcessPoolExecutor:
+    """``lane``'s painter, made on first use (each new painter process draws once, ``warm_up``,
+    before its first picture)."""
     if lane not in LANES:
         raise ValueError(f"No painter lane {lane!r}")
     if lane not in _painters:
@@ -61,10 +64,10 @@ async def draw(picture: Picture, lane: str = TABLE) -> bytes:
 
 
 async def start_painters() -> None:
-    """Start the painters and let each draw once, so the first game's pictures do not wait
-    for a process to start and load its fonts."""
+    """Start the painters now, so the first game's pictures do not wait for a process to
+    start and warm up (a painter starts at its first task, after its initializer)."""
     loop = asyncio.get_running_loop()
-    await asyncio.gather(*(loop.run_in_executor(_painter(lane), warm_up) for lane in LANES))
+    await asyncio.gather(*(loop.run_in_executor(_painter(lane), os.getpid) for lane in LANES))
 
 
 def stop_painters() -> None:

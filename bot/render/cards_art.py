@@ -212,13 +212,11 @@ def _hand_image(cards: tuple[Card, ...], dimmed: frozenset[Card], title: str) ->
 def _hand_palette() -> Image.Image:
     """Every hand's colours: the felt, the title, and faces and pips of every suit, court
     cards included, plain and dimmed."""
-    ranks = ("A", "5", "10", "J", "Q", "K")
-    samples = [
-        _hand_image(cards, frozenset(cards[3:] if dim else ()), "Your hand - lay away 2")
-        for suit in "SHDC"
-        for dim in (False, True)
-        for cards in [tuple(Card.parse(rank + suit) for rank in ranks)]
-    ]
+    title, samples = "Your hand - lay away 2", []
+    for suit in "SHDC":
+        cards = tuple(Card.parse(rank + suit) for rank in ("A", "5", "10", "J", "Q", "K"))
+        samples.append(_hand_image(cards, frozenset(), title))
+        samples.append(_hand_image(cards, frozenset(cards[3:]), title))
     return palette_of(samples)
 
 
