@@ -52,7 +52,7 @@ from bot.engine import (  # noqa: E402
     Variant,
     show_points,
 )
-from tests.engine_positions import position  # noqa: E402
+from tests.support.engine_positions import position  # noqa: E402
 
 LEVELS = ("easy", "standard", "expert")
 MATCHES = (

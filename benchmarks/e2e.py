@@ -33,8 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.discord_players import Driver, Seat, bot_environment, make_bot  # noqa: E402
-from tests.emulator import DiscordEmulator  # noqa: E402
+from tests.support.discord_players import Driver, Seat, bot_environment, make_bot  # noqa: E402
+from tests.support.emulator import DiscordEmulator  # noqa: E402
 
 ARRIVALS = 10  # paced games start over the first ARRIVALS thinking times (20 s by default)
 

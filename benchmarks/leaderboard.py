@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.ratings import RATER  # noqa: E402
 from db import Store  # noqa: E402
 from db.standings import COMPUTER_PLAYERS  # noqa: E402
-from tests.leaderboard_support import record_game  # noqa: E402
+from tests.support.leaderboard import record_game  # noqa: E402
 
 BUDGET_MS = 50.0
 PLAYERS = 10_000

@@ -9,7 +9,7 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["play"]:
-        from bot.terminal import main as play
+        from bot.app.terminal import main as play
 
         return play(argv[1:])
     if argv and argv[0] in ("-h", "--help"):
@@ -17,7 +17,7 @@ def main(argv: list[str] | None = None) -> int:
         print("       python -m bot play ...   play in the terminal (python -m bot play --help)")
         return 0
 
-    from bot.config import ConfigError, load_config
+    from bot.app.config import ConfigError, load_config
 
     try:
         config = load_config()
@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    from bot.app import run
+    from bot.app.client import run
 
     return run(config)
 

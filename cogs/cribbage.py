@@ -18,18 +18,18 @@ from discord.ext import commands, tasks
 from bot.engine import Card, Cut, Discard, Play, Variant
 from bot.render.embeds import help_embed, rules_embed
 from bot.sessions import LEVELS, STALE_MESSAGE, GameStatus, GameView, Outcome, Refusal
-from cogs.buttons import ALL_BUTTONS
-from cogs.hand import hand_message, selected_cards, shown_picture
-from cogs.muggins import MUGGINS_ITEMS, MugginsKeeper
-from cogs.names import NameBook
-from cogs.pictures import start_painters, stop_painters
-from cogs.rematch import REMATCH_BUTTONS, Rematches
-from cogs.replies import DEFER_AFTER, age, in_time, redraw, say
-from cogs.settings import settings_command
 from cogs.standings import Against, Scope, SortChoice, desk
-from cogs.table import Table
-from cogs.timers import TurnKeeper
-from cogs.watch import Watch
+from cogs.utils.buttons import ALL_BUTTONS
+from cogs.utils.hand import hand_message, selected_cards, shown_picture
+from cogs.utils.muggins import MUGGINS_ITEMS, MugginsKeeper
+from cogs.utils.names import NameBook
+from cogs.utils.pictures import start_painters, stop_painters
+from cogs.utils.rematch import REMATCH_BUTTONS, Rematches
+from cogs.utils.replies import DEFER_AFTER, age, in_time, redraw, say
+from cogs.utils.settings import settings_command
+from cogs.utils.table import Table
+from cogs.utils.timers import TurnKeeper
+from cogs.utils.watch import Watch
 
 log = logging.getLogger(__name__)
 

@@ -37,9 +37,9 @@ from bot.render.standings import (
     stats_embed,
 )
 from bot.render.text import escape
-from cogs.buttons import FAILED, view_of
-from cogs.names import COMPUTER_NAMES, NameBook
-from cogs.replies import tell
+from cogs.utils.buttons import FAILED, view_of
+from cogs.utils.names import COMPUTER_NAMES, NameBook
+from cogs.utils.replies import tell
 from db.standings import COMPUTER_LEVELS, EVERYWHERE
 
 log = logging.getLogger(__name__)

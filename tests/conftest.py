@@ -2,8 +2,8 @@
 
 import pytest
 
-from tests.discord_players import open_club
-from tests.sessions_support import open_manager
+from tests.support.discord_players import open_club
+from tests.support.sessions import open_manager
 
 
 @pytest.fixture

@@ -1,0 +1,2 @@
+"""Helpers of the extensions (``cogs.cribbage``, ``cogs.standings``): buttons, messages,
+pictures."""

@@ -1,0 +1,161 @@
+"""The private hand message: one player's cards and the buttons for what they may do now.
+
+Built from the manager's public :class:`GameView` and the player's own :class:`PrivateView`;
+sent only ephemerally to that player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot.engine import Card, Cut, Discard, Phase, Play
+from bot.render.images import HandPicture, hand_picture
+from bot.render.text import hand_text
+from bot.sessions import GameView, PrivateView
+from cogs.utils.buttons import (
+    CutButton,
+    DiscardButton,
+    HintButton,
+    PickButton,
+    PlayButton,
+    view_of,
+)
+from cogs.utils.muggins import claim_pickers, may_claim, show_text
+from cogs.utils.pictures import HANDS, attachment
+
+
+@dataclass(frozen=True)
+class PublicTable:
+    """The public view shaped like the engine's ``Game`` for the public renderers."""
+
+    view: GameView
+
+    def __getattr__(self, name: str):  # variant, phase, dealer, scores, count, pile, ...
+        return getattr(self.view, name)
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.view.variant.partnerships else seat
+
+
+@dataclass(frozen=True)
+class SeatTable:
+    """What one seat may see, shaped like the engine's ``Game`` for the renderers.
+
+    Public facts come from the :class:`GameView`; ``hand`` and ``kept`` answer only for the
+    seat's own cards (asking for another seat's hand is a bug, and raises).
+    """
+
+    view: GameView
+    private: PrivateView
+
+    def __getattr__(self, name: str):  # variant, phase, dealer, scores, count, pile, ...
+        return getattr(self.view, name)
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.view.variant.partnerships else seat
+
+    def hand(self, seat: int) -> list[Card]:
+        self._mine(seat)
+        return list(self.private.hand)
+
+    def kept(self, seat: int) -> list[Card]:
+        self._mine(seat)
+        return list(self.private.kept)
+
+    def _mine(self, seat: int) -> None:
+        if seat != self.private.seat:
+            raise PermissionError("a private hand message may only show its own seat's cards")
+
+
+@dataclass(frozen=True)
+class HandMessage:
+    content: str
+    view: discord.ui.View
+    picture: HandPicture | None = None  # the cards as a picture (None when images are off)
+
+    @property
+    def filename(self) -> str | None:
+        return self.picture.filename if self.picture else None
+
+    async def files(self) -> list[discord.File]:
+        """The picture drawn (off the event loop), as the message's one attachment."""
+        return [await attachment(self.picture, self.filename, HANDS)] if self.picture else []
+
+    async def edit(self, showing: str | None) -> dict:
+        """The fields of an edit of a hand message whose attachment is named ``showing``:
+        the picture is drawn and uploaded only when it is not the one already shown."""
+        fields = {"content": self.content, "view": self.view}
+        if self.picture is None or self.filename != showing:
+            fields["attachments"] = await self.files()
+        return fields
+
+
+def shown_picture(message: discord.Message | None) -> str | None:
+    """The file name of the hand picture ``message`` shows (None: none, or not a hand)."""
+    if message is None:
+        return None
+    names = [a.filename for a in message.attachments if a.filename.startswith("hand-")]
+    return names[0] if len(names) == 1 and len(message.attachments) == 1 else None
+
+
+def selected_cards(private: PrivateView, mask: int) -> list[Card]:
+    """The cards of the (sorted) hand whose bits are set in ``mask``."""
+    return [card for i, card in enumerate(private.hand) if mask >> i & 1]
+
+
+def hand_message(
+    view: GameView,
+    private: PrivateView,
+    names: Sequence[str],
+    *,
+    mask: int = 0,
+    note: str = "",
+    images: bool = True,
+) -> HandMessage:
+    """The text and buttons of ``private``'s hand. ``mask`` is the discard selection so far;
+    with ``images`` the cards also come as a picture."""
+    game_id, step = view.game_id, private.step
+    seat_table = SeatTable(view, private)
+    if private.phase is Phase.SHOW:  # muggins: the player counts their own cards
+        text = show_text(view, private, names)
+    else:
+        text = hand_text(seat_table, private.seat, names, emoji=False)
+    picture = None
+    if images and (private.hand or private.kept):
+        picture = hand_picture(seat_table, private.seat)
+    items: list[discord.ui.Item] = []
+    legal = private.legal_actions
+    if private.must_act and private.phase is Phase.DISCARD:
+        need = view.variant.discards
+        chosen = selected_cards(private, mask)
+        for i, card in enumerate(private.hand):
+            items.append(_in_row(PickButton(game_id, step, mask, i, card), i // 3))
+        if len(chosen) == need:
+            label = "Lay away " + " ".join(str(c) for c in chosen)
+        else:
+            label = f"Choose {need - len(chosen)} more" if chosen else f"Choose {need}"
+        ready = len(chosen) == need and Discard(chosen) in legal
+        items.append(_in_row(DiscardButton(game_id, step, mask, label=label, ready=ready), 2))
+        items.append(_in_row(HintButton(game_id, step), 2))
+    elif private.must_act and legal and isinstance(legal[0], Cut):
+        for where in "tmb":
+            items.append(_in_row(CutButton(game_id, step, where), 0))
+    elif may_claim(private):
+        for row, picker in enumerate(claim_pickers(game_id, step, crib=private.counting_crib)):
+            items.append(_in_row(picker, row))
+    elif private.phase is Phase.PLAY and private.hand:
+        playable = {a.card for a in legal if isinstance(a, Play)}
+        for card in private.hand:
+            items.append(_in_row(PlayButton(game_id, step, card, playable=card in playable), 0))
+        if private.must_act:
+            items.append(_in_row(HintButton(game_id, step), 1))
+    content = text if not note else f"{note}\n\n{text}"
+    return HandMessage(content=content[:2000], view=view_of(*items), picture=picture)
+
+
+def _in_row(item: discord.ui.Item, row: int) -> discord.ui.Item:
+    item.row = row
+    return item

@@ -1,0 +1,220 @@
+"""Muggins at the table (RULES.md 9): the claim picker, the public muggins buttons, the timeout.
+
+In a muggins game each player counts their own hand (and the dealer the crib) with a number
+picker in their private hand message (two menus, Discord's limit being 25 options:
+``crib:n:{game}:{step}:l`` 0 to 14, ``...:h`` 15 to 29). Every claim opens a short window in
+which an opponent may take the points missed: the live table then carries
+**Muggins!** and **Let it go** (``crib:m:{game}:{step}:call|pass``). A window nobody answers is
+let go by :class:`MugginsKeeper`'s loop after ``manager.muggins_window`` seconds. No rule is
+decided here: the session manager accepts or refuses every click.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import tasks
+
+from bot.engine import Claim, LetGo, Muggins
+from bot.engine.muggins import CLAIMS
+from bot.render.words import escape, hand_line, join_and
+from bot.sessions import GameView, PrivateView, Refusal
+from cogs.utils.buttons import FAILED, Button, Style
+from cogs.utils.replies import in_time, say, tell
+
+if TYPE_CHECKING:
+    from cogs.cribbage import Cribbage
+
+log = logging.getLogger(__name__)
+
+CLOSE_WINDOWS_EVERY = 5.0  # seconds between two looks for muggins windows nobody answered
+Select = discord.ui.Select
+
+
+async def _run_keeper(interaction: discord.Interaction, handler: str, *args: Any) -> None:
+    """Hand a click to the cog's :class:`MugginsKeeper`; a failure is logged and the clicker
+    told (as :func:`cogs.utils.buttons._run` does for the cog's own handlers)."""
+    cog: Cribbage | None = interaction.client.get_cog("Cribbage")  # type: ignore[union-attr,assignment]
+    try:
+        if cog is None:
+            raise RuntimeError("the Cribbage cog is not loaded")
+        cog.names.learn(interaction.user)
+        await getattr(cog.muggins, handler)(interaction, *args)
+    except Exception:
+        log.exception("Muggins click %s failed", (interaction.data or {}).get("custom_id"))
+        await tell(interaction, FAILED)
+
+
+class ClaimPicker(
+    discord.ui.DynamicItem[Select], template=r"crib:n:(?P<game>\d+):(?P<step>\d+):(?P<part>[lh])"
+):
+    """The private number picker: how many points the player claims for the cards counted.
+
+    Discord allows 25 options a menu, so the 30 claims come as two menus: ``l`` (0 to 14) and
+    ``h`` (15 to 29)."""
+
+    PARTS = {"l": CLAIMS[:15], "h": CLAIMS[15:]}
+
+    def __init__(self, game_id: int, step: int, part: str, *, crib: bool = False) -> None:
+        whose = "crib" if crib else "hand"
+        points = self.PARTS[part]
+        options = [
+            discord.SelectOption(label=f"{n} point{'s' if n != 1 else ''}", value=str(n))
+            for n in points
+        ]
+        super().__init__(
+            Select(
+                custom_id=f"crib:n:{game_id}:{step}:{part}",
+                placeholder=f"Claim for your {whose}: {points[0]} to {points[-1]} points",
+                options=options,
+            )
+        )
+        self.game_id, self.step, self.part = game_id, step, part
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Any, item: Any, match: re.Match[str]) -> ClaimPicker:
+        return cls(int(match["game"]), int(match["step"]), match["part"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or ["-1"]  # type: ignore[union-attr]
+        points = int(values[0]) if str(values[0]).isdigit() else -1
+        await _run_keeper(interaction, "claim", self.game_id, self.step, points)
+
+
+def claim_pickers(game_id: int, step: int, *, crib: bool) -> list[ClaimPicker]:
+    return [ClaimPicker(game_id, step, part, crib=crib) for part in ClaimPicker.PARTS]
+
+
+class MugginsButton(
+    discord.ui.DynamicItem[Button],
+    template=r"crib:m:(?P<game>\d+):(?P<step>\d+):(?P<verb>call|pass)",
+):
+    """The public answers to an open claim: call muggins on it, or let it stand."""
+
+    LABELS = {"call": ("Muggins!", Style.danger), "pass": ("Let it go", Style.secondary)}
+
+    def __init__(self, game_id: int, step: int, verb: str) -> None:
+        label, style = self.LABELS[verb]
+        super().__init__(
+            Button(label=label, style=style, custom_id=f"crib:m:{game_id}:{step}:{verb}")
+        )
+        self.game_id, self.step, self.verb = game_id, step, verb
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Any, item: Any, match: re.Match[str]
+    ) -> MugginsButton:
+        return cls(int(match["game"]), int(match["step"]), match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _run_keeper(interaction, "answer", self.game_id, self.step, self.verb)
+
+
+MUGGINS_ITEMS = (ClaimPicker, MugginsButton)
+
+
+def muggins_buttons(view: GameView) -> list[discord.ui.Item]:
+    """The table's Muggins! / Let it go buttons while a window is open (else none)."""
+    if not view.muggins_waiting:
+        return []
+    return [MugginsButton(view.game_id, view.step, verb) for verb in ("call", "pass")]
+
+
+def muggins_line(view: GameView, names, closes_at: float | None) -> str:
+    """The table's note on an open window: whose claim, who may answer, until when."""
+    if view.muggins_claimer is None or not view.muggins_waiting:
+        return ""
+    whose = "crib" if view.muggins_crib else "hand"
+    who = escape(names[view.muggins_claimer])
+    line = f"**Muggins?** {who} has claimed their {whose}: an opponent may call **Muggins!**"
+    if closes_at is not None:
+        line += f" (the count stands <t:{int(closes_at)}:R>)"
+    return line
+
+
+def may_claim(private: PrivateView) -> bool:
+    return private.must_act and any(isinstance(a, Claim) for a in private.legal_actions)
+
+
+def show_text(view: GameView, private: PrivateView, names) -> str:
+    """PRIVATE: the hand message in a muggins show: the cards to count, or what is awaited."""
+    starter = f"starter {view.starter}" if view.starter is not None else "no starter"
+    lines = []
+    if private.counting:
+        whose = "crib" if private.counting_crib else "hand"
+        lines.append(f"**Count your {whose}:** {hand_line(private.counting)} · {starter}")
+        if may_claim(private):
+            lines.append(
+                "Pick the points you claim below. Claim too few and an opponent may call "
+                "muggins on the rest; claim too many and the excess comes off."
+            )
+    else:
+        lines.append(f"**You kept:** {hand_line(private.kept) or '—'} · {starter}")
+    if private.seat in view.muggins_waiting and view.muggins_claimer is not None:
+        who = escape(names[view.muggins_claimer])
+        whose = "crib" if view.muggins_crib else "hand"
+        lines.append(
+            f"{who} has claimed their {whose}: click **Muggins!** on the table to take any "
+            "points missed, or **Let it go**."
+        )
+    elif not may_claim(private):
+        waiting = join_and([escape(names[s]) for s in view.to_act]) or "the others"
+        lines.append(f"Waiting for {waiting}.")
+    return "\n".join(lines)
+
+
+class MugginsKeeper:
+    """The muggins clicks and the loop that lets unanswered windows go, for the Cribbage cog."""
+
+    def __init__(self, cog: Cribbage) -> None:
+        self.cog = cog
+
+    def start(self) -> None:
+        self.loop.start()
+
+    def stop(self) -> None:
+        self.loop.cancel()
+
+    @tasks.loop(seconds=CLOSE_WINDOWS_EVERY)
+    async def loop(self) -> None:
+        try:
+            await self.tick()
+        except Exception:  # the loop must live on: the next tick retries
+            log.exception("Closing the muggins windows failed")
+
+    @loop.before_loop
+    async def before_loop(self) -> None:
+        await self.cog.bot.wait_until_ready()
+
+    async def tick(self, now: float | None = None) -> int:
+        """Let go every window open too long; publish each; how many closed."""
+        outcomes = await self.cog.manager.close_muggins_windows(now)
+        for outcome in outcomes:
+            try:
+                await self.cog.table.publish(outcome)
+            except discord.HTTPException:
+                log.warning("game %d: could not show a closed muggins window", outcome.game_id)
+        return len(outcomes)
+
+    async def claim(
+        self, interaction: discord.Interaction, game_id: int, step: int, points: int
+    ) -> None:
+        """The points picked in the hand's claim picker: a move like any other."""
+        await self.cog._act(interaction, game_id, Claim(points), step)
+
+    async def answer(
+        self, interaction: discord.Interaction, game_id: int, step: int, verb: str
+    ) -> None:
+        """A click on Muggins! or Let it go on the table (public: refusals go privately)."""
+        action = Muggins() if verb == "call" else LetGo()
+        work = self.cog.manager.act(game_id, interaction.user.id, action, step=step)
+        outcome = await in_time(interaction, work, ephemeral=True, thinking=True)
+        if isinstance(outcome, Refusal):
+            await say(interaction, outcome.message)
+            return
+        done_text = "You called **Muggins!**" if verb == "call" else "You let the count stand."
+        await say(interaction, done_text)
+        await self.cog.table.publish(outcome)  # the clicker's open hand is redrawn too

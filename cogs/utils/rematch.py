@@ -1,0 +1,142 @@
+"""Rematches in the channel: the Rematch button on a result, then the rematch message.
+
+A click on **Rematch** (``crib:r:{game}``, on the result of an ended game) asks the manager for
+a rematch. When other people played that game, a public rematch message answers the click: it
+names who has accepted and who is still to, and carries **Accept** / **Decline**
+(``crib:rm:{game}:yes|no``); the game starts by itself on the last acceptance, and its table is
+posted below. Alone with computers, the rematch starts at once. No rule is decided here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.render.matches import rematch_closed_embed, rematch_embed
+from bot.render.text import escape
+from bot.sessions import GameView, Outcome, Refusal
+from cogs.utils.buttons import Button, Style, _run, view_of
+from cogs.utils.replies import in_time, redraw, say
+
+if TYPE_CHECKING:
+    from cogs.cribbage import Cribbage
+
+PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+NO_PINGS = discord.AllowedMentions.none()
+
+
+class RematchAnswer(
+    discord.ui.DynamicItem[Button], template=r"crib:rm:(?P<game>\d+):(?P<verb>yes|no)"
+):
+    """Accept or decline a rematch (on the rematch message)."""
+
+    LABELS = {"yes": ("Accept", Style.success), "no": ("Decline", Style.secondary)}
+
+    def __init__(self, game_id: int, verb: str) -> None:
+        label, style = self.LABELS[verb]
+        super().__init__(Button(label=label, style=style, custom_id=f"crib:rm:{game_id}:{verb}"))
+        self.game_id, self.verb = game_id, verb
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Any, item: Any, match: re.Match[str]
+    ) -> RematchAnswer:
+        return cls(int(match["game"]), match["verb"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _run(interaction, "on_rematch", self.game_id, self.verb)
+
+
+REMATCH_BUTTONS = (RematchAnswer,)
+
+
+class Rematches:
+    """Answers the rematch clicks for the :class:`~cogs.cribbage.Cribbage` cog."""
+
+    def __init__(self, cog: Cribbage) -> None:
+        self.manager = cog.manager
+        self.names = cog.names
+        self.table = cog.table
+
+    async def handle(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
+        if verb == "yes":
+            await self.accept(interaction, game_id)
+        elif verb == "no":
+            await self.decline(interaction, game_id)
+        else:
+            await self.ask(interaction, game_id)
+
+    async def ask(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Rematch button of an ended game: a new table with the same seats."""
+        work = self.manager.rematch(game_id, interaction.user.id)
+        result = await in_time(interaction, work, thinking=True)
+        if isinstance(result, Refusal):
+            await say(interaction, result.message)
+            return
+        if isinstance(result, Outcome):
+            payload, mentions = await self._started(result.view), NO_PINGS
+        else:
+            payload, mentions = await self.payload(result), PING_USERS
+        fields = {key: value for key, value in payload.items() if value is not None}
+        if interaction.response.is_done():  # deferred: this replaces the "thinking" message
+            message = await interaction.followup.send(
+                **fields, allowed_mentions=mentions, wait=True
+            )
+        else:
+            await interaction.response.send_message(**fields, allowed_mentions=mentions)
+            message = await interaction.original_response()
+        view = result.view if isinstance(result, Outcome) else result
+        await self.manager.set_message(view.game_id, "lobby", message.channel.id, message.id)
+        if isinstance(result, Outcome):
+            await self.table.publish(result, actor=interaction.user.id)
+
+    async def accept(self, interaction: discord.Interaction, game_id: int) -> None:
+        work = self.manager.accept_rematch(game_id, interaction.user.id)
+        result = await in_time(interaction, work, thinking=False)
+        if isinstance(result, Refusal):
+            await say(interaction, result.message)
+            return
+        if isinstance(result, GameView):
+            await redraw(interaction, **await self.payload(result))
+            return
+        await redraw(interaction, **await self._started(result.view))
+        await self.table.publish(result, actor=interaction.user.id)
+
+    async def decline(self, interaction: discord.Interaction, game_id: int) -> None:
+        result = await self.manager.decline_rematch(game_id, interaction.user.id)
+        if isinstance(result, Refusal):
+            await say(interaction, result.message)
+            return
+        names = await self.names.seat_names(result)
+        who = escape(interaction.user.display_name)
+        embed = rematch_closed_embed(result, names, f"**{who}** declined: no rematch this time.")
+        await interaction.response.edit_message(content=None, embed=embed, view=None)
+
+    async def payload(self, view: GameView) -> dict:
+        """The rematch message while it waits: who has accepted, the buttons, a ping."""
+        rematch = self.manager.rematch_view(view.game_id)
+        names = await self.names.seat_names(view)
+        host = await self.names.name(view.host_id, view.guild_id)
+        if rematch is None:
+            return await self._started(view)
+        waiting = " ".join(f"<@{u}>" for u in rematch.waiting)
+        buttons = view_of(RematchAnswer(view.game_id, "yes"), RematchAnswer(view.game_id, "no"))
+        return {
+            "content": f"{waiting} — a rematch? Click **Accept** to play again."
+            if waiting
+            else None,
+            "embed": rematch_embed(view, rematch, names, host),
+            "view": buttons,
+        }
+
+    async def _started(self, view: GameView) -> dict:
+        names = await self.names.seat_names(view)
+        if view.dealer is not None and view.deal_number:
+            text = f"The rematch is on: same seats, **{escape(names[view.dealer])}** deals first."
+        else:
+            text = "The rematch is on: same seats; cut for the deal."
+        if view.match is not None:
+            text += f" Best of {view.match.best_of}."
+        return {"content": None, "embed": rematch_closed_embed(view, names, text), "view": None}

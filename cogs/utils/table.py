@@ -1,0 +1,372 @@
+"""The public side of a game in its channel: the live table message, the story, pings.
+
+One live *table* message per game, kept up to date by editing: the board, whose turn, the count
+and the story of the current deal, with the "Your hand" button. When a deal ends, that message
+becomes the deal's record (its whole story and the show) and a fresh table is posted below it,
+so the live table is always the newest message of the game. The end of the game posts the
+result with a Rematch button. Everything here is public: it renders events and the public view
+only, never a hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.engine import Dealt, GameOver, Shown
+from bot.render.embeds import game_embed, lobby_embed, result_embed
+from bot.render.images import board_picture, shows_picture
+from bot.render.matches import add_match_field, add_match_result
+from bot.render.text import chunk, story_lines
+from bot.render.timers import timeout_lines
+from bot.sessions import GameStatus, GameView, Outcome
+from cogs.utils.buttons import HandButton, LobbyButton, RematchButton, view_of
+from cogs.utils.hand import PublicTable, hand_message
+from cogs.utils.muggins import muggins_buttons, muggins_line
+from cogs.utils.names import NameBook
+from cogs.utils.pictures import attachment
+
+log = logging.getLogger(__name__)
+
+HAND_TOKEN_LIFE = 14 * 60  # Discord lets us edit an ephemeral message for 15 minutes
+NO_PINGS = discord.AllowedMentions.none()
+PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
+
+
+@dataclass
+class OpenHand:
+    """A player's open ephemeral hand, editable through its interaction for a while."""
+
+    interaction: discord.Interaction
+    opened: float = field(default_factory=time.monotonic)
+    picture: str | None = None  # the file name of the hand picture it shows
+    shown: tuple = ()  # (phase, must_act) as last drawn: redraw only when it changes
+
+    @property
+    def fresh(self) -> bool:
+        return time.monotonic() - self.opened < HAND_TOKEN_LIFE
+
+
+@dataclass
+class TableState:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    story: list[str] = field(default_factory=list)
+    shows: list[Shown] = field(default_factory=list)
+    scores_seen: tuple[int, ...] = ()
+    back_pegs: list[int] = field(default_factory=list)  # each side's score before its last gain
+    board_scores: tuple[int, ...] | None = None  # what the attached board image shows
+    deal: int = 0
+    pending: int = 0  # outcomes waiting for the lock: only the newest redraws the table
+    published_step: int = -1
+    ping: discord.PartialMessage | None = None
+    pinged: tuple[int, ...] = ()
+
+
+class Table:
+    """Publishes what happens in games to their channels."""
+
+    def __init__(self, bot: discord.Client, manager, names: NameBook) -> None:
+        self.bot = bot
+        self.manager = manager
+        self.names = names
+        self._tables: dict[int, TableState] = {}
+        self.hands: dict[tuple[int, int], OpenHand] = {}
+        # awaited with every outcome after the table shows it (the spectators' view, watch.py)
+        self.followers: list[Callable[[Outcome], Awaitable[None]]] = []
+
+    async def images_enabled(self, guild_id: int | None) -> bool:
+        """Pictures of the board and the cards, unless the server turned them off."""
+        settings = getattr(self.manager, "server_settings", None)
+        if settings is None or guild_id is None:
+            return True
+        return bool(getattr(await settings(guild_id), "images", True))
+
+    def state(self, game_id: int) -> TableState:
+        return self._tables.setdefault(game_id, TableState())
+
+    def channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id)
+
+    # ------------------------------------------------------------------ the lobby
+
+    async def lobby_payload(self, view: GameView, level: str = "standard") -> dict:
+        names = await self.names.seat_names(view)
+        seats = [names[i] if view.seats[i] is not None else None for i in range(len(view.seats))]
+        host = await self.names.name(view.host_id, view.guild_id)
+        closed = view.status is not GameStatus.LOBBY
+        buttons = [
+            LobbyButton(view.game_id, verb, disabled=closed)
+            for verb in ("join", "leave", f"cpu_{level}", "start", "cancel")
+        ]
+        embed = add_match_field(lobby_embed(view.variant, seats, host), view, names)
+        if view.status is GameStatus.CANCELLED:
+            embed.description = "This table was closed before the game began."
+        elif closed:
+            embed.description = "The game is on: the table is below."
+            embed.set_footer(text=None)
+        return {"embed": embed, "view": view_of(*buttons), "content": None}
+
+    async def close_lobby(self, view: GameView) -> None:
+        """Show a lobby as closed (cancelled, or abandoned because nobody started it)."""
+        ref = view.messages.get("lobby")
+        if ref is None:
+            return
+        payload = await self.lobby_payload(view)
+        if view.status is GameStatus.ABANDONED:
+            payload["embed"].description = "Nobody started this table, so it was closed."
+        await self._edit(ref.channel_id, ref.message_id, **payload)
+
+    # ------------------------------------------------------------------ the game
+
+    async def table_payload(
+        self, view: GameView, *, story: Sequence[str], new_message: bool = False
+    ) -> dict:
+        """The live table. The board image is drawn and sent only when the scores it shows
+        changed (or on a new message); otherwise the edit keeps the attached one."""
+        names = await self.names.seat_names(view)
+        st = self.state(view.game_id)
+        public = PublicTable(view)
+        images = await self.images_enabled(view.guild_id)
+        embed = game_embed(public, names, story=story, board_image="board.png" if images else None)
+        add_match_field(embed, view, names)
+        files = []
+        if images and (new_message or st.board_scores != tuple(view.scores)):
+            board = board_picture(public, names, self._back_pegs(st, view))
+            files.append(await attachment(board, "board.png"))
+            st.board_scores = tuple(view.scores)
+        waiting = [u for u in view.to_act_users]
+        content = ""
+        if view.status is GameStatus.ACTIVE and waiting:
+            content = "Your move: " + " ".join(f"<@{u}>" for u in waiting)
+        closes_at = self.manager.muggins_window_closes_at(view.game_id)
+        if line := muggins_line(view, names, closes_at):  # muggins: an open claim (cogs/muggins)
+            content = f"{content}\n{line}".strip()
+        payload = {
+            "content": content or None,
+            "embed": embed,
+            "view": view_of(HandButton(view.game_id), *muggins_buttons(view)),
+        }
+        if files or not images:
+            payload["attachments"] = files
+        return payload
+
+    @staticmethod
+    def _back_pegs(st: TableState, view: GameView) -> list[int]:
+        """Move a side's back peg to its old score whenever its front peg moves."""
+        scores = tuple(view.scores)
+        if len(st.scores_seen) != len(scores):
+            st.scores_seen, st.back_pegs = scores, list(scores)
+        for side, (old, new) in enumerate(zip(st.scores_seen, scores, strict=True)):
+            if new != old:
+                st.back_pegs[side] = old
+        st.scores_seen = scores
+        return list(st.back_pegs)
+
+    async def publish(self, outcome: Outcome, *, actor: int | None = None) -> None:
+        """Show an outcome in the channel: story, table, deal records, result, pings, hands."""
+        view = outcome.view
+        if view.phase is None:  # a lobby that never started was closed
+            await self.close_lobby(view)
+            return
+        st = self.state(view.game_id)
+        st.pending += 1
+        async with st.lock:
+            st.pending -= 1
+            if outcome.step < st.published_step:
+                return  # a newer outcome of this game is already on the table
+            st.published_step = outcome.step
+            names = await self.names.seat_names(view)
+            st.story += timeout_lines(outcome.timeouts, names)  # moves made for absent players
+            batch: list = []  # events of the current deal, flushed at each new deal
+            for step_event in outcome.events:
+                event = step_event.event
+                if isinstance(event, Dealt):
+                    if st.story or batch:
+                        await self._close_deal(view, names, batch, st)
+                        batch = []
+                    st.deal = event.number
+                batch.append(event)
+            st.story += story_lines(batch, names, view.variant)
+            st.shows += [e for e in batch if isinstance(e, Shown)]
+            over = next((e for e in batch if isinstance(e, GameOver)), None)
+            if view.status is GameStatus.ACTIVE:
+                if st.pending == 0:  # else a newer outcome is queued: it redraws the table
+                    await self._edit_table(view, st)
+                    await self._ping(view, st)
+            else:
+                await self._finish(view, names, st, over, outcome)
+        await self.refresh_hands(view, skip=actor)
+        for follower in self.followers:
+            await follower(outcome)
+        if outcome.next_game is not None:  # the next game of a match: its table goes below
+            await self.publish(outcome.next_game)
+
+    async def _close_deal(self, view: GameView, names, batch: list, st: TableState) -> None:
+        """Turn the live table into the record of the deal that just ended; post a new table."""
+        st.story += story_lines(batch, names, view.variant)
+        st.shows += [e for e in batch if isinstance(e, Shown)]
+        old = view.messages.get("table")
+        record = await self._record_payload(view, names, st)
+        st.story, st.shows = [], []
+        if old is not None:
+            await self._edit(old.channel_id, old.message_id, **record)
+        await self.post_table(view)
+
+    async def _record_payload(self, view: GameView, names, st: TableState) -> dict:
+        pages = chunk(st.story, limit=4000)
+        embed = discord.Embed(
+            title=f"Deal {st.deal} — the story" if st.deal else "The cut for the deal",
+            description=pages[-1] if pages else "",
+            colour=discord.Colour.dark_green(),
+        )
+        files = []
+        if st.shows and await self.images_enabled(view.guild_id):
+            files.append(await attachment(shows_picture(st.shows, names), "show.png"))
+            embed.set_image(url="attachment://show.png")
+        return {"content": None, "embed": embed, "view": None, "attachments": files}
+
+    async def post_table(self, view: GameView) -> None:
+        """Post a fresh live table (the old one, if any, keeps what it shows but loses buttons)."""
+        st = self.state(view.game_id)
+        payload = await self.table_payload(view, story=st.story, new_message=True)
+        files = payload.pop("attachments")
+        message = await self.channel(view.channel_id).send(
+            files=files, allowed_mentions=PING_USERS, **payload
+        )
+        await self.manager.set_message(view.game_id, "table", view.channel_id, message.id)
+
+    async def move_table(self, view: GameView) -> None:
+        """Re-post the live table at the bottom of the channel (``/cribbage board``)."""
+        old = view.messages.get("table")
+        await self.post_table(view)
+        if old is not None:
+            await self._edit(old.channel_id, old.message_id, view=None)
+
+    async def _edit_table(self, view: GameView, st: TableState) -> None:
+        current = self.manager.view(view.game_id) or view
+        ref = current.messages.get("table")
+        if ref is None:
+            await self.post_table(current)
+            return
+        payload = await self.table_payload(current, story=st.story)
+        if not await self._edit(ref.channel_id, ref.message_id, **payload):
+            await self.post_table(current)
+
+    async def _finish(self, view: GameView, names, st, over: GameOver | None, outcome) -> None:
+        ref = view.messages.get("table")
+        if ref is not None:
+            record = await self._record_payload(view, names, st)
+            await self._edit(ref.channel_id, ref.message_id, **record)
+        await self._clear_ping(st)
+        images = await self.images_enabled(view.guild_id)
+        if view.status is GameStatus.FINISHED and over is not None:
+            embed = result_embed(over, names, view.variant, image="board.png" if images else None)
+        else:
+            embed = discord.Embed(
+                title="Game over",
+                description=self._ending_text(view, names, outcome),
+                colour=discord.Colour.dark_grey(),
+            )
+        files = []
+        if images:
+            board = board_picture(PublicTable(view), names, self._back_pegs(st, view))
+            files.append(await attachment(board, "board.png"))
+        add_match_result(embed, view, names)
+        match_over = view.match is None or view.match.over  # else its next game starts now
+        rematch = view_of(RematchButton(view.game_id)) if view.user_ids and match_over else None
+        await self.channel(view.channel_id).send(
+            embed=embed, files=files, view=rematch, allowed_mentions=NO_PINGS
+        )
+        self._tables.pop(view.game_id, None)
+
+    @staticmethod
+    def _ending_text(view: GameView, names, outcome: Outcome) -> str:
+        finished = outcome.finished
+        scores = " – ".join(str(s) for s in view.scores)
+        if finished and finished.reason == "forfeit" and finished.forfeit_seat is not None:
+            return f"**{names[finished.forfeit_seat]}** forfeited. Final scores {scores}."
+        if finished and finished.reason == "abandoned":
+            return f"The game was abandoned after a long wait. Scores {scores}."
+        return f"The game ended. Scores {scores}."
+
+    # ------------------------------------------------------------------ pings and hands
+
+    async def _ping(self, view: GameView, st: TableState) -> None:
+        """Ping the players who must act and have no fresh hand open; clear stale pings."""
+        waiting = tuple(u for u in view.to_act_users if not self._fresh_hand(view.game_id, u))
+        if waiting == st.pinged:
+            return
+        await self._clear_ping(st)
+        st.pinged = waiting
+        if not waiting:
+            return
+        mentions = " ".join(f"<@{u}>" for u in waiting)
+        message = await self.channel(view.channel_id).send(
+            f"{mentions} — your move in the cribbage game: click **Your hand** on the table.",
+            allowed_mentions=PING_USERS,
+        )
+        st.ping = message  # type: ignore[assignment]
+
+    async def _clear_ping(self, st: TableState) -> None:
+        if st.ping is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await st.ping.delete()
+            st.ping, st.pinged = None, ()
+
+    def remember_hand(
+        self, game_id: int, user_id: int, interaction: discord.Interaction, picture: str | None
+    ) -> None:
+        self.hands[(game_id, user_id)] = OpenHand(interaction, picture=picture)
+
+    def _fresh_hand(self, game_id: int, user_id: int) -> bool:
+        hand = self.hands.get((game_id, user_id))
+        return hand is not None and hand.fresh
+
+    async def refresh_hands(self, view: GameView, *, skip: int | None = None) -> None:
+        """Edit every other player's open hand so it shows the game as it is now."""
+        names = await self.names.seat_names(view)
+        for user_id in view.user_ids:
+            if user_id == skip:
+                continue
+            hand = self.hands.get((view.game_id, user_id))
+            if hand is None:
+                continue
+            if not hand.fresh:
+                del self.hands[(view.game_id, user_id)]
+                continue
+            private = self.manager.private_view(view.game_id, user_id)
+            current = self.manager.view(view.game_id)
+            if not private.ok or current is None:
+                del self.hands[(view.game_id, user_id)]
+                continue
+            shown = (private.phase, private.must_act, private.step if private.must_act else 0)
+            if shown == hand.shown:
+                continue  # nothing this player must know has changed
+            hand.shown = shown
+            images = await self.images_enabled(view.guild_id)
+            message = hand_message(current, private, names, images=images)
+            try:
+                await hand.interaction.edit_original_response(**await message.edit(hand.picture))
+                hand.picture = message.filename
+            except discord.HTTPException:
+                log.info("game %d: could not refresh a player's hand", view.game_id)
+                del self.hands[(view.game_id, user_id)]
+
+    # ------------------------------------------------------------------ plumbing
+
+    async def _edit(self, channel_id: int, message_id: int, **fields) -> bool:
+        message = self.channel(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(allowed_mentions=NO_PINGS, **fields)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException:
+            log.warning("Could not edit message %d", message_id, exc_info=True)
+            return False
+        return True

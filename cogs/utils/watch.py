@@ -1,0 +1,141 @@
+"""The spectators' view: ``/cribbage watch`` posts one public message that stays current.
+
+Why a public message, and not an ephemeral one per spectator: Discord lets the bot edit an
+ephemeral message only through its interaction token, for 15 minutes, while a game lasts much
+longer; and a public message serves every spectator at once, survives a restart (its id is
+stored with the game, kind ``"watch"``) and costs one edit per update however many watch.
+
+The view is made only from the manager's public :class:`~bot.sessions.GameView` (the same
+renderer as the table, without the "Your hand" button) and the story of public events, so it
+never shows a hidden card. The :class:`~cogs.utils.table.Table` hands it every outcome; updates of a
+game are serialised and coalesced (a burst of moves gives one edit showing the newest state).
+When a game of a match ends, the view moves on to the match's next game. Calling the command
+again re-posts the view at the bottom of the channel (the old message stops updating).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.engine import Dealt, Phase
+from bot.render.embeds import game_embed
+from bot.render.matches import add_match_field, watch_footer
+from bot.render.text import story_lines
+from bot.sessions import GameStatus, GameView, Outcome
+from cogs.utils.hand import PublicTable
+from cogs.utils.names import NameBook
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+KEEP_LINES = 40
+SHOW_LINES = 8
+MOVED = "The spectators' view moved to a newer message below."
+
+
+@dataclass
+class _Watched:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    story: list[str] = field(default_factory=list)
+    pending: int = 0
+
+
+class Watch:
+    """Keeps each game's spectators' message current (one per game, public)."""
+
+    def __init__(self, bot: discord.Client, manager, names: NameBook) -> None:
+        self.bot = bot
+        self.manager = manager
+        self.names = names
+        self._watched: dict[int, _Watched] = {}
+
+    async def open(self, interaction: discord.Interaction) -> None:
+        """``/cribbage watch``: post the view of this channel's game (anyone may)."""
+        view = self.manager.game_in_channel(interaction.channel_id)
+        if view is None or view.status is not GameStatus.ACTIVE:
+            await interaction.response.send_message(
+                "There's no cribbage game being played in this channel to watch.", ephemeral=True
+            )
+            return
+        watched = self._watched.setdefault(view.game_id, _Watched())
+        async with watched.lock:
+            view = self.manager.view(view.game_id) or view
+            payload = await self.payload(view, watched)
+            await interaction.response.send_message(**payload, allowed_mentions=NO_PINGS)
+            message = await interaction.original_response()
+            old = view.messages.get("watch")
+            await self.manager.set_message(view.game_id, "watch", message.channel.id, message.id)
+        if old is not None and old.message_id != message.id:
+            await self._edit(old.channel_id, old.message_id, content=MOVED, embed=None)
+
+    async def follow(self, outcome: Outcome) -> None:
+        """Called by the table with every outcome: redraw the game's view if it has one."""
+        current = self.manager.view(outcome.game_id) or outcome.view
+        ref = current.messages.get("watch")
+        if ref is None or current.phase is None:
+            self._watched.pop(outcome.game_id, None)
+            return
+        watched = self._watched.setdefault(outcome.game_id, _Watched())
+        names = await self.names.seat_names(current)
+        watched.story = self._story(watched.story, outcome, names, current)
+        watched.pending += 1
+        async with watched.lock:
+            watched.pending -= 1
+            live = self.manager.view(outcome.game_id)
+            if watched.pending and live is not None:
+                return  # a newer outcome is queued: it draws the newest state
+            latest = live or outcome.view
+            payload = await self.payload(latest, watched)
+            await self._edit(ref.channel_id, ref.message_id, **payload)
+        if live is None:  # the game ended
+            self._watched.pop(outcome.game_id, None)
+            if outcome.next_game is not None:  # a match goes on: so does its view
+                following = outcome.next_game.game_id
+                await self.manager.set_message(following, "watch", ref.channel_id, ref.message_id)
+
+    @staticmethod
+    def _story(story: list[str], outcome: Outcome, names: list[str], view: GameView) -> list[str]:
+        """The story of the current deal only: a new deal is dealt from a fresh pack, so cards
+        seen in an earlier deal (or the cut for it) may now be in someone's hand."""
+        segment: list = []
+        for step_event in outcome.events:
+            if isinstance(step_event.event, Dealt):
+                if segment:
+                    story = story + story_lines(segment, names, view.variant)
+                story, segment = [], []
+            segment.append(step_event.event)
+        return (story + story_lines(segment, names, view.variant))[-KEEP_LINES:]
+
+    async def payload(self, view: GameView, watched: _Watched) -> dict:
+        names = await self.names.seat_names(view)
+        embed = game_embed(PublicTable(view), names, story=watched.story, story_count=SHOW_LINES)
+        over = view.status is not GameStatus.ACTIVE
+        if over and view.phase is not Phase.GAME_OVER:  # a forfeit or an abandoned game
+            for index, f in enumerate(embed.fields):
+                if f.name == "Now":
+                    embed.set_field_at(index, name="Now", value=_ending(view))
+        add_match_field(embed, view, names)
+        embed.set_footer(text=watch_footer(over))
+        return {"content": None, "embed": embed}
+
+    async def _edit(self, channel_id: int, message_id: int, **fields) -> None:
+        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(allowed_mentions=NO_PINGS, **fields)
+        except discord.NotFound:
+            log.info("The spectators' view %d was deleted", message_id)
+        except discord.HTTPException:
+            log.warning("Could not update the spectators' view %d", message_id, exc_info=True)
+
+
+def _ending(view: GameView) -> str:
+    """The end of a game the engine did not finish itself."""
+    if view.end_reason == "forfeit":
+        return "Game over: a player forfeited"
+    if view.end_reason == "abandoned":
+        return "Game over: abandoned after a long wait"
+    return "Game over"

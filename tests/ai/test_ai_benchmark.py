@@ -1,0 +1,43 @@
+"""The AI benchmark script runs (a tiny run: every figure printed, exit 0)."""
+
+import importlib.util
+from pathlib import Path
+
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "ai.py"
+
+
+def test_a_tiny_benchmark_run(capsys):
+    spec = importlib.util.spec_from_file_location("ai_benchmark", BENCHMARK)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    argv = ["--deals", "3", "--games", "2", "--hands", "3", "--workers", "1", "--trade-deals", "40"]
+    assert module.main([*argv, "--matches", "expert_vs_standard,easy_vs_random"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    names = {line.split(":")[0] for line in lines}
+    for name in (
+        "discard_ms_expert",
+        "dealer_points_expert",
+        "pone_points_standard",
+        "expert_vs_standard",
+        "easy_vs_random",
+        "play_ms_expert",
+        "pegging_changes_discard_expert",
+        "pegging_trade_net_per_changed_deal",
+        "total_seconds",
+    ):
+        assert name in names
+    assert all(": " in line for line in lines)
+    assert module.wilson(50, 100)[0] < 0.5 < module.wilson(50, 100)[1]
+
+
+def test_the_pegging_margin_is_the_same_deal_from_either_side():
+    spec = importlib.util.spec_from_file_location("ai_benchmark", BENCHMARK)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    from bot.engine import parse_cards
+
+    dealer, pone = parse_cards("5H 5C 10D KS"), parse_cards("4D 6C 7S JH")
+    starter = parse_cards("2S")[0]
+    margin = module.pegging_margin(dealer, pone, starter, True)
+    assert margin == -module.pegging_margin(pone, dealer, starter, False)
+    assert margin != 0  # fives and tens against a run: somebody pegs more

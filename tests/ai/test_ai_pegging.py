@@ -1,0 +1,131 @@
+"""Computer players in the play: rank scoring, the exact solver, defence, what a seat infers."""
+
+import random
+
+from bot.ai.expert_pegging import TwoHandedSolver, expert_play
+from bot.ai.pegging import peg_points, standard_candidates, standard_play
+from bot.ai.players import decide
+from bot.ai.view import SeatView
+from bot.engine import FULL_PACK, Game, Phase, Play, Scored, ScoreReason, Variant, score_pegging
+from tests.support.engine_positions import play, position
+
+
+def test_rank_pegging_points_match_the_engine_on_random_piles():
+    rng = random.Random(5)
+    checked = 0
+    while checked < 3000:
+        cards = rng.sample(FULL_PACK, rng.randint(1, 8))
+        count = 0
+        pile = []
+        for card in cards:
+            if count + card.value > 31:
+                break
+            pile.append(card)
+            count += card.value
+        assert peg_points(tuple(c.rank for c in pile)) == score_pegging(pile).total, pile
+        checked += 1
+
+
+PLAY_REASONS = (ScoreReason.PLAY, ScoreReason.GO, ScoreReason.LAST_CARD)
+
+
+def _engine_best(game: Game, seat: int) -> int:
+    """Exact minimax of the rest of the play through the engine itself (points for ``seat``)."""
+    if game.phase is not Phase.PLAY:
+        return 0
+    mover = game.to_act[0]
+    best = None
+    for action in game.legal_actions(mover):
+        child = game.copy()
+        before = list(child.scores)
+        events = child.apply(mover, action)
+        # Stop at the show: only the play's points count here.
+        gained = [0, 0]
+        for event in events:
+            if isinstance(event, Scored) and event.reason in PLAY_REASONS:
+                gained[event.side] += event.points
+        child.scores = before
+        diff = gained[seat] - gained[1 - seat]
+        value = diff + (_engine_best(child, seat) if child.phase is Phase.PLAY else 0)
+        if child.deal_number != game.deal_number:
+            value = diff
+        if best is None or (value > best if mover == seat else value < best):
+            best = value
+    return best
+
+
+def test_solver_agrees_with_minimax_through_the_engine():
+    rng = random.Random(11)
+    for _ in range(6):
+        cards = rng.sample(FULL_PACK, 9)
+        a, b, starter = cards[:4], cards[4:8], cards[8]
+        game = position(
+            Variant(players=2),
+            dealer=0,
+            kept=[" ".join(c.code for c in b), " ".join(c.code for c in a)],
+            starter=starter.code,
+        )
+        # Seat 1 (the pone) leads; the solver's seat "A" is seat 1.
+        solver = TwoHandedSolver()
+        me = tuple(sorted(c.rank for c in a))
+        them = tuple(sorted(c.rank for c in b))
+        assert solver.value(me, them, (), 0, 0) == _engine_best(game, 1)
+
+
+def test_standard_avoids_leaving_five_or_twenty_one():
+    game = position(
+        Variant(players=2),
+        dealer=0,
+        kept=["KD QD 9D 8D", "10H 5C 3S 2H"],
+        starter="AS",
+    )
+    view = SeatView.of(game, 1)  # the pone leads: never the 5 (a ten makes fifteen)
+    assert standard_play(view).rank != 5
+    play(game, "3S", "8D")  # count 11: a 10 would make 21
+    view = SeatView.of(game, 1)
+    choice = standard_play(view)
+    assert view.count + choice.value != 21
+
+
+def test_standard_takes_fifteen_and_thirty_one():
+    game = position(Variant(players=2), dealer=0, kept=["KD QD 9D 8D", "7H 5C 3S 2H"], starter="AS")
+    play(game, "2H", "KD")  # count 12: the 3 makes fifteen
+    assert standard_play(SeatView.of(game, 1)).code == "3S"
+    candidates = standard_candidates(SeatView.of(game, 1))
+    assert candidates[0].points == 2
+
+
+def test_expert_takes_a_sure_thirty_one():
+    game = position(Variant(players=2), dealer=0, kept=["KD QD 9D 8D", "AH 5C 3S 2H"], starter="4S")
+    play(game, "5C", "KD", "3S", "QD")  # count 28: the 3 is gone; the ace makes 29, ...
+    view = SeatView.of(game, 1)
+    assert view.count == 28
+    card = expert_play(view, random.Random(0))
+    assert card.code in ("AH", "2H")
+
+
+def test_go_floors_follow_the_goes_said():
+    game = position(
+        Variant(players=2), dealer=0, kept=["KD QD 9D 8D", "10H 5C 9S AH"], starter="4S"
+    )
+    play(game, "10H", "KD")  # count 20
+    assert SeatView.of(game, 1).go_floors() == {}
+    play(game, "9S")  # 29: the dealer's Q, 9 and 8 go past 31, so the dealer says go
+    assert game.to_act == [1]
+    assert SeatView.of(game, 1).go_floors() == {0: 3}  # holds nothing worth 2 or less
+    play(game, "AH")  # 30, nobody can lay: the go, and the count is reset
+    assert game.count == 0 and game.to_act == [0]
+    assert SeatView.of(game, 1).go_floors() == {0: 3}
+
+
+def test_expert_and_standard_never_play_illegal_cards_in_the_play():
+    rng = random.Random(3)
+    for level in ("standard", "expert"):
+        game = Game.new(Variant(players=2), seed=rng.randrange(1 << 30), first_dealer=0)
+        while game.deal_number == 1:
+            seat = game.to_act[0]
+            action = decide(SeatView.of(game, seat), level=level, seed=1)
+            assert action in game.legal_actions(seat)
+            game.apply(seat, action)
+            if isinstance(action, Play):
+                assert game.count <= 31

@@ -1,0 +1,200 @@
+"""Clicks that must be refused, a restart mid-pegging, idle lobbies and forfeits."""
+
+import asyncio
+
+import pytest
+
+from bot.engine import Phase
+from tests.support.discord_players import Driver, Seat, make_bot, open_club
+
+
+@pytest.fixture
+async def club(tmp_path):
+    # no privacy watch here: these tests click stale buttons and restart the bot on purpose
+    async with open_club(tmp_path, names=("alice", "bob", "carol"), privacy=False) as driver:
+        yield driver
+
+
+def snapshot(driver: Driver):
+    session = driver.bot.manager._sessions[driver.game_id()]
+    return session.step, session.game.to_dict()
+
+
+async def play_until(driver: Driver, seats: dict, done) -> None:
+    for _ in range(500):
+        if done():
+            return
+        for user_id in driver.whose_move():
+            await driver.move(seats[user_id])
+    raise AssertionError("never reached the position")
+
+
+async def two_player_game(driver: Driver) -> dict:
+    alice, bob = driver.users[:2]
+    await driver.start_game(alice, [bob])
+    return {alice.id: Seat(alice), bob.id: Seat(bob)}
+
+
+def game(driver: Driver):
+    return driver.bot.manager._sessions[driver.game_id()].game
+
+
+async def test_people_not_seated_are_refused_privately(club):
+    await two_player_game(club)
+    carol = club.users[2]
+    before = snapshot(club)
+    result = await club.click(carol, club.table_message(), "Your hand")
+    assert result.ephemeral and "not playing" in result.message.content
+    result = await club.slash(carol, "cribbage hand")
+    assert result.ephemeral and "no cribbage game" in result.message.content
+    result = await club.slash(carol, "cribbage forfeit")
+    assert result.ephemeral
+    assert snapshot(club) == before
+
+
+async def test_out_of_turn_cards_are_disabled_and_stale_clicks_change_nothing(club):
+    seats = await two_player_game(club)
+    await play_until(club, seats, lambda: game(club).phase is Phase.PLAY and game(club).played)
+    to_move = club.whose_move()[0]
+    waiting = next(s for uid, s in seats.items() if uid != to_move)
+    # the waiting player's hand shows its cards, all disabled: no out-of-turn click is possible
+    result = await club.click(waiting.user, club.table_message(), "Your hand")
+    cards = [
+        b for row in result.message.components for b in row if b.custom_id.startswith("crib:p:")
+    ]
+    assert cards and all(b.disabled for b in cards)
+    assert "Waiting for" in result.message.content
+    # the mover plays one card; a client still showing the old hand clicks another card
+    mover = seats[to_move]
+    result = await club.click(mover.user, club.table_message(), "Your hand")
+    hand = result.message
+    enabled = [
+        b
+        for row in hand.components
+        for b in row
+        if b.custom_id.startswith("crib:p:") and not b.disabled
+    ]
+    await club.click(mover.user, hand, custom_id=enabled[0].custom_id)
+    before = snapshot(club)
+    others = [b for b in enabled[1:]]
+    if not others:
+        pytest.skip("the mover had a single playable card")
+    result = await club.click(mover.user, hand, custom_id=others[0].custom_id, allow_stale=True)
+    assert "out of date" in result.message.content
+    assert result.ephemeral and snapshot(club) == before
+
+
+async def test_a_double_click_plays_once(club):
+    seats = await two_player_game(club)
+    await play_until(club, seats, lambda: game(club).phase is Phase.PLAY)
+    mover = seats[club.whose_move()[0]]
+    result = await club.click(mover.user, club.table_message(), "Your hand")
+    hand = result.message
+    card = next(
+        b
+        for row in hand.components
+        for b in row
+        if b.custom_id.startswith("crib:p:") and not b.disabled
+    )
+    step, _ = snapshot(club)
+    versions = len(hand.versions)
+    await asyncio.gather(
+        club.click(mover.user, hand, custom_id=card.custom_id, allow_stale=True),
+        club.click(mover.user, hand, custom_id=card.custom_id, allow_stale=True),
+    )
+    assert snapshot(club)[0] == step + 1  # applied exactly once
+    answers = [v.text for v in hand.versions[versions:]]
+    assert len(answers) == 2  # both clicks were answered
+    assert sum("⚠️" in text for text in answers) == 1  # one of them refused
+
+
+async def test_a_restart_mid_pegging_continues_exactly(club):
+    seats = await two_player_game(club)
+    await play_until(
+        club, seats, lambda: game(club).phase is Phase.PLAY and len(game(club).played) >= 2
+    )
+    mover = seats[club.whose_move()[0]]
+    result = await club.click(mover.user, club.table_message(), "Your hand")
+    old_hand = result.message
+    before = snapshot(club)
+    emu, channel = club.emu, club.channel
+    await club.bot.close()  # the first bot stops (its emulator session ends with it)
+    # (running() exits at teardown; a new bot process takes over the same database)
+    bot2 = make_bot(club.database)
+    async with emu.running(bot2):
+        club.bot = bot2
+        assert snapshot(club) == before  # resumed exactly from the last acknowledged action
+        card = next(
+            b
+            for row in old_hand.components
+            for b in row
+            if b.custom_id.startswith("crib:p:") and not b.disabled
+        )
+        await club.click(mover.user, old_hand, custom_id=card.custom_id)
+        after = snapshot(club)
+        assert after[0] == before[0] + 1
+        assert len(after[1]["played"]) == len(before[1]["played"]) + 1
+        for seat in seats.values():
+            seat.hand = None
+        await club.play_out(seats)
+        assert "wins" in emu.last_public(channel).text
+    del channel
+
+
+async def test_a_lobby_nobody_starts_is_closed(club):
+    alice, bob = club.users[:2]
+    lobby = await club.open_lobby(alice, players=3)
+    await club.click(bob, lobby, "Join")
+    result = await club.click(bob, lobby, "Start")
+    assert result.ephemeral and "host" in result.message.content.lower()
+    result = await club.click(alice, lobby, "Start")
+    assert result.ephemeral and "Waiting for 1 more player" in result.message.content
+    manager = club.bot.manager
+    later = manager._clock() + manager.idle_abandon_after + 10
+    cog = club.bot.get_cog("Cribbage")
+    manager._clock = lambda: later
+    await cog.sweep.coro(cog)  # warns
+    manager._clock = lambda: later + manager.idle_abandon_after
+    await cog.sweep.coro(cog)  # closes
+    assert manager.game_in_channel(club.channel.id) is None
+    assert "Nobody started" in club.emu.message(lobby.id).text
+    # a new table can open in the channel
+    await club.open_lobby(alice)
+    assert manager.game_in_channel(club.channel.id) is not None
+
+
+async def test_a_player_can_forfeit(club):
+    await two_player_game(club)
+    alice = club.users[0]
+    result = await club.slash(alice, "cribbage forfeit")
+    assert result.ephemeral and "forfeited" in result.message.content
+    last = club.emu.last_public(club.channel)
+    assert "forfeited" in last.text
+    assert club.bot.manager.game_in_channel(club.channel.id) is None
+
+
+async def test_a_slow_move_is_deferred_within_three_seconds_then_answered(club, monkeypatch):
+    seats = await two_player_game(club)
+    await play_until(club, seats, lambda: game(club).phase is Phase.PLAY)
+    mover = seats[club.whose_move()[0]]
+    hand = (await club.click(mover.user, club.table_message(), "Your hand")).message
+    card = next(
+        b
+        for row in hand.components
+        for b in row
+        if b.custom_id.startswith("crib:p:") and not b.disabled
+    )
+    manager = club.bot.manager
+    real_act = manager.act
+
+    async def slow_act(*args, **kwargs):
+        await asyncio.sleep(2.3)  # e.g. an expert computer thinking through a long turn
+        return await real_act(*args, **kwargs)
+
+    monkeypatch.setattr(manager, "act", slow_act)
+    step = snapshot(club)[0]
+    result = await club.click(mover.user, hand, custom_id=card.custom_id)
+    assert result.response_name.startswith("DEFERRED")  # within the 3 seconds
+    assert result.latency < 3.0
+    assert snapshot(club)[0] > step  # and the move was made
+    assert card.label not in " ".join(b.label for b in hand.buttons if not b.disabled)

@@ -1,0 +1,36 @@
+"""The end-to-end benchmark runs (a tiny run: the real bot process, every figure printed, exit 0).
+
+It is not timed: the figures are printed, not asserted (see the developers' guide)."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIGURE = re.compile(r"^(\w+): (-?\d+(?:\.\d+)?) ?(\S*)$")
+
+
+def test_a_tiny_end_to_end_run_prints_every_figure():
+    run = subprocess.run(
+        [sys.executable, "benchmarks/e2e.py", "--games", "2", "--think", "0.02"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=170,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = {}
+    for line in run.stdout.splitlines():
+        match = FIGURE.match(line)
+        assert match, f"not a 'name: value unit' line: {line!r}"
+        figures[match[1]] = float(match[2])
+    assert figures["bot_in_own_process"] == 1
+    for phase in ("paced", "saturated"):
+        assert figures[f"{phase}_games"] == 2
+        assert figures[f"{phase}_click_p50"] <= figures[f"{phase}_click_p99"]
+        assert figures[f"{phase}_bot_cpu_ms_per_click"] > 0
+    # a whole game is well over a hundred clicks, each answered
+    assert figures["game_alone_clicks"] > 100
+    assert 0 < figures["game_alone_waited_seconds"] < figures["game_alone_seconds"]
+    assert figures["game_alone_bot_cpu_seconds"] > 0

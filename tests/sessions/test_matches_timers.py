@@ -1,0 +1,32 @@
+"""Matches and turn timers: a player whose time runs out for good concedes the match."""
+
+from __future__ import annotations
+
+from bot.engine import Variant
+from bot.sessions import Outcome
+from db.matches import Matches
+from tests.support.sessions import HOST, open_manager
+
+
+async def test_running_out_of_time_for_good_concedes_the_match(tmp_path):
+    now = [1000.0]
+    store, manager = await open_manager(
+        tmp_path / "timed.db", clock=lambda: now[0], forfeit_after=1
+    )
+    try:
+        lobby = await manager.create_lobby(
+            guild_id=1, channel_id=500, host_id=HOST, variant=Variant(2, False, 61), best_of=3
+        )
+        await manager.add_computer(lobby.game_id, HOST, "easy")
+        started = await manager.start(lobby.game_id, HOST)
+        assert isinstance(started, Outcome)
+        now[0] += 24 * 3600
+        report = await manager.sweep_turns()
+        (forfeit,) = report.forfeits
+        assert forfeit.next_game is None
+        assert forfeit.view.match.status == "conceded" and forfeit.view.match.winner_side == 1
+        assert manager.game_in_channel(500) is None
+        row = await Matches(store).match_of_game(started.game_id)
+        assert row.status == "conceded"
+    finally:
+        await store.close()

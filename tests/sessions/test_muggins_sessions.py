@@ -1,0 +1,131 @@
+"""Muggins through the session manager: the lobby flag is stored, claims are durable steps,
+a window nobody answers is let go after ``muggins_window`` seconds."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+
+from bot.engine import Claim, CountSettled, Game, Muggins, Phase, Variant, action_from_dict
+from bot.engine.muggins import breakdown_of, window_waiting
+from bot.sessions import Outcome, PrivateView
+from tests.support.sessions import BOB, HOST, play_one, play_to_end, running, started_game
+
+MUGGINS_2 = Variant(2, target=61, muggins=True)
+
+
+def replay_checks(path, game_id: int) -> Game:
+    """The log replays to the stored snapshot (variant from the snapshot: muggins included)."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        seed, first_dealer, muggins = conn.execute(
+            "SELECT seed, first_dealer, muggins FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        (state,) = conn.execute("SELECT state FROM snapshots WHERE game_id = ?", (game_id,))
+        state = json.loads(state[0]) if isinstance(state, tuple) else json.loads(state)
+        rows = conn.execute(
+            "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+    finally:
+        conn.close()
+    variant = Variant.from_dict(state["variant"])
+    assert variant.muggins and muggins == 1
+    game = Game.new(variant, int(seed), first_dealer)
+    for seat, action in rows:
+        game.apply(seat, action_from_dict(json.loads(action)))
+    assert game.to_dict() == state
+    return game
+
+
+async def to_show(manager, game_id: int, rng: random.Random) -> Game:
+    for _ in range(500):
+        game = manager._sessions[game_id].game
+        if game.phase is Phase.SHOW:
+            return game
+        await play_one(manager, game_id, rng)
+    raise AssertionError("no show")
+
+
+async def test_the_flag_survives_a_restart_and_a_whole_game_replays(tmp_path):
+    path = tmp_path / "m.db"
+    async with running(path) as manager:
+        outcome = await started_game(manager, variant=MUGGINS_2)
+        game_id = outcome.game_id
+        await to_show(manager, game_id, random.Random(1))
+    async with running(path) as manager:
+        assert manager.view(game_id).variant == MUGGINS_2
+        final = await play_to_end(manager, game_id, random.Random(2))
+        assert final.finished is not None
+    replay_checks(path, game_id)
+
+
+async def test_the_host_can_turn_muggins_on_in_the_lobby(tmp_path):
+    path = tmp_path / "m.db"
+    async with running(path) as manager:
+        lobby = await manager.create_lobby(guild_id=1, channel_id=5, host_id=HOST)
+        view = await manager.set_variant(lobby.game_id, HOST, MUGGINS_2)
+        assert view.variant.muggins
+    async with running(path) as manager:
+        assert manager.view(lobby.game_id).variant == MUGGINS_2
+
+
+async def test_an_under_claim_is_caught_through_act(tmp_path):
+    path = tmp_path / "m.db"
+    async with running(path) as manager:
+        game_id = (await started_game(manager, variant=MUGGINS_2)).game_id
+        rng = random.Random(3)
+        for _ in range(20):  # a show where the pone's hand is worth something
+            game = await to_show(manager, game_id, rng)
+            if breakdown_of(game, game.pone, False).total >= 2:
+                break
+            while manager._sessions[game_id].game.phase is Phase.SHOW:
+                await play_one(manager, game_id, rng)
+        users = {0: HOST, 1: BOB}
+        pone, dealer = game.pone, game.dealer
+        mine = manager.private_view(game_id, users[pone])
+        assert mine.legal_actions == tuple(Claim(p) for p in range(30))
+        outcome = await manager.act(game_id, users[pone], Claim(0), step=mine.step)
+        assert isinstance(outcome, Outcome)
+        theirs = manager.private_view(game_id, users[dealer])
+        assert isinstance(theirs, PrivateView) and Muggins() in theirs.legal_actions
+        outcome = await manager.act(game_id, users[dealer], Muggins(), step=theirs.step)
+        settled = [e.event for e in outcome.events if isinstance(e.event, CountSettled)]
+        assert settled and settled[0].missed == breakdown_of(game, pone, False).total
+    replay_checks(path, game_id)
+
+
+async def test_an_unanswered_window_is_let_go_after_the_timeout(tmp_path):
+    path = tmp_path / "m.db"
+    now = [1000.0]
+    async with running(path, clock=lambda: now[0]) as manager:
+        game_id = (await started_game(manager, variant=MUGGINS_2)).game_id
+        game = await to_show(manager, game_id, random.Random(4))
+        user = {0: HOST, 1: BOB}[game.pone]
+        mine = manager.private_view(game_id, user)
+        await manager.act(game_id, user, Claim(0), step=mine.step)
+        assert window_waiting(manager._sessions[game_id].game)
+        closes = manager.muggins_window_closes_at(game_id)
+        assert closes == now[0] + manager.muggins_window
+        assert await manager.close_muggins_windows(closes - 1) == []
+        (outcome,) = await manager.close_muggins_windows(closes)
+        assert any(isinstance(e.event, CountSettled) for e in outcome.events)
+        assert not window_waiting(manager._sessions[game_id].game)
+        assert manager.muggins_window_closes_at(game_id) is None
+    replay_checks(path, game_id)
+
+
+async def test_computers_claim_and_call_through_the_manager(tmp_path):
+    from bot.ai import choose_action
+
+    def strategy(game, seat, level):
+        return choose_action(game, seat, level="easy", seed=1)
+
+    path = tmp_path / "m.db"
+    async with running(path, strategy=strategy) as manager:
+        game_id = (
+            await started_game(manager, humans=(HOST,), computers=("easy",), variant=MUGGINS_2)
+        ).game_id
+        final = await play_to_end(manager, game_id, random.Random(5))
+        assert final.finished is not None
+    replay_checks(path, game_id)

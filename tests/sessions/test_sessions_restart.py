@@ -1,0 +1,148 @@
+"""Restarts and history: resume from snapshots checked against the log, repairs, replays."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import random
+import re
+import sqlite3
+
+import pytest
+
+from bot.engine import Cut, Variant
+from bot.sessions import RefusalReason, Replay
+from db import Conflict
+from tests.support.sessions import (
+    HOST,
+    assert_durable,
+    dump_database,
+    play_one,
+    play_to_end,
+    running,
+    started_game,
+)
+
+R = RefusalReason
+
+
+async def test_a_finished_game_replays_deal_by_deal(setup):
+    manager, _ = setup
+    game_id = (await started_game(manager, variant=Variant(target=61))).game_id
+    refusal = await manager.replay(game_id)
+    assert refusal.reason is R.HIDDEN
+    final = await play_to_end(manager, game_id, random.Random(6))
+    replay = await manager.replay(game_id)
+    assert isinstance(replay, Replay)
+    assert replay.scores == final.finished.scores and len(replay.steps) == final.step
+    assert replay.opening and all(len(h) == 6 for d in replay.deals for h in d.hands)
+    assert [d.number for d in replay.deals] == list(range(1, len(replay.deals) + 1))
+    assert replay.deals[-1].scores_after == replay.scores
+    assert all(d.dealer != n.dealer for d, n in itertools.pairwise(replay.deals))
+    assert replay.seats[0].user_id == HOST
+    assert (await manager.replay(4242)).reason is R.UNKNOWN_GAME
+
+
+async def test_a_game_resumes_after_a_restart_and_a_bad_snapshot_is_repaired(tmp_path):
+    path = tmp_path / "resume.db"
+    async with running(path) as manager:
+        game_id = (await started_game(manager)).game_id
+        rng = random.Random(7)
+        for _ in range(25):
+            await play_one(manager, game_id, rng)
+        before = manager.view(game_id)
+        hand = manager.private_view(game_id, HOST)
+
+    async with running(path) as manager:
+        assert manager.view(game_id) == before and manager.private_view(game_id, HOST) == hand
+
+    conn = sqlite3.connect(path)  # corrupt the snapshot: the log must win
+    state = conn.execute("SELECT state FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
+    conn.execute(
+        "UPDATE snapshots SET state = ? WHERE game_id = ?",
+        (state[0].replace('"count":', '"count":1'), game_id),
+    )
+    conn.commit()
+    conn.close()
+    async with running(path, verify_sample=0) as manager:
+        assert manager.view(game_id) != before  # not checked: the bad snapshot was loaded
+        assert await manager.verify(game_id) == "repaired"
+        assert manager.view(game_id) == before
+        assert await manager.verify_all() == {game_id: "ok"}
+        for _ in range(10):
+            await play_one(manager, game_id, rng)
+        assert_durable(path, game_id, manager)
+
+
+async def test_a_snapshot_this_version_cannot_read_is_rebuilt_from_the_log(tmp_path):
+    path = tmp_path / "version.db"
+    async with running(path) as manager:
+        game_id = (await started_game(manager)).game_id
+        rng = random.Random(17)
+        for _ in range(12):
+            await play_one(manager, game_id, rng)
+        before = manager.view(game_id)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE snapshots SET state = '{\"version\": 99}' WHERE game_id = ?", (game_id,))
+    conn.commit()
+    conn.close()
+    async with running(path) as manager:
+        assert manager.view(game_id) == before
+        for _ in range(5):
+            await play_one(manager, game_id, rng)
+        assert_durable(path, game_id, manager)
+    with pytest.raises(RuntimeError, match="once"):
+        async with running(path) as manager:
+            await manager.resume()
+
+
+class Crash(BaseException):
+    """The process dying while a computer thinks (not an Exception: nothing may catch it)."""
+
+
+async def test_a_computer_that_was_about_to_move_moves_on_resume(tmp_path):
+    path = tmp_path / "computer.db"
+
+    def dies(game, seat, level):
+        raise Crash
+
+    async with running(path, strategy=dies) as manager:
+        lobby = await manager.create_lobby(guild_id=1, channel_id=5, host_id=HOST)
+        await manager.add_computer(lobby.game_id, HOST, "easy")
+        with pytest.raises(Crash):
+            await manager.start(lobby.game_id, HOST)  # the computer cuts first: crash
+
+    async with running(path) as manager:
+        view = manager.view(lobby.game_id)
+        assert view.step == 1 and view.to_act_users == (HOST,)  # the computer has cut
+    async with running(path) as manager:
+        assert manager.view(lobby.game_id) == view
+
+
+async def test_a_failed_write_changes_nothing_and_the_game_reloads(setup):
+    manager, path = setup
+    game_id = (await started_game(manager)).game_id
+    mine = manager.private_view(game_id, HOST)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE snapshots SET seq = 99 WHERE game_id = ?", (game_id,))
+    conn.commit()
+    before_db, before_view = dump_database(path), manager.view(game_id)
+    with pytest.raises(Conflict):
+        await manager.act(game_id, HOST, Cut(4), step=mine.step)
+    assert dump_database(path) == before_db and manager.view(game_id) == before_view
+    conn.execute("UPDATE snapshots SET seq = 0 WHERE game_id = ?", (game_id,))
+    conn.commit()
+    conn.close()
+    assert (await manager.act(game_id, HOST, Cut(4), step=mine.step)).ok
+    assert_durable(path, game_id, manager)
+
+
+async def test_hidden_cards_are_never_logged_at_info(tmp_path, caplog):
+    caplog.set_level(logging.DEBUG)
+    async with running(tmp_path / "logs.db") as manager:
+        game_id = (await started_game(manager, humans=(HOST,), computers=("easy",))).game_id
+        await play_to_end(manager, game_id, random.Random(9))
+    card = re.compile(r"\b(10|[2-9AJQK])[CDHS]\b|[♣♦♥♠]")
+    loud = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert loud and not [m for m in loud if card.search(m)]
+    assert not [r for r in caplog.records if "Discard(" in r.getMessage()]

@@ -1,0 +1,560 @@
+"""The emulated REST API (v10; v9 is accepted too).
+
+Every handler answers JSON with ``content-type: application/json`` exactly (discord.py only
+parses JSON when the header is exactly that), errors in Discord's shape
+(``{"message": ..., "code": ...}``, plus ``errors`` for HTTP 400 / 50035), and 204 with no body
+where Discord does. Unknown routes answer 404 and are recorded as ``unknown_route``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import mimetypes
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .limits import Problem
+from .models import (
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    EmuChannel,
+    EmuMessage,
+    PendingInteraction,
+)
+
+if TYPE_CHECKING:
+    from .emulator import DiscordEmulator
+
+log = logging.getLogger("tests.support.emulator.rest")
+
+Handler = Callable[..., Awaitable[web.StreamResponse]]
+
+
+@dataclass
+class Upload:
+    index: int
+    filename: str
+    data: bytes
+    content_type: str | None
+
+
+class HTTPError(Exception):
+    def __init__(self, status: int, code: int, message: str, errors: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.errors = errors
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    # Not web.json_response: it appends "; charset=utf-8", which discord.py does not accept.
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json"},
+    )
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+def form_errors(problems: list[Problem]) -> dict[str, Any]:
+    errors: dict[str, Any] = {}
+    for path, message in problems:
+        node = errors
+        for part in [p for p in path.split(".") if p] or ["_root"]:
+            node = node.setdefault(part, {})
+        node.setdefault("_errors", []).append({"code": "INVALID", "message": message})
+    return errors
+
+
+def _truthy(value: str | None) -> bool:
+    return value is not None and value.lower() in ("1", "true", "yes")
+
+
+async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
+    """The JSON payload and uploaded files of a request (JSON or multipart with payload_json)."""
+    if request.content_type.startswith("multipart/"):
+        payload: Any = {}
+        uploads: list[Upload] = []
+        reader = await request.multipart()
+        async for part in reader:
+            name = getattr(part, "name", None)
+            if name is None or not hasattr(part, "read"):
+                continue
+            if name == "payload_json":
+                payload = json.loads(await part.text())  # type: ignore[union-attr]
+                continue
+            match = re.fullmatch(r"files?\[(\d+)\]", name)
+            index = int(match.group(1)) if match else len(uploads)
+            data = await part.read(decode=False)  # type: ignore[union-attr]
+            filename = part.filename or f"file{index}"  # type: ignore[union-attr]
+            content_type = mimetypes.guess_type(filename)[0]
+            uploads.append(Upload(index, filename, bytes(data), content_type))
+        return payload, uploads
+    raw = await request.read()
+    return (json.loads(raw) if raw else {}), []
+
+
+class RestApi:
+    def __init__(self, emulator: DiscordEmulator):
+        self.emu = emulator
+        S = r"(\d+)"
+        T = r"([^/]+)"
+        self.routes: list[tuple[str, re.Pattern[str], Handler]] = []
+        table: list[tuple[str, str, Handler]] = [
+            ("GET", "/gateway", self.get_gateway),
+            ("GET", "/gateway/bot", self.get_gateway_bot),
+            ("GET", "/users/@me", self.get_me),
+            ("GET", f"/users/{S}", self.get_user),
+            ("POST", "/users/@me/channels", self.create_dm),
+            ("GET", "/oauth2/applications/@me", self.get_application),
+            ("GET", "/applications/@me", self.get_application),
+            ("GET", f"/applications/{S}/emojis", self.list_app_emojis),
+            ("GET", f"/applications/{S}/commands", self.get_commands),
+            ("PUT", f"/applications/{S}/commands", self.put_commands),
+            ("POST", f"/applications/{S}/commands", self.post_command),
+            ("GET", f"/applications/{S}/commands/{S}", self.get_command),
+            ("PATCH", f"/applications/{S}/commands/{S}", self.patch_command),
+            ("DELETE", f"/applications/{S}/commands/{S}", self.delete_command),
+            ("GET", f"/applications/{S}/guilds/{S}/commands/permissions", self.get_perms),
+            ("GET", f"/applications/{S}/guilds/{S}/commands", self.get_commands),
+            ("PUT", f"/applications/{S}/guilds/{S}/commands", self.put_commands),
+            ("POST", f"/applications/{S}/guilds/{S}/commands", self.post_command),
+            ("GET", f"/applications/{S}/guilds/{S}/commands/{S}", self.get_command),
+            ("PATCH", f"/applications/{S}/guilds/{S}/commands/{S}", self.patch_command),
+            ("DELETE", f"/applications/{S}/guilds/{S}/commands/{S}", self.delete_command),
+            ("POST", f"/interactions/{S}/{T}/callback", self.interaction_callback),
+            ("POST", f"/webhooks/{S}/{T}", self.followup),
+            ("GET", f"/webhooks/{S}/{T}/messages/{T}", self.get_webhook_message),
+            ("PATCH", f"/webhooks/{S}/{T}/messages/{T}", self.edit_webhook_message),
+            ("DELETE", f"/webhooks/{S}/{T}/messages/{T}", self.delete_webhook_message),
+            ("GET", f"/channels/{S}", self.get_channel),
+            ("POST", f"/channels/{S}/typing", self.typing),
+            ("GET", f"/channels/{S}/messages", self.list_messages),
+            ("POST", f"/channels/{S}/messages", self.create_message),
+            ("GET", f"/channels/{S}/messages/{S}", self.get_message),
+            ("PATCH", f"/channels/{S}/messages/{S}", self.edit_message),
+            ("DELETE", f"/channels/{S}/messages/{S}", self.delete_message),
+            ("PUT", f"/channels/{S}/messages/{S}/reactions/{T}/@me", self.add_reaction),
+            ("DELETE", f"/channels/{S}/messages/{S}/reactions/{T}/@me", self.remove_reaction),
+            ("DELETE", f"/channels/{S}/messages/{S}/reactions", self.clear_reactions),
+            ("GET", f"/guilds/{S}", self.get_guild),
+            ("GET", f"/guilds/{S}/channels", self.get_guild_channels),
+            ("GET", f"/guilds/{S}/roles", self.get_roles),
+            ("GET", f"/guilds/{S}/members", self.list_members),
+            ("GET", f"/guilds/{S}/members/{S}", self.get_member),
+        ]
+        for method, pattern, handler in table:
+            self.routes.append((method, re.compile(pattern + "$"), handler))
+
+    # -- dispatch --------------------------------------------------------------------------
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        match = re.match(r"^/api/v\d+(/.*)$", request.path)
+        path = match.group(1) if match else request.path
+        # never write interaction tokens to logs or the transcript
+        shown = re.sub(r"^/(webhooks|interactions)/(\d+)/[^/]+", r"/\1/\2/{token}", path)
+        route = f"{request.method} {shown}"
+        for method, pattern, handler in self.routes:
+            found = pattern.match(path)
+            if found and method == request.method:
+                try:
+                    if not path.startswith(("/interactions/", "/webhooks/")):
+                        self._check_auth(request)
+                    return await handler(request, *found.groups())
+                except HTTPError as exc:
+                    return self._error(route, exc)
+        log.warning("discord emulator: unknown route %s", route)
+        detail = f"the emulator does not implement {route}"
+        self.emu._violation("unknown_route", detail, route=route)
+        return self._error(route, HTTPError(404, 0, "404: Not Found"))
+
+    def _error(self, route: str, exc: HTTPError) -> web.Response:
+        body: dict[str, Any] = {"message": exc.message, "code": exc.code}
+        if exc.errors is not None:
+            body["errors"] = exc.errors
+        self.emu._record(
+            "http_error", route=route, status=exc.status, code=exc.code, message=exc.message,
+            errors=exc.errors,
+        )
+        return json_response(body, exc.status)
+
+    def _check_auth(self, request: web.Request) -> None:
+        header = request.headers.get("Authorization", "")
+        expected = self.emu.bot_token
+        if not header.startswith("Bot ") or (expected is not None and header != f"Bot {expected}"):
+            raise HTTPError(401, 0, "401: Unauthorized")
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _channel(self, channel_id: str) -> EmuChannel:
+        channel = self.emu.channels.get(int(channel_id))
+        if channel is None:
+            raise HTTPError(404, 10003, "Unknown Channel")
+        return channel
+
+    def _channel_message(self, channel_id: str, message_id: str) -> EmuMessage:
+        channel = self._channel(channel_id)
+        message = self.emu.messages.get(int(message_id))
+        if (
+            message is None
+            or message.deleted
+            or message.channel is not channel
+            or message.ephemeral
+        ):
+            raise HTTPError(404, 10008, "Unknown Message")
+        return message
+
+    def _invalid(
+        self, route: str, problems: list[Problem], interaction_id: int | None
+    ) -> HTTPError:
+        detail = "; ".join(f"{path or 'message'}: {msg}" for path, msg in problems)
+        self.emu._violation("invalid_message", detail, interaction_id=interaction_id, route=route)
+        if any(msg == "Cannot send an empty message" for _, msg in problems):
+            return HTTPError(400, 50006, "Cannot send an empty message")
+        return HTTPError(400, 50035, "Invalid Form Body", form_errors(problems))
+
+    def _json(self, message: EmuMessage) -> web.Response:
+        return json_response(message.payload(self.emu.base_url))
+
+    def _token(self, app_id: str, token: str, route: str) -> PendingInteraction:
+        emu = self.emu
+        pending = emu._by_token.get(token)
+        if pending is None or int(app_id) != emu.application_id:
+            emu._violation("unknown_token", "no interaction has this token", route=route)
+            raise HTTPError(404, 10015, "Unknown Webhook")
+        age = emu.now() - pending.created_at
+        if age > emu.token_ttl:
+            emu._violation(
+                "expired_token",
+                f"the interaction token is {age:.0f}s old (tokens live {emu.token_ttl:.0f}s)",
+                interaction_id=pending.id,
+                route=route,
+            )
+            raise HTTPError(401, 50027, "Invalid Webhook Token")
+        return pending
+
+    def _webhook_message(
+        self, pending: PendingInteraction, message_id: str, route: str
+    ) -> EmuMessage:
+        if message_id == "@original":
+            message = pending.original
+            if message is None or message.deleted:
+                raise HTTPError(404, 10008, "Unknown Message")
+            return message
+        message = self.emu.messages.get(int(message_id)) if message_id.isdigit() else None
+        if message is None or message.deleted:
+            raise HTTPError(404, 10008, "Unknown Message")
+        if message.ephemeral and message.visible_to is not pending.user:
+            self.emu._violation(
+                "foreign_token",
+                f"message {message.id} is ephemeral for "
+                f"{message.visible_to and message.visible_to.name}, the token belongs to "
+                f"{pending.user.name}'s interaction",
+                interaction_id=pending.id,
+                route=route,
+            )
+            raise HTTPError(404, 10008, "Unknown Message")
+        if message.author is not self.emu.bot_user:
+            raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        return message
+
+    # -- gateway, users, application -------------------------------------------------------
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.emu.gateway_url})
+
+    async def get_gateway_bot(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        data = {"url": self.emu.gateway_url, "shards": 1, "session_start_limit": limit}
+        return json_response(data)
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        data = self.emu.bot_user.payload()
+        data.update({"verified": True, "mfa_enabled": False, "locale": "en-US", "email": None})
+        return json_response(data)
+
+    async def get_user(self, request: web.Request, user_id: str) -> web.Response:
+        user = self.emu.users.get(int(user_id))
+        if user is None:
+            raise HTTPError(404, 10013, "Unknown User")
+        return json_response(user.payload())
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        body, _ = await read_body(request)
+        user = self.emu.users.get(int(body.get("recipient_id", 0)))
+        if user is None:
+            raise HTTPError(404, 10013, "Unknown User")
+        return json_response(self.emu.dm_channel(user).payload())
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        emu = self.emu
+        return json_response(
+            {
+                "id": str(emu.application_id),
+                "name": emu.bot_user.name,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": emu.app_owner.payload(),
+                "team": None,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "bot": emu.bot_user.payload(),
+                "interactions_endpoint_url": None,
+                "redirect_uris": [],
+                "tags": [],
+                "approximate_guild_count": len(emu.guilds),
+            }
+        )
+
+    async def list_app_emojis(self, request: web.Request, app_id: str) -> web.Response:
+        return json_response({"items": []})
+
+    # -- application commands --------------------------------------------------------------
+
+    def _scope(self, app_id: str, guild_id: str | None) -> int | None:
+        if int(app_id) != self.emu.application_id:
+            raise HTTPError(403, 50001, "Missing Access")
+        if guild_id is None:
+            return None
+        if int(guild_id) not in self.emu.guilds:
+            raise HTTPError(404, 10004, "Unknown Guild")
+        return int(guild_id)
+
+    async def get_commands(self, request: web.Request, app_id: str, guild_id: str | None = None):
+        scope = self._scope(app_id, guild_id)
+        return json_response(list(self.emu.commands.get(scope, {}).values()))
+
+    async def put_commands(self, request: web.Request, app_id: str, guild_id: str | None = None):
+        scope = self._scope(app_id, guild_id)
+        body, _ = await read_body(request)
+        return json_response(self.emu._sync_commands(scope, body, replace=True))
+
+    async def post_command(self, request: web.Request, app_id: str, guild_id: str | None = None):
+        scope = self._scope(app_id, guild_id)
+        body, _ = await read_body(request)
+        return json_response(self.emu._sync_commands(scope, [body], replace=False)[0], 201)
+
+    def _command_args(self, args: tuple[str, ...]) -> tuple[int | None, int]:
+        if len(args) == 3:
+            return self._scope(args[0], args[1]), int(args[2])
+        return self._scope(args[0], None), int(args[1])
+
+    async def get_command(self, request: web.Request, *args: str) -> web.Response:
+        scope, command_id = self._command_args(args)
+        for command in self.emu.commands.get(scope, {}).values():
+            if int(command["id"]) == command_id:
+                return json_response(command)
+        raise HTTPError(404, 10063, "Unknown application command")
+
+    async def patch_command(self, request: web.Request, *args: str) -> web.Response:
+        scope, command_id = self._command_args(args)
+        body, _ = await read_body(request)
+        for command in self.emu.commands.get(scope, {}).values():
+            if int(command["id"]) == command_id:
+                merged = {**command, **body}
+                return json_response(self.emu._sync_commands(scope, [merged], replace=False)[0])
+        raise HTTPError(404, 10063, "Unknown application command")
+
+    async def delete_command(self, request: web.Request, *args: str) -> web.Response:
+        scope, command_id = self._command_args(args)
+        commands = self.emu.commands.get(scope, {})
+        for key, command in list(commands.items()):
+            if int(command["id"]) == command_id:
+                del commands[key]
+                self.emu._touch()
+                return no_content()
+        raise HTTPError(404, 10063, "Unknown application command")
+
+    async def get_perms(self, request: web.Request, app_id: str, guild_id: str) -> web.Response:
+        return json_response([])
+
+    # -- interactions ----------------------------------------------------------------------
+
+    async def interaction_callback(
+        self, request: web.Request, interaction_id: str, token: str
+    ) -> web.Response:
+        emu = self.emu
+        route = f"POST /interactions/{interaction_id}/{{token}}/callback"
+        body, uploads = await read_body(request)
+        pending = emu.interactions.get(int(interaction_id))
+        if pending is None or pending.result.token != token:
+            emu._violation("unknown_token", "callback for an unknown interaction", route=route)
+            raise HTTPError(404, 10062, "Unknown interaction")
+        message = await emu._respond(pending, body, uploads, route)
+        if not _truthy(request.query.get("with_response")):
+            return no_content()
+        rtype = int(body.get("type", 0))
+        interaction: dict[str, Any] = {"id": str(pending.id), "type": pending.type}
+        resource: dict[str, Any] = {"type": rtype}
+        if message is not None:
+            interaction["response_message_id"] = str(message.id)
+            interaction["response_message_loading"] = bool(message.flags & FLAG_LOADING)
+            interaction["response_message_ephemeral"] = bool(message.flags & FLAG_EPHEMERAL)
+            if rtype in (4, 5, 7):
+                resource["message"] = message.payload(emu.base_url)
+        return json_response({"interaction": interaction, "resource": resource})
+
+    async def followup(self, request: web.Request, app_id: str, token: str) -> web.Response:
+        route = f"POST /webhooks/{app_id}/{{token}}"
+        pending = self._token(app_id, token, route)
+        body, uploads = await read_body(request)
+        message = await self.emu._followup(pending, body, uploads, route)
+        if not _truthy(request.query.get("wait", "0")):
+            return no_content()
+        return self._json(message)
+
+    async def get_webhook_message(
+        self, request: web.Request, app_id: str, token: str, message_id: str
+    ) -> web.Response:
+        route = f"GET /webhooks/{app_id}/{{token}}/messages/{message_id}"
+        pending = self._token(app_id, token, route)
+        return self._json(self._webhook_message(pending, message_id, route))
+
+    async def edit_webhook_message(
+        self, request: web.Request, app_id: str, token: str, message_id: str
+    ) -> web.Response:
+        route = f"PATCH /webhooks/{app_id}/{{token}}/messages/{message_id}"
+        pending = self._token(app_id, token, route)
+        message = self._webhook_message(pending, message_id, route)
+        body, uploads = await read_body(request)
+        problems = self.emu._check(body, creating=False, uploads=uploads, flags=message.flags)
+        if problems:
+            raise self._invalid(route, problems, pending.id)
+        await self.emu._edit(message, body, uploads, via="webhook_edit", interaction=pending)
+        return self._json(message)
+
+    async def delete_webhook_message(
+        self, request: web.Request, app_id: str, token: str, message_id: str
+    ) -> web.Response:
+        route = f"DELETE /webhooks/{app_id}/{{token}}/messages/{message_id}"
+        pending = self._token(app_id, token, route)
+        message = self._webhook_message(pending, message_id, route)
+        await self.emu._delete(message, via="webhook_delete")
+        return no_content()
+
+    # -- channels and messages -------------------------------------------------------------
+
+    async def get_channel(self, request: web.Request, channel_id: str) -> web.Response:
+        return json_response(self._channel(channel_id).payload())
+
+    async def typing(self, request: web.Request, channel_id: str) -> web.Response:
+        self._channel(channel_id)
+        return no_content()
+
+    async def list_messages(self, request: web.Request, channel_id: str) -> web.Response:
+        channel = self._channel(channel_id)
+        query = request.query
+        limit = min(int(query.get("limit", 50)), 100)
+        messages = [
+            m for m in self.emu.messages.values()
+            if m.channel is channel and not m.deleted and not m.ephemeral
+        ]
+        if "before" in query:
+            messages = [m for m in messages if m.id < int(query["before"])]
+        if "after" in query:
+            messages = [m for m in messages if m.id > int(query["after"])][:limit]
+        if "around" in query:
+            around = int(query["around"])
+            older = [m for m in messages if m.id <= around][-(limit // 2 + 1):]
+            newer = [m for m in messages if m.id > around][: limit // 2]
+            messages = older + newer
+        messages = sorted(messages, key=lambda m: m.id, reverse=True)[:limit]
+        return json_response([m.payload(self.emu.base_url) for m in messages])
+
+    async def create_message(self, request: web.Request, channel_id: str) -> web.Response:
+        route = f"POST /channels/{channel_id}/messages"
+        channel = self._channel(channel_id)
+        body, uploads = await read_body(request)
+        problems = self.emu._check(body, creating=True, uploads=uploads)
+        if problems:
+            raise self._invalid(route, problems, None)
+        message = await self.emu._create(
+            channel, self.emu.bot_user, body, uploads, via="channel"
+        )
+        return self._json(message)
+
+    async def get_message(self, request: web.Request, channel_id: str, message_id: str):
+        return self._json(self._channel_message(channel_id, message_id))
+
+    async def edit_message(self, request: web.Request, channel_id: str, message_id: str):
+        route = f"PATCH /channels/{channel_id}/messages/{message_id}"
+        message = self._channel_message(channel_id, message_id)
+        if message.author is not self.emu.bot_user:
+            raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        body, uploads = await read_body(request)
+        problems = self.emu._check(body, creating=False, uploads=uploads, flags=message.flags)
+        if problems:
+            raise self._invalid(route, problems, None)
+        await self.emu._edit(message, body, uploads, via="channel_edit")
+        return self._json(message)
+
+    async def delete_message(self, request: web.Request, channel_id: str, message_id: str):
+        message = self._channel_message(channel_id, message_id)
+        await self.emu._delete(message, via="channel_delete")
+        return no_content()
+
+    async def add_reaction(
+        self, request: web.Request, channel_id: str, message_id: str, emoji: str
+    ) -> web.Response:
+        message = self._channel_message(channel_id, message_id)
+        await self.emu._react(message, self.emu.bot_user, emoji, True)
+        return no_content()
+
+    async def remove_reaction(
+        self, request: web.Request, channel_id: str, message_id: str, emoji: str
+    ) -> web.Response:
+        message = self._channel_message(channel_id, message_id)
+        await self.emu._react(message, self.emu.bot_user, emoji, False)
+        return no_content()
+
+    async def clear_reactions(self, request: web.Request, channel_id: str, message_id: str):
+        message = self._channel_message(channel_id, message_id)
+        message.reactions.clear()
+        self.emu._touch()
+        return no_content()
+
+    # -- guilds ----------------------------------------------------------------------------
+
+    def _guild(self, guild_id: str):
+        guild = self.emu.guilds.get(int(guild_id))
+        if guild is None:
+            raise HTTPError(404, 10004, "Unknown Guild")
+        return guild
+
+    async def get_guild(self, request: web.Request, guild_id: str) -> web.Response:
+        return json_response(self._guild(guild_id).payload())
+
+    async def get_guild_channels(self, request: web.Request, guild_id: str) -> web.Response:
+        guild = self._guild(guild_id)
+        return json_response([c.payload() for c in guild.channels])
+
+    async def get_roles(self, request: web.Request, guild_id: str) -> web.Response:
+        return json_response([r.payload() for r in self._guild(guild_id).roles.values()])
+
+    async def list_members(self, request: web.Request, guild_id: str) -> web.Response:
+        guild = self._guild(guild_id)
+        limit = int(request.query.get("limit", 1))
+        after = int(request.query.get("after", 0))
+        members = sorted(guild.members.values(), key=lambda m: m.user.id)
+        members = [m for m in members if m.user.id > after][:limit]
+        return json_response([m.payload() for m in members])
+
+    async def get_member(self, request: web.Request, guild_id: str, user_id: str) -> web.Response:
+        guild = self._guild(guild_id)
+        member = guild.members.get(int(user_id))
+        if member is None:
+            raise HTTPError(404, 10007, "Unknown Member")
+        return json_response(member.payload())
