@@ -3,7 +3,8 @@
 A worker process (tests/support/sessions_kill_worker.py) plays several games at once on a
 database file and reports every acknowledged (committed) step; the test kills it with SIGKILL
 after a random number of acknowledgements, checks the database, and starts it again. Each
-restart must resume every game from its last committed action, and each snapshot must equal the replay of its log.
+restart must resume every game from its last committed action, and each snapshot must equal
+the replay of its log.
 """
 
 from __future__ import annotations
