@@ -8,9 +8,9 @@ The database is built in a temporary directory: the schema by the store itself, 
 seats, results, per-deal points, standings and rating history in one bulk transaction. The
 standings hold synthetic ratings (from each player's win rate): what the queries read is shaped
 like the real thing, but 100,000 games are not run through openskill here. The real rating path
-is timed separately: a game ending through ``Store.record_result`` (rated in its transaction)
-on the full database, and the start-up catch-up of games that ended unrated. No ``ANALYZE``:
-the bot never runs it either.
+is timed separately: a game ending through ``store.games.record_result`` (rated in its
+transaction) on the full database, and the start-up catch-up of games that ended unrated. No
+``ANALYZE``: the bot never runs it either.
 """
 
 from __future__ import annotations
@@ -202,7 +202,7 @@ async def measure(store: Store, repeat: int, rng: random.Random) -> dict[str, tu
                 await call()
 
     async def page(**kwargs):
-        board = await store.leaderboard(**kwargs)
+        board = await store.standings.leaderboard(**kwargs)
         assert board.rows, kwargs
 
     player = PLAYERS // 2 + 100
@@ -214,24 +214,25 @@ async def measure(store: Store, repeat: int, rng: random.Random) -> dict[str, tu
     await run("leaderboard_page_50", lambda: page(page=50, player=player))
     await run("leaderboard_server", lambda: page(scope=1 + rng.randrange(GUILDS), player=player))
     await run("leaderboard_computers", lambda: page(pool="computers", player=player))
-    await run("stats", lambda: store.player_stats(player))
-    await run("stats_heavy_player", lambda: store.player_stats(HEAVY))
-    await run("history", lambda: store.player_history(player))
-    await run("history_heavy_player", lambda: store.player_history(HEAVY))
+    await run("stats", lambda: store.standings.player_stats(player))
+    await run("stats_heavy_player", lambda: store.standings.player_stats(HEAVY))
+    await run("history", lambda: store.standings.player_history(player))
+    await run("history_heavy_player", lambda: store.standings.player_history(HEAVY))
     return {name: (statistics.median(s), max(s)) for name, s in figures.items() if s}
 
 
 async def finish_and_rate(store: Store, repeat: int) -> tuple[float, float]:
     """A game ending through the store, rated in the same transaction (median, max ms)."""
     samples = []
-    original = store.record_result
+    games = store.games
+    original = games.record_result
 
     async def timed_record(game_id, finish, *, now):
         start = time.perf_counter()
         await original(game_id, finish, now=now)
         samples.append((time.perf_counter() - start) * 1000)
 
-    store.record_result = timed_record  # type: ignore[method-assign]
+    games.record_result = timed_record  # type: ignore[method-assign]
     for i in range(repeat):
         await record_game(
             store,
@@ -241,13 +242,13 @@ async def finish_and_rate(store: Store, repeat: int) -> tuple[float, float]:
             channel_id=10**9 + i,
             now=2_000_000_000.0 + i,
         )
-    store.record_result = original  # type: ignore[method-assign]
+    games.record_result = original  # type: ignore[method-assign]
     return statistics.median(samples), max(samples)
 
 
 async def catch_up(store: Store, games: int) -> float:
     """Games per second rated by the start-up catch-up (games that ended while unrated)."""
-    store._rater = None  # as if an older bot ended them  # noqa: SLF001
+    store.standings.rater = None  # as if an older bot ended them
     for i in range(games):
         await record_game(
             store,
@@ -258,7 +259,7 @@ async def catch_up(store: Store, games: int) -> float:
             now=2_100_000_000.0 + i,
         )
     start = time.perf_counter()
-    rated = await store.enable_ratings(RATER)
+    rated = await store.standings.enable_ratings(RATER)
     elapsed = time.perf_counter() - start
     assert rated == games, rated
     return games / elapsed
@@ -275,7 +276,7 @@ async def main_async(args) -> int:
         fill_s = time.perf_counter() - start
         store = await Store.open(path)
         try:
-            await store.enable_ratings(RATER)
+            await store.standings.enable_ratings(RATER)
             figures = await measure(store, args.repeat, rng)
             figures["finish_and_rate"] = await finish_and_rate(store, args.repeat)
             per_second = await catch_up(store, 500)

@@ -1,6 +1,8 @@
 """The SQLite store of cribbage-bot: schema, migrations and every SQL statement of the project.
 
-Callers use :class:`Store`'s intent-named async methods, never SQL or cursors.
+Callers use the intent-named async methods of :class:`Store`'s repositories (``store.games``,
+``store.standings``, ``store.matches``, ``store.settings``, ``store.turns``, ``store.meta``),
+never SQL or cursors.
 """
 
 from .errors import Conflict, DatabaseTooNew, NotACribbageDatabase, StoreError
@@ -12,6 +14,7 @@ from .records import (
     Finish,
     GameRecord,
     MessageRef,
+    NewGame,
     ResultRecord,
     SeatOutcome,
     SeatRecord,
@@ -31,6 +34,7 @@ __all__ = [
     "GameRecord",
     "MessageRef",
     "Migration",
+    "NewGame",
     "NotACribbageDatabase",
     "ResultRecord",
     "SeatOutcome",

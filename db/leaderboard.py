@@ -1,7 +1,8 @@
 """Reading the standings: the leaderboard, a player's statistics and history, rating changes.
 
-:class:`Standings` is a mixin of :class:`db.store.Store`: its methods are Store methods and use
-the store's connection and lock. Each query is one SQL statement, served by an index:
+:class:`Standings` is the repository ``store.standings``, on the
+:class:`~db.connection.Database` it receives. Each query is one SQL statement, served by an
+index:
 
 * the leaderboard reads only ``standings`` (kept by :mod:`db.standings` as games end), never
   the games: the page walks the sort's index (``LIMIT``/``OFFSET``), the caller's rank is one
@@ -20,10 +21,12 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from . import standings
+from .connection import Database
 from .standings import ALL, COMPUTERS, EVERYWHERE, PEOPLE, Rater
 
 #: Players with fewer games than this (in the pool and scope shown) are listed as provisional.
@@ -303,17 +306,29 @@ class RatingChange:
 
 
 class Standings:
-    """Store methods for ratings and standings (mixed into :class:`db.store.Store`)."""
+    """Ratings and standings: the leaderboard, a player's statistics and history.
 
-    _rater: Rater | None = None
+    ``rater`` rates each game that ends (in its ending transaction); ``None`` until
+    :meth:`enable_ratings`, and then such games wait to be caught up.
+    """
+
+    # The standings' rules, for whoever shows them (the bot reads them here, not from db).
+    everywhere: ClassVar[int] = EVERYWHERE  # the scope of the global standings
+    provisional_games: ClassVar[int] = PROVISIONAL_GAMES
+    computer_players: ClassVar[Mapping[str, int]] = standings.COMPUTER_PLAYERS  # level -> id
+    computer_levels: ClassVar[Mapping[int, str]] = standings.COMPUTER_LEVELS  # id -> level
+
+    def __init__(self, database: Database) -> None:
+        self._database = database
+        self.rater: Rater | None = None
 
     async def enable_ratings(self, rater: Rater, *, now: float | None = None) -> int:
         """Rate every game that ends from now on, in its ending transaction; first catch up
         with the finished games not rated yet, oldest first. Returns how many were caught up."""
-        self._rater = rater
+        self.rater = rater
         caught_up = 0
         while True:
-            async with self._write() as conn:  # type: ignore[attr-defined]
+            async with self._database.write() as conn:
                 at = time.time() if now is None else now
                 rated = await standings.rate_pending(conn, rater, at, limit=CATCH_UP_BATCH)
             caught_up += rated
@@ -334,7 +349,7 @@ class Standings:
         if pool not in (PEOPLE, COMPUTERS, ALL):
             raise ValueError(f"No pool {pool!r}")
         page = max(0, page)
-        rows = await self._fetchall(  # type: ignore[attr-defined]
+        rows = await self._database.fetchall(
             leaderboard_sql(sort),
             {
                 "pool": pool,
@@ -357,7 +372,7 @@ class Standings:
 
     async def player_stats(self, user_id: int, *, scope: int = EVERYWHERE) -> PlayerStats:
         """Games, wins, skunks, points per deal, best hand, streak, rival and rating."""
-        (row,) = await self._fetchall(STATS, {"user": user_id, "scope": scope})  # type: ignore[attr-defined]
+        (row,) = await self._database.fetchall(STATS, {"user": user_id, "scope": scope})
         (games, wins, forfeits, given, taken, cgames, cwins, deals) = row[:8]
         pegging, hand, crib, heels, best, best_cards, best_game, last_won, streak = row[8:17]
         rival, rival_games, rival_wins, mu, sigma, rated, rank, ranked = row[17:]
@@ -394,7 +409,7 @@ class Standings:
         self, user_id: int, *, scope: int = EVERYWHERE, limit: int = 10
     ) -> list[HistoryEntry]:
         """The player's latest ended games (finished or abandoned), newest first."""
-        rows = await self._fetchall(  # type: ignore[attr-defined]
+        rows = await self._database.fetchall(
             HISTORY, {"user": user_id, "scope": scope, "limit": limit}
         )
         return [_history_entry(row) for row in rows]
@@ -403,7 +418,7 @@ class Standings:
         self, player: int, *, pool: Pool = PEOPLE, scope: int = EVERYWHERE
     ) -> list[RatingChange]:
         """Every rating change of a player in a pool and scope, oldest first."""
-        rows = await self._fetchall(  # type: ignore[attr-defined]
+        rows = await self._database.fetchall(
             RATING_HISTORY, {"player": player, "pool": pool, "scope": scope}
         )
         return [RatingChange(g, (mb, sb), (ma, sa), at) for g, mb, sb, ma, sa, at in rows]

@@ -1,7 +1,7 @@
 """Matches and rematches in the store: the ``matches`` table and the games linked to it.
 
-:class:`Matches` works on an open :class:`~db.store.Store` (its connection, lock and
-transactions): ``Matches(store).open_match(...)``. Schema (migration "matches and rematches"):
+:class:`Matches` is the repository ``store.matches``, on the :class:`~db.connection.Database`
+it receives: ``store.matches.open_match(...)``. Schema (migration "matches and rematches"):
 
 * ``matches``: one row per match of 3 or 5 games: channel, ``best_of``, the ``seats`` it is
   played with (JSON ``[[seat, user_id, computer], ...]``), ``wins`` (JSON, games held per side:
@@ -20,14 +20,14 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import aiosqlite
 
 from . import statements as sql
+from .connection import Database
 from .errors import Conflict
-from .records import GameRecord, SeatRecord
-
-if TYPE_CHECKING:
-    from .store import Store
+from .records import NewGame, SeatRecord
 
 OPEN_MATCH = ("forming", "playing")
 
@@ -70,68 +70,16 @@ class PendingRematch:
     accepted: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class NewGame:
-    """A game to create already seated (a rematch lobby) or started (a match's next game)."""
-
-    guild_id: int | None
-    channel_id: int
-    host_id: int
-    players: int
-    partnerships: bool
-    target: int
-    seats: tuple[SeatRecord, ...]
-    first_dealer: int | None
-    muggins: bool = False
-
-    def record(
-        self,
-        game_id: int,
-        *,
-        status: str,
-        now: float,
-        seed: int | None = None,
-        state: dict | None = None,
-        ready: tuple[int, ...] | None = None,
-    ) -> GameRecord:
-        """The record of this game as just created (a lobby, or started with ``state``)."""
-        return GameRecord(
-            id=game_id,
-            guild_id=self.guild_id,
-            channel_id=self.channel_id,
-            status=status,  # type: ignore[arg-type]
-            players=self.players,
-            partnerships=self.partnerships,
-            target=self.target,
-            seed=seed,
-            first_dealer=self.first_dealer,
-            host_id=self.host_id,
-            step=0,
-            created_at=now,
-            updated_at=now,
-            warned_at=None,
-            ended_at=None,
-            end_reason=None,
-            winner_side=None,
-            forfeit_seat=None,
-            seats=self.seats,
-            state=state,
-            snapshot_seq=0 if state is not None else None,
-            ready=ready,
-            muggins=self.muggins,
-        )
-
-
 MATCH_COLUMNS = (
     "id, guild_id, channel_id, best_of, status, wins, winner_side, seats, created_at, ended_at"
 )
 
 
 class Matches:
-    """The match and rematch statements, on a :class:`~db.store.Store`'s connection."""
+    """The match and rematch statements, on the :class:`~db.connection.Database`."""
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
+    def __init__(self, database: Database) -> None:
+        self._database = database
 
     # ------------------------------------------------------------------ matches
 
@@ -139,7 +87,7 @@ class Matches:
         self, game_id: int, *, guild_id: int | None, channel_id: int, best_of: int, now: float
     ) -> int:
         """A match of ``best_of`` whose first game is the lobby ``game_id``; returns its id."""
-        async with self._store._write() as conn:
+        async with self._database.write() as conn:
             match_id = await _insert_match(conn, guild_id, channel_id, best_of, now)
             cursor = await conn.execute(
                 "UPDATE games SET match_id = ? WHERE id = ? AND status = 'lobby'",
@@ -151,7 +99,7 @@ class Matches:
 
     async def begin_match(self, match_id: int, *, seats: Sequence[SeatRecord], sides: int) -> None:
         """The first game started: record the seats and start the tally at nothing each."""
-        async with self._store._write() as conn:
+        async with self._database.write() as conn:
             await conn.execute(
                 "UPDATE matches SET status = 'playing', seats = ?, wins = ? "
                 "WHERE id = ? AND status = 'forming'",
@@ -174,7 +122,7 @@ class Matches:
         Raises :class:`Conflict` when the channel already has an open game, or the match is
         not being played any more.
         """
-        async with self._store._write() as conn:
+        async with self._database.write() as conn:
             cursor = await conn.execute(
                 "UPDATE matches SET wins = ? WHERE id = ? AND status = 'playing'",
                 (sql.dumps(list(wins)), match_id),
@@ -200,7 +148,7 @@ class Matches:
         now: float,
     ) -> None:
         """A match is over: ``won``, ``conceded``, ``abandoned`` or ``cancelled``."""
-        async with self._store._write() as conn:
+        async with self._database.write() as conn:
             await conn.execute(
                 "UPDATE matches SET status = ?, wins = ?, winner_side = ?, ended_at = ? "
                 "WHERE id = ? AND status IN ('forming', 'playing')",
@@ -218,7 +166,7 @@ class Matches:
 
     async def match_games(self, match_id: int) -> list[MatchGame]:
         """The games of a match in order, with how each ended (from ``games`` and ``results``)."""
-        rows = await self._store._fetchall(
+        rows = await self._database.fetchall(
             "SELECT g.id, g.status, g.end_reason, g.winner_side, "
             "COALESCE((SELECT MAX(r.skunk_given) FROM results r WHERE r.game_id = g.id), 0) "
             "FROM games g WHERE g.match_id = ? ORDER BY g.id",
@@ -227,14 +175,14 @@ class Matches:
         return [MatchGame(*row) for row in rows]
 
     async def _matches(self, where: str, params: Sequence[Any]) -> list[MatchRecord]:
-        rows = await self._store._fetchall(
+        rows = await self._database.fetchall(
             f"SELECT {MATCH_COLUMNS} FROM matches WHERE {where} ORDER BY id", params
         )
         if not rows:
             return []
         ids = [row[0] for row in rows]
         marks = ", ".join("?" * len(ids))
-        game_rows = await self._store._fetchall(
+        game_rows = await self._database.fetchall(
             f"SELECT match_id, id FROM games WHERE match_id IN ({marks}) ORDER BY id", ids
         )
         games: dict[int, list[int]] = {}
@@ -266,7 +214,7 @@ class Matches:
         dealer planned, ``accepted`` (the host) having accepted; with a new match when
         ``best_of`` > 1. Returns (game id, match id). :class:`Conflict` if the channel is busy.
         """
-        async with self._store._write() as conn:
+        async with self._database.write() as conn:
             match_id = None
             if best_of > 1:
                 match_id = await _insert_match(conn, game.guild_id, game.channel_id, best_of, now)
@@ -281,7 +229,7 @@ class Matches:
 
     async def accept_rematch(self, game_id: int, user_id: int, *, now: float) -> None:
         """``user_id`` accepted the rematch lobby ``game_id`` (again: no change)."""
-        async with self._store._write() as conn:
+        async with self._database.write() as conn:
             await conn.execute(
                 "INSERT INTO rematch_accepted (game_id, user_id, at) VALUES (?, ?, ?) "
                 "ON CONFLICT DO NOTHING",
@@ -293,7 +241,7 @@ class Matches:
 
     async def pending_rematches(self) -> list[PendingRematch]:
         """Every rematch lobby still open, with who has accepted."""
-        rows = await self._store._fetchall(
+        rows = await self._database.fetchall(
             "SELECT g.id, g.rematch_of, a.user_id FROM games g "
             "LEFT JOIN rematch_accepted a ON a.game_id = g.id "
             "WHERE g.status = 'lobby' AND g.rematch_of IS NOT NULL ORDER BY g.id, a.at",
@@ -307,21 +255,27 @@ class Matches:
 
     async def rematch_of(self, game_id: int) -> int | None:
         """The game that ``game_id`` is a rematch of, if it is one."""
-        rows = await self._store._fetchall("SELECT rematch_of FROM games WHERE id = ?", (game_id,))
+        rows = await self._database.fetchall(
+            "SELECT rematch_of FROM games WHERE id = ?", (game_id,)
+        )
         return rows[0][0] if rows else None
 
 
-async def _insert_match(conn, guild_id: int | None, channel_id: int, best_of: int, now: float):
+async def _insert_match(
+    conn: aiosqlite.Connection, guild_id: int | None, channel_id: int, best_of: int, now: float
+) -> int:
     cursor = await conn.execute(
         "INSERT INTO matches (guild_id, channel_id, best_of, status, wins, seats, created_at) "
         "VALUES (?, ?, ?, 'forming', '[]', '[]', ?)",
         (guild_id, channel_id, best_of, now),
     )
-    return cursor.lastrowid
+    match_id = cursor.lastrowid
+    assert match_id is not None
+    return match_id
 
 
 async def _insert_game(
-    conn,
+    conn: aiosqlite.Connection,
     game: NewGame,
     *,
     status: str,

@@ -268,11 +268,20 @@ REQUIRED_TABLES = frozenset(
 )
 
 
+async def _pragma(conn: aiosqlite.Connection, name: str) -> int:
+    """The number a pragma holds (``application_id``, ``user_version``)."""
+    cursor = await conn.execute(f"PRAGMA {name}")
+    row = await cursor.fetchone()
+    assert row is not None, f"PRAGMA {name} returned no row"
+    value: int = row[0]
+    return value
+
+
 async def identify(conn: aiosqlite.Connection, path: Path) -> tuple[int, int]:
     """Read (application_id, user_version), refusing files that are not ours. Writes nothing."""
     try:
-        app_id = (await (await conn.execute("PRAGMA application_id")).fetchone())[0]
-        version = (await (await conn.execute("PRAGMA user_version")).fetchone())[0]
+        app_id = await _pragma(conn, "application_id")
+        version = await _pragma(conn, "user_version")
         rows = await conn.execute_fetchall(
             "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
         )
@@ -319,7 +328,7 @@ async def migrate(conn: aiosqlite.Connection, path: Path) -> int:
             continue
         await conn.execute("BEGIN IMMEDIATE")
         try:
-            current = (await (await conn.execute("PRAGMA user_version")).fetchone())[0]
+            current = await _pragma(conn, "user_version")
             if current < migration.version:  # another process may have migrated meanwhile
                 for statement in migration.statements:
                     await conn.execute(statement)

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 GameStatusText = Literal["lobby", "active", "finished", "abandoned", "cancelled"]
-OPEN_STATUSES = ("lobby", "active")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +55,67 @@ class GameRecord:
     ready: tuple[int, ...] | None = None
     last_seq: int = 0  # the highest seq in the action log
     muggins: bool = False  # the variant's muggins flag (RULES.md 9)
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game about to be created: a lobby (the host alone, or seated as a rematch) or a
+    match's next game, started at once. :meth:`record` is the one place that builds the
+    :class:`GameRecord` of a game just created.
+
+    >>> host = SeatRecord(0, user_id=3)
+    >>> lobby = NewGame(None, 2, 3, 2, False, 121, seats=(host,), first_dealer=None)
+    >>> record = lobby.record(1, status="lobby", now=0.0)
+    >>> record.status, record.seats, record.state, record.step
+    ('lobby', (SeatRecord(seat=0, user_id=3, computer=None, team=None),), None, 0)
+    """
+
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    players: int
+    partnerships: bool
+    target: int
+    seats: tuple[SeatRecord, ...]
+    first_dealer: int | None
+    muggins: bool = False
+
+    def record(
+        self,
+        game_id: int,
+        *,
+        status: Literal["lobby", "active"],
+        now: float,
+        seed: int | None = None,
+        state: dict[str, Any] | None = None,
+        ready: tuple[int, ...] | None = None,
+    ) -> GameRecord:
+        """The record of this game as just created (a lobby, or started with ``state``)."""
+        return GameRecord(
+            id=game_id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            status=status,
+            players=self.players,
+            partnerships=self.partnerships,
+            target=self.target,
+            seed=seed,
+            first_dealer=self.first_dealer,
+            host_id=self.host_id,
+            step=0,
+            created_at=now,
+            updated_at=now,
+            warned_at=None,
+            ended_at=None,
+            end_reason=None,
+            winner_side=None,
+            forfeit_seat=None,
+            seats=self.seats,
+            state=state,
+            snapshot_seq=0 if state is not None else None,
+            ready=ready,
+            muggins=self.muggins,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,16 +1,17 @@
 """Per-server settings, as a server's managers chose them with ``/cribbage settings``.
 
-:class:`GuildSettings` is a mixin of :class:`db.store.Store` (its methods are Store methods and
-use the store's connection and lock). A server that never changed anything has no row and gets
-the defaults of :class:`ServerSettings`. Reads are served from a small in-process cache that
-every update refreshes, so the turn timers may ask every few seconds without touching SQLite.
+:class:`GuildSettings` is the repository ``store.settings``, on the
+:class:`~db.connection.Database` it receives. A server that never changed anything has no row
+and gets the defaults of :class:`ServerSettings`. Reads are served from a small in-process cache
+that every update refreshes, so the turn timers may ask every few seconds without touching
+SQLite.
 
 >>> import asyncio, tempfile, pathlib
 >>> from db import Store
 >>> async def demo(path):
 ...     store = await Store.open(path)
-...     before = await store.get_settings(42)
-...     after = await store.update_settings(42, target=61, turn_minutes=None)
+...     before = await store.settings.get(42)
+...     after = await store.settings.update(42, target=61, turn_minutes=None)
 ...     await store.close()
 ...     return before.target, before.turn_minutes, after.target, after.turn_minutes
 >>> asyncio.run(demo(pathlib.Path(tempfile.mkdtemp()) / "demo.db"))
@@ -21,8 +22,11 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from .connection import Database
 
 #: The longest turn a server may allow, in minutes (a day).
 MAX_TURN_MINUTES = 24 * 60
@@ -66,7 +70,7 @@ class ServerSettings:
         return self
 
 
-#: The settings a server may change (the keywords of :meth:`GuildSettings.update_settings`).
+#: The settings a server may change (the keywords of :meth:`GuildSettings.update`).
 SETTING_NAMES = tuple(f.name for f in dataclasses.fields(ServerSettings) if f.name != "guild_id")
 
 _COLUMNS = "target, images, turn_minutes, muggins, computer_games_count"
@@ -81,7 +85,7 @@ _UPSERT = (
 )
 
 
-def _from_row(guild_id: int, row: tuple[Any, ...]) -> ServerSettings:
+def _from_row(guild_id: int, row: Sequence[Any]) -> ServerSettings:
     target, images, turn_minutes, muggins, computer_games_count = row
     return ServerSettings(
         guild_id=guild_id,
@@ -94,26 +98,24 @@ def _from_row(guild_id: int, row: tuple[Any, ...]) -> ServerSettings:
 
 
 class GuildSettings:
-    """Store methods for per-server settings (mixed into :class:`db.store.Store`)."""
+    """Per-server settings, on the :class:`~db.connection.Database`, with a cache of the rows
+    read (every update refreshes it)."""
 
-    _settings_cache: dict[int, ServerSettings] | None = None
+    def __init__(self, database: Database) -> None:
+        self._database = database
+        self._cache: dict[int, ServerSettings] = {}
 
-    def _settings_cached(self) -> dict[int, ServerSettings]:
-        if self._settings_cache is None:
-            self._settings_cache = {}
-        return self._settings_cache
-
-    async def get_settings(self, guild_id: int | None) -> ServerSettings:
+    async def get(self, guild_id: int | None) -> ServerSettings:
         """A server's settings (the defaults for a server that never changed any)."""
         if guild_id is None:
             return ServerSettings()
-        cache = self._settings_cached()
+        cache = self._cache
         if guild_id not in cache:
-            rows = await self._fetchall(_SELECT, (guild_id,))  # type: ignore[attr-defined]
+            rows = await self._database.fetchall(_SELECT, (guild_id,))
             cache[guild_id] = _from_row(guild_id, rows[0]) if rows else ServerSettings(guild_id)
         return cache[guild_id]
 
-    async def update_settings(
+    async def update(
         self, guild_id: int, *, by: int | None = None, now: float | None = None, **changes: Any
     ) -> ServerSettings:
         """Change some of a server's settings (keywords from :data:`SETTING_NAMES`); returns
@@ -123,7 +125,7 @@ class GuildSettings:
         if unknown:
             raise ValueError(f"No setting {', '.join(unknown)}")
         at = time.time() if now is None else now
-        async with self._write() as conn:  # type: ignore[attr-defined]
+        async with self._database.write() as conn:
             rows = list(await conn.execute_fetchall(_SELECT, (guild_id,)))
             current = _from_row(guild_id, rows[0]) if rows else ServerSettings(guild_id)
             new = dataclasses.replace(current, **changes).validated()
@@ -140,5 +142,5 @@ class GuildSettings:
                     by,
                 ),
             )
-        self._settings_cached()[guild_id] = new
+        self._cache[guild_id] = new
         return new

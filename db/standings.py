@@ -9,9 +9,10 @@ store's write lock, so two games ending together are rated one after the other.
 
 Games are rated in the order they ended. Every call rates *all* the finished games not yet
 rated (normally just the one ending now): games that ended while no rater was set (an older
-bot, or a store opened without ratings) are caught up first, by :meth:`Store.enable_ratings` at
-start and by the next game that ends. If the rater fails, that work is rolled back to a
-savepoint (the game still ends) and retried later.
+bot, or a store opened without ratings) are caught up first, by
+:meth:`db.leaderboard.Standings.enable_ratings` at start and by the next game that ends. If
+the rater fails, that work is rolled back to a savepoint (the game still ends) and retried
+later.
 
 Each game counts in two pools: ``people`` when only people sat or ``computers`` when a computer
 did (kept apart from the rankings of people; computers are rated there too, as players ``-1``
@@ -27,13 +28,15 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Protocol
 
 import aiosqlite
 
 log = logging.getLogger(__name__)
 
-PEOPLE, COMPUTERS, ALL = "people", "computers", "all"
+PEOPLE: Final = "people"
+COMPUTERS: Final = "computers"
+ALL: Final = "all"
 EVERYWHERE = 0  # the scope of the global standings; any other scope is a guild id
 COMPUTER_PLAYERS = {"easy": -1, "standard": -2, "expert": -3}
 COMPUTER_LEVELS = {player: level for level, player in COMPUTER_PLAYERS.items()}

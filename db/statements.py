@@ -1,7 +1,7 @@
 """The SQL the store runs inside its transactions, as functions over one connection.
 
-:class:`db.store.Store` owns the connection, the lock and the transactions; these functions
-only say what to read and write.
+:class:`db.connection.Database` owns the connection, the lock and the transactions; these
+functions only say what to read and write (for the repositories of :class:`db.store.Store`).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ ALICE, BOB, CAROL, DAVE = 11, 12, 13, 14
 @pytest.fixture
 async def store(tmp_path):
     store = await Store.open(tmp_path / "standings.db")
-    await store.enable_ratings(RATER)
+    await store.standings.enable_ratings(RATER)
     yield store
     await store.close()
 
@@ -31,7 +31,7 @@ def rating(row) -> Rating:
 
 
 async def board(store: Store, **kwargs):
-    page = await store.leaderboard(page_size=100, **kwargs)
+    page = await store.standings.leaderboard(page_size=100, **kwargs)
     return {row.player: row for row in page.rows}
 
 
@@ -78,7 +78,7 @@ async def test_three_and_four_handed_games_and_partnerships(store):
     rows = await board(store)
     assert rows[ALICE].wins == 1 and rows[CAROL].wins == 1  # partners win together
     assert rows[BOB].wins == 1 and rows[DAVE].wins == 0
-    history = await store.rating_history(CAROL)
+    history = await store.standings.rating_history(CAROL)
     assert [h.game_id for h in history] == [1, 2]
     assert history[1].after[0] > history[1].before[0]
 
@@ -92,7 +92,7 @@ async def test_a_forfeit_is_a_loss_for_the_forfeiter_and_a_win_for_the_others(st
     await record_game(store, [ALICE, BOB, CAROL], [30, 50, 55], forfeit_seat=2, target=61)
     rows = await board(store)
     assert rows[CAROL].forfeits == 1 and rows[CAROL].wins == 0
-    history = {p: (await store.rating_history(p))[-1] for p in (ALICE, BOB, CAROL)}
+    history = {p: (await store.standings.rating_history(p))[-1] for p in (ALICE, BOB, CAROL)}
     assert history[CAROL].after[0] < history[CAROL].before[0]  # ranked last despite its lead
     assert history[BOB].after[0] > history[BOB].before[0]
 
@@ -138,14 +138,14 @@ async def test_two_computers_of_one_level_count_once(store):
 async def test_ratings_are_counted_exactly_once_and_survive_a_restart(tmp_path):
     path = tmp_path / "once.db"
     store = await Store.open(path)
-    await store.enable_ratings(RATER)
+    await store.standings.enable_ratings(RATER)
     await record_game(store, [ALICE, BOB], [121, 100], winner=0)
-    assert await store.enable_ratings(RATER) == 0  # nothing left to catch up
+    assert await store.standings.enable_ratings(RATER) == 0  # nothing left to catch up
     before = await board(store)
     await store.close()
     store = await Store.open(path)
     try:
-        assert await store.enable_ratings(RATER) == 0
+        assert await store.standings.enable_ratings(RATER) == 0
         assert await board(store) == before
         # 2 players x (everywhere, the server) x (people, all)
         assert count_rows(path, "rating_history") == 8
@@ -161,7 +161,7 @@ async def test_games_ended_without_ratings_are_caught_up_in_order(tmp_path):
         ([ALICE, BOB, CAROL], [61, 40, 20], 0),
     ]
     live = await Store.open(tmp_path / "live.db")
-    await live.enable_ratings(RATER)
+    await live.standings.enable_ratings(RATER)
     late = await Store.open(tmp_path / "late.db")
     for i, (players, scores, winner) in enumerate(games):
         target = 61 if len(players) == 3 else 121
@@ -169,7 +169,7 @@ async def test_games_ended_without_ratings_are_caught_up_in_order(tmp_path):
             await record_game(store, players, scores, winner=winner, now=10.0 * i, target=target)
     try:
         assert await board(late) == {}
-        assert await late.enable_ratings(RATER) == len(games)
+        assert await late.standings.enable_ratings(RATER) == len(games)
         assert await board(late) == await board(live)
     finally:
         await live.close()
@@ -181,13 +181,13 @@ async def test_a_failing_rater_never_stops_a_game_from_ending(store, caplog):
         raise ZeroDivisionError("a bug in the model")
 
     broken.default = RATER.default  # type: ignore[attr-defined]
-    await store.enable_ratings(broken)  # type: ignore[arg-type]
+    await store.standings.enable_ratings(broken)
     game_id = await record_game(store, [ALICE, BOB], [121, 100], winner=0)
-    assert await store.game_status(game_id) == "finished"
-    assert [r.outcome for r in await store.results(game_id)] == ["won", "lost"]
+    assert await store.games.game_status(game_id) == "finished"
+    assert [r.outcome for r in await store.games.results(game_id)] == ["won", "lost"]
     assert "Rating finished games failed" in caplog.text
     assert await board(store) == {}
-    assert await store.enable_ratings(RATER) == 1  # fixed: the game is rated now
+    assert await store.standings.enable_ratings(RATER) == 1  # fixed: the game is rated now
     assert set(await board(store)) == {ALICE, BOB}
 
 
@@ -214,7 +214,7 @@ async def test_a_version_2_database_is_migrated_and_its_games_rated(tmp_path, mo
     store = await Store.open(path)
     try:
         assert store.schema_version == db.migrations.LATEST_VERSION >= 3
-        assert await store.enable_ratings(RATER) == 1
+        assert await store.standings.enable_ratings(RATER) == 1
         rows = await board(store)
         assert rows[ALICE].wins == 1 and rows[BOB].wins == 0
     finally:
@@ -230,7 +230,7 @@ NEWCOMER = 2000
 
 async def _build_league(path) -> None:
     store = await Store.open(path)
-    await store.enable_ratings(RATER)
+    await store.standings.enable_ratings(RATER)
     for i, player in enumerate(LEAGUE):
         for step in (1, 2, 3):
             other = LEAGUE[(i + step) % len(LEAGUE)]
@@ -255,7 +255,7 @@ async def league(league_file, tmp_path):
     path = tmp_path / "league.db"
     shutil.copy(league_file, path)
     store = await Store.open(path)
-    await store.enable_ratings(RATER)
+    await store.standings.enable_ratings(RATER)
     yield store
     await store.close()
 
@@ -263,7 +263,7 @@ async def league(league_file, tmp_path):
 async def all_pages(store, **kwargs):
     rows, page = [], 0
     while True:
-        board_page = await store.leaderboard(page=page, **kwargs)
+        board_page = await store.standings.leaderboard(page=page, **kwargs)
         rows += board_page.rows
         if page + 1 >= board_page.pages:
             return rows, board_page
@@ -271,7 +271,7 @@ async def all_pages(store, **kwargs):
 
 
 async def test_pages_of_ten_cover_everyone_once(league):
-    first = await league.leaderboard(player=LEAGUE[0])
+    first = await league.standings.leaderboard(player=LEAGUE[0])
     assert (first.total, first.pages, len(first.rows)) == (26, 3, 10)
     rows, last = await all_pages(league)
     assert len(last.rows) == 6
@@ -300,23 +300,23 @@ async def test_every_sort_orders_the_whole_board(league, sort, key):
 async def test_the_callers_row_is_shown_wherever_it_ranks(league):
     rows, _ = await all_pages(league)
     last = rows[-1]
-    page = await league.leaderboard(page=0, player=last.player)
+    page = await league.standings.leaderboard(page=0, player=last.player)
     assert last.player not in [r.player for r in page.rows]
     assert page.me == last and page.me.rank == 26
-    on_page = await league.leaderboard(page=0, player=rows[3].player)
+    on_page = await league.standings.leaderboard(page=0, player=rows[3].player)
     assert on_page.me == rows[3] and on_page.me in on_page.rows
-    nobody = await league.leaderboard(page=0, player=1)
+    nobody = await league.standings.leaderboard(page=0, player=1)
     assert nobody.me is None and len(nobody.rows) == 10
 
 
 async def test_a_page_past_the_end_is_empty_but_knows_the_total(league):
-    page = await league.leaderboard(page=7, player=LEAGUE[0])
+    page = await league.standings.leaderboard(page=7, player=LEAGUE[0])
     assert page.rows == () and page.total == 26 and page.me is not None
 
 
 async def test_a_servers_board_holds_only_its_players(league):
     await record_game(league, [ALICE, BOB], [121, 100], winner=0, guild_id=77)
-    here = await league.leaderboard(scope=77)
+    here = await league.standings.leaderboard(scope=77)
     assert [r.player for r in here.rows] == [ALICE, BOB] and here.total == 2
-    everywhere = await league.leaderboard(scope=0, page=2)
+    everywhere = await league.standings.leaderboard(scope=0, page=2)
     assert everywhere.total == 28

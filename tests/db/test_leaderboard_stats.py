@@ -11,6 +11,7 @@ import asyncio
 import itertools
 import random
 import shutil
+from typing import Any
 
 import pytest
 
@@ -39,9 +40,9 @@ async def _play(path) -> None:
     store, manager = await open_manager(
         path, clock=lambda: float(next(ticks)), seed_source=lambda: seeds.getrandbits(64)
     )
-    await store.enable_ratings(RATER)
+    await store.standings.enable_ratings(RATER)
     rng = random.Random(3)
-    setups = [
+    setups: list[dict[str, Any]] = [
         {"humans": (HOST, BOB)},
         {"humans": (BOB, HOST)},
         {"humans": (HOST, CAROL, BOB), "variant": Variant(3, False, 61)},
@@ -72,7 +73,7 @@ async def played(played_file, tmp_path):
     path = tmp_path / "played.db"
     shutil.copy(played_file, path)
     store = await Store.open(path)
-    await store.enable_ratings(RATER)
+    await store.standings.enable_ratings(RATER)
     yield store
     await store.close()
 
@@ -81,13 +82,13 @@ async def hand_computed(store, user_id: int) -> dict:
     """The figures of /cribbage stats, recomputed game by game from the store's records."""
     games = []
     game_id = 1
-    while (record := await store.load_game(game_id)) is not None:
+    while (record := await store.games.load_game(game_id)) is not None:
         game_id += 1
         seat = next((s.seat for s in record.seats if s.user_id == user_id), None)
         if seat is None or record.status != "finished":
             continue
-        results = {r.seat: r for r in await store.results(record.id)}
-        deals = await store.deal_points(record.id)
+        results = {r.seat: r for r in await store.games.results(record.id)}
+        deals = await store.games.deal_points(record.id)
         games.append((record, results, seat, deals))
     games.sort(key=lambda g: (g[0].ended_at, g[0].id))
     mine = [(rec, res[seat], res, seat, deals) for rec, res, seat, deals in games]
@@ -131,7 +132,7 @@ async def hand_computed(store, user_id: int) -> dict:
 
 
 async def test_stats_equal_a_hand_computation(played):
-    stats = await played.player_stats(HOST)
+    stats = await played.standings.player_stats(HOST)
     expected = await hand_computed(played, HOST)
     assert {name: getattr(stats, name) for name in expected} == expected
     assert stats.games == 7 and stats.forfeits == 1 and stats.computer_games == 1
@@ -140,31 +141,32 @@ async def test_stats_equal_a_hand_computation(played):
     assert stats.hand > 0 and stats.pegging > 0 and stats.deals > 10
     # every other player too
     for user in (BOB, CAROL, DAVE):
-        stats = await played.player_stats(user)
+        stats = await played.standings.player_stats(user)
         expected = await hand_computed(played, user)
         assert {name: getattr(stats, name) for name in expected} == expected
 
 
 async def test_stats_carry_the_rating_and_rank_among_people(played):
-    stats = await played.player_stats(HOST)
-    board = await played.leaderboard(player=HOST)
+    stats = await played.standings.player_stats(HOST)
+    board = await played.standings.leaderboard(player=HOST)
     assert stats.rating == (board.me.mu, board.me.sigma)
     assert stats.rank == board.me.rank and stats.ranked_players == board.total == 4
     assert stats.rated_games == 6  # the computer game counts apart; the abandoned one not at all
-    history = await played.rating_history(HOST)
+    history = await played.standings.rating_history(HOST)
     assert Rating(*history[-1].after) == Rating(*stats.rating)
 
 
 async def test_stats_of_a_server_and_of_a_stranger(played):
-    assert (await played.player_stats(HOST, scope=1)).games == 7  # every game was in guild 1
-    assert (await played.player_stats(HOST, scope=2)).games == 0
-    nobody = await played.player_stats(999)
+    # every game was in guild 1
+    assert (await played.standings.player_stats(HOST, scope=1)).games == 7
+    assert (await played.standings.player_stats(HOST, scope=2)).games == 0
+    nobody = await played.standings.player_stats(999)
     assert (nobody.games, nobody.rating, nobody.rank, nobody.streak_won) == (0, None, None, None)
     assert nobody.best_hand is None and nobody.rival is None
 
 
 async def test_history_lists_the_last_games_newest_first(played):
-    history = await played.player_history(HOST, limit=20)
+    history = await played.standings.player_history(HOST, limit=20)
     assert len(history) == 8  # the abandoned game is history too
     assert [h.ended_at for h in history] == sorted((h.ended_at for h in history), reverse=True)
     abandoned, forfeited = history[0], history[1]
@@ -177,8 +179,8 @@ async def test_history_lists_the_last_games_newest_first(played):
     assert sorted(p.user_id for p in partnership.opponents) == [BOB, DAVE]
     computer = next(h for h in history if any(p.computer for p in h.opponents))
     assert computer.opponents[0].computer == "easy"
-    assert len(await played.player_history(HOST, limit=3)) == 3
+    assert len(await played.standings.player_history(HOST, limit=3)) == 3
     for entry in history:
-        results = {r.seat: r for r in await played.results(entry.game_id)}
+        results = {r.seat: r for r in await played.games.results(entry.game_id)}
         mine = next(r for r in results.values() if r.side == entry.side)
         assert entry.score == mine.final_score

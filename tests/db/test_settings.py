@@ -19,7 +19,7 @@ async def store(tmp_path):
 
 
 async def test_a_server_that_changed_nothing_has_the_defaults(store):
-    settings = await store.get_settings(7)
+    settings = await store.settings.get(7)
     assert settings == ServerSettings(
         guild_id=7,
         target=121,
@@ -29,7 +29,7 @@ async def test_a_server_that_changed_nothing_has_the_defaults(store):
         computer_games_count=False,  # issue 6: computer games kept apart by default
     )
     assert settings.turn_seconds == 300.0
-    assert await store.get_settings(None) == ServerSettings()
+    assert await store.settings.get(None) == ServerSettings()
     assert set(SETTING_NAMES) == {
         "target",
         "images",
@@ -43,17 +43,17 @@ async def test_an_update_changes_only_what_it_names_and_lasts(tmp_path):
     path = tmp_path / "settings.db"
     store = await Store.open(path)
     try:
-        changed = await store.update_settings(7, target=61, images=False, by=99, now=5.0)
+        changed = await store.settings.update(7, target=61, images=False, by=99, now=5.0)
         assert (changed.target, changed.images, changed.turn_minutes) == (61, False, 5)
-        changed = await store.update_settings(7, turn_minutes=None, muggins=True)
+        changed = await store.settings.update(7, turn_minutes=None, muggins=True)
         assert (changed.target, changed.turn_minutes, changed.muggins) == (61, None, True)
         assert changed.turn_seconds is None
-        assert await store.get_settings(8) == ServerSettings(8)  # other servers untouched
+        assert await store.settings.get(8) == ServerSettings(8)  # other servers untouched
     finally:
         await store.close()
     store = await Store.open(path)  # a fresh process: no cache
     try:
-        assert await store.get_settings(7) == changed
+        assert await store.settings.get(7) == changed
     finally:
         await store.close()
     conn = sqlite3.connect(path)
@@ -74,11 +74,11 @@ async def test_an_update_changes_only_what_it_names_and_lasts(tmp_path):
     ],
 )
 async def test_a_bad_value_is_refused_and_changes_nothing(store, changes):
-    await store.update_settings(7, target=61)
+    await store.settings.update(7, target=61)
     with pytest.raises(ValueError):
-        await store.update_settings(7, **changes)
-    assert (await store.get_settings(7)).target == 61
-    assert await store.get_settings(7) == ServerSettings(7, target=61)
+        await store.settings.update(7, **changes)
+    assert (await store.settings.get(7)).target == 61
+    assert await store.settings.get(7) == ServerSettings(7, target=61)
 
 
 async def test_an_older_database_gains_the_settings_table(tmp_path, monkeypatch):
@@ -93,6 +93,6 @@ async def test_an_older_database_gains_the_settings_table(tmp_path, monkeypatch)
     store = await Store.open(path)
     try:
         assert store.schema_version >= mine.version
-        assert (await store.update_settings(3, target=61)).target == 61
+        assert (await store.settings.update(3, target=61)).target == 61
     finally:
         await store.close()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sqlite3
+from typing import Any
 
 import pytest
 
@@ -32,7 +34,7 @@ async def store(tmp_path):
 
 
 async def lobby(store: Store, channel_id: int = 7) -> int:
-    return await store.create_lobby(
+    return await store.games.create_lobby(
         guild_id=1,
         channel_id=channel_id,
         host_id=11,
@@ -45,15 +47,15 @@ async def lobby(store: Store, channel_id: int = 7) -> int:
 
 async def active_game(store: Store, channel_id: int = 7) -> int:
     game_id = await lobby(store, channel_id)
-    await store.add_seat(game_id, SeatRecord(1, computer="easy"), now=2.0)
-    await store.start_game(
+    await store.games.add_seat(game_id, SeatRecord(1, computer="easy"), now=2.0)
+    await store.games.start_game(
         game_id, seed=2**100, first_dealer=None, teams={}, state=STATE, ready=(0, 0), now=3.0
     )
     return game_id
 
 
-def write(game_id: int, seq: int, **kwargs) -> ActionWrite:
-    defaults = dict(
+def write(game_id: int, seq: int, **kwargs: Any) -> ActionWrite:
+    default = ActionWrite(
         game_id=game_id,
         seq=seq,
         seat=seq % 2,
@@ -62,7 +64,7 @@ def write(game_id: int, seq: int, **kwargs) -> ActionWrite:
         ready=(seq, seq),
         at=10.0 + seq,
     )
-    return ActionWrite(**(defaults | kwargs))
+    return dataclasses.replace(default, **kwargs)
 
 
 # ---------------------------------------------------------------------- opening and migrations
@@ -84,8 +86,8 @@ async def test_the_connection_enforces_foreign_keys(store):
     game_id = await active_game(store)
     ghost = Finish("abandoned", "abandoned", None, (SeatOutcome(3, 3, "abandoned", 0),))
     with pytest.raises(Conflict, match="FOREIGN KEY"):
-        await store.record_result(game_id, ghost, now=5.0)  # there is no seat 3
-    assert await store.game_status(game_id) == "active"
+        await store.games.record_result(game_id, ghost, now=5.0)  # there is no seat 3
+    assert await store.games.game_status(game_id) == "active"
 
 
 async def test_reopening_is_idempotent_and_keeps_the_data(tmp_path):
@@ -97,7 +99,7 @@ async def test_reopening_is_idempotent_and_keeps_the_data(tmp_path):
     for _ in range(2):
         store = await Store.open(path)
         assert store.schema_version == LATEST_VERSION
-        assert [g.id for g in await store.load_active_games()] == [game_id]
+        assert [g.id for g in await store.games.load_active_games()] == [game_id]
         await store.close()
     assert dump_database(path) == before
 
@@ -159,23 +161,23 @@ async def test_one_open_game_per_channel(store):
     with pytest.raises(Conflict):
         await lobby(store, channel_id=7)
     assert await lobby(store, channel_id=8) != first
-    await store.close_lobby(first, status="cancelled", now=5.0)
+    await store.games.close_lobby(first, status="cancelled", now=5.0)
     await lobby(store, channel_id=7)  # the channel is free again
 
 
 async def test_a_user_holds_one_seat_per_game(store):
     game_id = await lobby(store)
     with pytest.raises(Conflict):
-        await store.add_seat(game_id, SeatRecord(1, user_id=11), now=2.0)
+        await store.games.add_seat(game_id, SeatRecord(1, user_id=11), now=2.0)
     with pytest.raises(Conflict):
-        await store.add_seat(game_id, SeatRecord(0, user_id=12), now=2.0)  # seat taken
+        await store.games.add_seat(game_id, SeatRecord(0, user_id=12), now=2.0)  # seat taken
 
 
 async def test_a_lobby_round_trips(store):
     game_id = await lobby(store)
-    await store.add_seat(game_id, SeatRecord(1, computer="expert"), now=2.0)
-    await store.update_lobby(game_id, players=4, partnerships=True, host_id=11, now=3.0)
-    (record,) = await store.load_active_games()
+    await store.games.add_seat(game_id, SeatRecord(1, computer="expert"), now=2.0)
+    await store.games.update_lobby(game_id, players=4, partnerships=True, host_id=11, now=3.0)
+    (record,) = await store.games.load_active_games()
     assert (record.id, record.status, record.players, record.partnerships) == (
         game_id,
         "lobby",
@@ -191,29 +193,29 @@ async def test_a_lobby_round_trips(store):
 
 async def test_actions_append_with_their_snapshot(store):
     game_id = await active_game(store)
-    await store.append_action(write(game_id, 1))
-    await store.append_action(write(game_id, 2))
-    (record,) = await store.load_active_games()
+    await store.games.append_action(write(game_id, 1))
+    await store.games.append_action(write(game_id, 2))
+    (record,) = await store.games.load_active_games()
     assert (record.step, record.snapshot_seq, record.last_seq) == (2, 2, 2)
     assert record.state == {"seq": 2} and record.ready == (2, 2)
     assert record.seed == 2**100
-    assert [a.seq for a in await store.load_actions(game_id)] == [1, 2]
+    assert [a.seq for a in await store.games.load_actions(game_id)] == [1, 2]
 
 
 async def test_an_action_applied_twice_is_refused_and_changes_nothing(store, tmp_path):
     game_id = await active_game(store)
-    await store.append_action(write(game_id, 1))
+    await store.games.append_action(write(game_id, 1))
     before = dump_database(tmp_path / "store.db")
     with pytest.raises(Conflict):
-        await store.append_action(write(game_id, 1, state={"other": 1}))
+        await store.games.append_action(write(game_id, 1, state={"other": 1}))
     with pytest.raises(Conflict):
-        await store.append_action(write(game_id, 3))  # skips seq 2
+        await store.games.append_action(write(game_id, 3))  # skips seq 2
     assert dump_database(tmp_path / "store.db") == before
 
 
 async def test_the_log_is_append_only(tmp_path, store):
     game_id = await active_game(store)
-    await store.append_action(write(game_id, 1))
+    await store.games.append_action(write(game_id, 1))
     conn = sqlite3.connect(tmp_path / "store.db")
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         conn.execute("DELETE FROM actions")
@@ -222,17 +224,17 @@ async def test_the_log_is_append_only(tmp_path, store):
 
 async def test_concurrent_writes_are_committed_together_and_a_bad_one_fails_alone(store):
     games = [await active_game(store, channel_id=c) for c in range(20, 30)]
-    futures = [store.append_action(write(g, 1)) for g in games]
-    futures.append(store.append_action(write(games[0], 1)))  # a duplicate in the same batch
+    futures = [store.games.append_action(write(g, 1)) for g in games]
+    futures.append(store.games.append_action(write(games[0], 1)))  # a duplicate in the same batch
     results = await asyncio.gather(*futures, return_exceptions=True)
     assert results[:-1] == [None] * len(games)
     assert isinstance(results[-1], Conflict)
-    assert {r.step for r in await store.load_active_games()} == {1}
+    assert {r.step for r in await store.games.load_active_games()} == {1}
 
 
 async def test_a_final_action_records_results_from_the_deal_points(store):
     game_id = await active_game(store)
-    await store.append_action(
+    await store.games.append_action(
         write(game_id, 1, deal_points=(DealPoints(1, 0, pegging=3, hand_value=12, hand_cards="a"),))
     )
     finish = Finish(
@@ -244,7 +246,7 @@ async def test_a_final_action_records_results_from_the_deal_points(store):
             SeatOutcome(1, 1, "lost", 80, skunk_taken=1),
         ),
     )
-    await store.append_action(
+    await store.games.append_action(
         write(
             game_id,
             2,
@@ -256,9 +258,9 @@ async def test_a_final_action_records_results_from_the_deal_points(store):
             finish=finish,
         )
     )
-    assert await store.game_status(game_id) == "finished"
-    assert await store.load_active_games() == []
-    won, lost = await store.results(game_id)
+    assert await store.games.game_status(game_id) == "finished"
+    assert await store.games.load_active_games() == []
+    won, lost = await store.games.results(game_id)
     assert (won.won, won.final_score, won.skunk_given, won.pegging, won.hand, won.crib) == (
         True,
         121,
@@ -275,32 +277,32 @@ async def test_a_final_action_records_results_from_the_deal_points(store):
         1,
         None,
     )
-    first_deal = (await store.deal_points(game_id))[0]
+    first_deal = (await store.games.deal_points(game_id))[0]
     assert (first_deal.pegging, first_deal.hand_value, first_deal.hand_cards) == (5, 12, "a")
 
 
 async def test_a_game_can_only_end_once(store):
     game_id = await active_game(store)
     finish = Finish("abandoned", "abandoned", None, (SeatOutcome(0, 0, "abandoned", 0),))
-    await store.record_result(game_id, finish, now=5.0)
+    await store.games.record_result(game_id, finish, now=5.0)
     with pytest.raises(Conflict):
-        await store.record_result(game_id, finish, now=6.0)
+        await store.games.record_result(game_id, finish, now=6.0)
     with pytest.raises(Conflict):
-        await store.append_action(write(game_id, 1))
+        await store.games.append_action(write(game_id, 1))
 
 
 async def test_messages_are_stored_by_kind(store):
     from db import MessageRef
 
     game_id = await lobby(store)
-    await store.set_message(game_id, "lobby", MessageRef(7, 1000))
-    await store.set_message(game_id, "lobby", MessageRef(7, 1001))
-    await store.set_message(game_id, "table", MessageRef(7, 1002))
-    assert await store.messages(game_id) == {
+    await store.games.set_message(game_id, "lobby", MessageRef(7, 1000))
+    await store.games.set_message(game_id, "lobby", MessageRef(7, 1001))
+    await store.games.set_message(game_id, "table", MessageRef(7, 1002))
+    assert await store.games.messages(game_id) == {
         "lobby": MessageRef(7, 1001),
         "table": MessageRef(7, 1002),
     }
-    (record,) = await store.load_active_games()
+    (record,) = await store.games.load_active_games()
     assert record.messages["table"] == MessageRef(7, 1002)
 
 
@@ -311,9 +313,9 @@ async def test_a_closed_store_refuses_work(tmp_path):
     await store.close()
     await store.close()  # twice is fine
     with pytest.raises(StoreError):
-        await store.load_active_games()
+        await store.games.load_active_games()
     with pytest.raises(StoreError):
-        await store.append_action(write(1, 1))
+        await store.games.append_action(write(1, 1))
 
 
 async def test_a_path_that_cannot_be_opened_says_so(tmp_path):

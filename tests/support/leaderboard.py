@@ -33,7 +33,7 @@ async def record_game(
     side_of = (lambda seat: seat % 2) if partnerships else (lambda seat: seat)
     host = players[0]
     assert isinstance(host, int), "the host is a person"
-    game_id = await store.create_lobby(
+    game_id = await store.games.create_lobby(
         guild_id=guild_id,
         channel_id=channel_id,
         host_id=host,
@@ -48,8 +48,8 @@ async def record_game(
             if isinstance(player, int)
             else SeatRecord(seat, computer=player)
         )
-        await store.add_seat(game_id, record, now=now)
-    await store.start_game(
+        await store.games.add_seat(game_id, record, now=now)
+    await store.games.start_game(
         game_id,
         seed=1,
         first_dealer=0,
@@ -104,5 +104,5 @@ async def record_game(
         )
     else:
         finish = Finish("finished", "won", winner, seats)
-    await store.record_result(game_id, finish, now=now + 1)
+    await store.games.record_result(game_id, finish, now=now + 1)
     return game_id

@@ -1,0 +1,324 @@
+"""Games and their logs: lobbies, seats, the group-committed action log, endings and results,
+the public message ids and the points of each deal.
+
+>>> import asyncio, tempfile, pathlib
+>>> from db import Store
+>>> async def demo(path):
+...     store = await Store.open(path)
+...     game_id = await store.games.create_lobby(
+...         guild_id=1, channel_id=2, host_id=3, players=2, partnerships=False, target=121, now=0.0)
+...     games = await store.games.load_active_games()
+...     await store.close()
+...     return game_id, [(g.id, g.status, g.seats) for g in games]
+>>> asyncio.run(demo(pathlib.Path(tempfile.mkdtemp()) / "demo.db"))
+(1, [(1, 'lobby', (SeatRecord(seat=0, user_id=3, computer=None, team=None),))])
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+import aiosqlite
+
+from . import statements as sql
+from .connection import Database
+from .errors import Conflict
+from .leaderboard import Standings
+from .records import (
+    ActionRecord,
+    ActionWrite,
+    DealPoints,
+    Finish,
+    GameRecord,
+    MessageRef,
+    ResultRecord,
+    SeatRecord,
+)
+
+
+class Games:
+    """The games and their action logs, on the :class:`~db.connection.Database`. A game that
+    ends is rated in its ending transaction by ``standings`` (once ratings are enabled)."""
+
+    #: The most action writes committed together in one transaction.
+    max_batch = 256
+
+    def __init__(self, database: Database, standings: Standings) -> None:
+        self._database = database
+        self._standings = standings
+        self._actions = database.group_commit(self._write_actions, max_batch=self.max_batch)
+
+    # ------------------------------------------------------------------ lobbies
+
+    async def create_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        players: int,
+        partnerships: bool,
+        target: int,
+        now: float,
+        muggins: bool = False,
+    ) -> int:
+        """A new lobby with the host in seat 0; returns its game id.
+
+        Raises :class:`Conflict` when the channel already has an open lobby or game.
+        """
+        try:
+            async with self._database.write() as conn:
+                cursor = await conn.execute(
+                    "INSERT INTO games (guild_id, channel_id, status, players, partnerships, "
+                    "target, host_id, created_at, updated_at, muggins) "
+                    "VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        players,
+                        int(partnerships),
+                        target,
+                        host_id,
+                        now,
+                        now,
+                        int(muggins),
+                    ),
+                )
+                game_id = cursor.lastrowid
+                await conn.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, joined_at) VALUES (?, 0, ?, ?)",
+                    (game_id, host_id, now),
+                )
+        except sqlite3.IntegrityError as err:
+            raise Conflict(f"Channel {channel_id} already has an open game ({err}).") from err
+        assert game_id is not None
+        return game_id
+
+    async def add_seat(self, game_id: int, seat: SeatRecord, *, now: float) -> None:
+        """Seat a user or a computer in a lobby. Raises :class:`Conflict` if taken."""
+        try:
+            async with self._database.write() as conn:
+                await conn.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, computer, team, joined_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, seat.seat, seat.user_id, seat.computer, seat.team, now),
+                )
+                await self._touch_lobby(conn, game_id, now)
+        except sqlite3.IntegrityError as err:
+            raise Conflict(f"Seat {seat.seat} of game {game_id} cannot be taken ({err}).") from err
+
+    async def remove_seat(self, game_id: int, seat: int, *, now: float) -> None:
+        """Free a seat of a lobby."""
+        async with self._database.write() as conn:
+            await conn.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+            await self._touch_lobby(conn, game_id, now)
+
+    async def update_lobby(
+        self,
+        game_id: int,
+        *,
+        now: float,
+        host_id: int | None = None,
+        players: int | None = None,
+        partnerships: bool | None = None,
+        target: int | None = None,
+        muggins: bool | None = None,
+    ) -> None:
+        """Change a lobby's host and/or variant (``None`` leaves a field as it is)."""
+        async with self._database.write() as conn:
+            await conn.execute(
+                "UPDATE games SET host_id = COALESCE(?, host_id), "
+                "players = COALESCE(?, players), partnerships = COALESCE(?, partnerships), "
+                "target = COALESCE(?, target), muggins = COALESCE(?, muggins) WHERE id = ?",
+                (
+                    host_id,
+                    players,
+                    None if partnerships is None else int(partnerships),
+                    target,
+                    None if muggins is None else int(muggins),
+                    game_id,
+                ),
+            )
+            await self._touch_lobby(conn, game_id, now)
+
+    @staticmethod
+    async def _touch_lobby(conn: aiosqlite.Connection, game_id: int, now: float) -> None:
+        cursor = await conn.execute(
+            "UPDATE games SET updated_at = ?, warned_at = NULL WHERE id = ? AND status = 'lobby'",
+            (now, game_id),
+        )
+        if cursor.rowcount != 1:
+            raise Conflict(f"Game {game_id} is not an open lobby.")
+
+    async def close_lobby(self, game_id: int, *, status: str, now: float) -> None:
+        """End a lobby that never started: ``status`` is ``'cancelled'`` or ``'abandoned'``."""
+        if status not in ("cancelled", "abandoned"):
+            raise ValueError(f"A lobby closes as cancelled or abandoned, not {status!r}")
+        async with self._database.write() as conn:
+            cursor = await conn.execute(
+                "UPDATE games SET status = ?, end_reason = ?, ended_at = ?, updated_at = ? "
+                "WHERE id = ? AND status = 'lobby'",
+                (status, status, now, now, game_id),
+            )
+            if cursor.rowcount != 1:
+                raise Conflict(f"Game {game_id} is not an open lobby.")
+
+    async def start_game(
+        self,
+        game_id: int,
+        *,
+        seed: int,
+        first_dealer: int | None,
+        teams: dict[int, int | None],
+        state: dict[str, Any],
+        ready: Sequence[int],
+        now: float,
+    ) -> None:
+        """Turn a full lobby into an active game at step 0, with its first snapshot."""
+        async with self._database.write() as conn:
+            cursor = await conn.execute(
+                "UPDATE games SET status = 'active', seed = ?, first_dealer = ?, step = 0, "
+                "started_at = ?, updated_at = ?, warned_at = NULL "
+                "WHERE id = ? AND status = 'lobby'",
+                (str(seed), first_dealer, now, now, game_id),
+            )
+            if cursor.rowcount != 1:
+                raise Conflict(f"Game {game_id} is not an open lobby.")
+            await conn.executemany(
+                "UPDATE seats SET team = ? WHERE game_id = ? AND seat = ?",
+                [(team, game_id, seat) for seat, team in teams.items()],
+            )
+            await conn.execute(
+                "INSERT INTO snapshots (game_id, seq, state, ready) VALUES (?, 0, ?, ?)",
+                (game_id, sql.dumps(state), sql.dumps(list(ready))),
+            )
+
+    # ------------------------------------------------------------------ the action log
+
+    def append_action(self, write: ActionWrite) -> asyncio.Future[None]:
+        """Queue one applied action for commit; the future resolves once it is durable.
+
+        The action, its snapshot (which must follow snapshot ``write.seq - 1``), the game's step,
+        the per-deal points and, with ``write.finish``, the results are committed in one
+        transaction (with the other actions queued meanwhile). The write happens even if the
+        awaiting task is cancelled. The future fails with :class:`Conflict` when the log already
+        has that seq or the snapshot is not the previous one (an action applied twice), or with
+        the SQLite error.
+        """
+        return self._actions.submit(write)
+
+    async def _write_actions(
+        self, conn: aiosqlite.Connection, writes: Sequence[ActionWrite]
+    ) -> None:
+        await sql.write_actions(conn, writes, self._standings.rater)
+
+    # ------------------------------------------------------------------ endings and results
+
+    async def record_result(self, game_id: int, finish: Finish, *, now: float) -> None:
+        """End an active game without a final action (forfeit, abandoned) and write its results."""
+        async with self._database.write() as conn:
+            await sql.finish_game(conn, game_id, finish, now, self._standings.rater)
+
+    # ------------------------------------------------------------------ small updates
+
+    async def mark_warned(self, game_id: int, *, at: float) -> None:
+        """Remember that the idle warning was sent (any later activity clears it)."""
+        async with self._database.write() as conn:
+            await conn.execute("UPDATE games SET warned_at = ? WHERE id = ?", (at, game_id))
+
+    async def set_message(self, game_id: int, kind: str, ref: MessageRef) -> None:
+        """Store (or replace) the id of a game's public message of this ``kind``."""
+        async with self._database.write() as conn:
+            await conn.execute(
+                "INSERT INTO game_messages (game_id, kind, channel_id, message_id) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
+                "channel_id = excluded.channel_id, message_id = excluded.message_id",
+                (game_id, kind, ref.channel_id, ref.message_id),
+            )
+
+    async def repair_snapshot(
+        self, game_id: int, *, seq: int, state: dict[str, Any], ready: Sequence[int]
+    ) -> None:
+        """Replace a game's snapshot (after a replay of its log disagreed with it)."""
+        async with self._database.write() as conn:
+            await conn.execute(
+                "UPDATE snapshots SET seq = ?, state = ?, ready = ? WHERE game_id = ?",
+                (seq, sql.dumps(state), sql.dumps(list(ready)), game_id),
+            )
+            await conn.execute("UPDATE games SET step = ? WHERE id = ?", (seq, game_id))
+
+    # ------------------------------------------------------------------ reads
+
+    async def load_active_games(self) -> list[GameRecord]:
+        """Every lobby and active game, with seats, message ids and latest snapshot."""
+        return await self._load_games("g.status IN ('lobby', 'active')", ())
+
+    async def load_game(self, game_id: int) -> GameRecord | None:
+        """One game in any status, or ``None``."""
+        games = await self._load_games("g.id = ?", (game_id,))
+        return games[0] if games else None
+
+    async def _load_games(self, where: str, params: Sequence[Any]) -> list[GameRecord]:
+        async with self._database.read() as conn:
+            return await sql.select_games(conn, where, params)
+
+    async def load_actions(self, game_id: int) -> list[ActionRecord]:
+        """A game's action log, in order."""
+        rows = await self._database.fetchall(
+            "SELECT seq, seat, action, created_at FROM actions WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [ActionRecord(game_id, seq, seat, json.loads(a), at) for seq, seat, a, at in rows]
+
+    async def game_status(self, game_id: int) -> str | None:
+        """``'lobby'``, ``'active'``, ``'finished'``, ``'abandoned'``, ``'cancelled'`` or None."""
+        rows = await self._database.fetchall("SELECT status FROM games WHERE id = ?", (game_id,))
+        return rows[0][0] if rows else None
+
+    async def messages(self, game_id: int) -> dict[str, MessageRef]:
+        """The stored public message ids of a game, by kind."""
+        rows = await self._database.fetchall(
+            "SELECT kind, channel_id, message_id FROM game_messages WHERE game_id = ?", (game_id,)
+        )
+        return {kind: MessageRef(channel_id, message_id) for kind, channel_id, message_id in rows}
+
+    async def results(self, game_id: int) -> list[ResultRecord]:
+        """The per-seat results of an ended game (empty before it ends)."""
+        rows = await self._database.fetchall(
+            "SELECT game_id, seat, side, outcome, won, final_score, skunk_given, skunk_taken, "
+            "pegging, hand, crib, heels, best_hand, best_hand_cards FROM results "
+            "WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [
+            ResultRecord(
+                game_id=row[0],
+                seat=row[1],
+                side=row[2],
+                outcome=row[3],
+                won=bool(row[4]),
+                final_score=row[5],
+                skunk_given=row[6],
+                skunk_taken=row[7],
+                pegging=row[8],
+                hand=row[9],
+                crib=row[10],
+                heels=row[11],
+                best_hand=row[12],
+                best_hand_cards=row[13],
+            )
+            for row in rows
+        ]
+
+    async def deal_points(self, game_id: int) -> list[DealPoints]:
+        """A game's points per deal and seat, in deal order."""
+        rows = await self._database.fetchall(
+            "SELECT deal, seat, pegging, hand, crib, heels, hand_value, hand_cards, crib_value, "
+            "crib_cards FROM deal_points WHERE game_id = ? ORDER BY deal, seat",
+            (game_id,),
+        )
+        return [DealPoints(*row) for row in rows]
