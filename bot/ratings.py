@@ -52,7 +52,7 @@ class Rating:
 DEFAULT_RATING = Rating(mu=_MODEL.mu, sigma=_MODEL.sigma)
 
 
-def _ranks(scores: Sequence[int], winner: int) -> list[int]:
+def _ranks(scores: Sequence[int], winner: int) -> list[float]:
     """Rank 0 for the winner; the others by score (higher is better, equal scores tie)."""
     order = sorted({s for i, s in enumerate(scores) if i != winner}, reverse=True)
     return [0 if i == winner else 1 + order.index(s) for i, s in enumerate(scores)]
@@ -64,7 +64,7 @@ def rate_game(
     scores: Sequence[int],
     winner: int,
     skunks: Sequence[int],
-    ranks: Sequence[int] | None = None,
+    ranks: Sequence[float] | None = None,
 ) -> list[list[Rating]]:
     """New ratings for every player of every side after one finished game.
 

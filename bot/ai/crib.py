@@ -14,12 +14,34 @@ import json
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
+from typing import TypedDict
 
 from bot.engine import Card, rank_name
+from bot.engine.cards import _RANK_FROM_TEXT
 
 from .handvalue import rank_row
 
 DATA_FILE = "crib.json"
+
+RoleTables = dict[str, dict[str, float]]
+"""Per role (``"own"``/``"other"`` for crib values, ``"dealer"``/``"pone"`` for throws): a value
+per discard key."""
+
+
+class CribTables(TypedDict):
+    """The shipped ``crib.json``: how it was made, and the tables per game (``"2"`` to ``"4p"``)."""
+
+    format: int
+    method: str
+    seed: int
+    pool: int
+    samples: int
+    iterations: int
+    last_change: dict[str, float]
+    crib: dict[str, RoleTables]
+    """Per game, per role: the expected crib after each discard."""
+    throws: dict[str, RoleTables]
+    """Two-handed only (``"2"``): per role, how often it lays away each pair of ranks."""
 
 
 def table_key(players: int, partnerships: bool = False) -> str:
@@ -48,10 +70,11 @@ def rank_pair_key(a: int, b: int) -> str:
 
 
 @cache
-def load_tables() -> dict:
+def load_tables() -> CribTables:
     """The shipped tables (read once)."""
     text = resources.files("bot.ai").joinpath("data", DATA_FILE).read_text(encoding="utf-8")
-    return json.loads(text)
+    tables: CribTables = json.loads(text)
+    return tables
 
 
 def crib_value(discards: Sequence[Card], *, key: str, own: bool) -> float:
@@ -63,8 +86,6 @@ def crib_value(discards: Sequence[Card], *, key: str, own: bool) -> float:
 def _throws(key: str, thrower: str) -> tuple[tuple[int, int, float], ...]:
     """(rank a, rank b, frequency) of what a player in ``thrower``'s role lays away."""
     table = load_tables()["throws"][key][thrower]
-    from bot.engine.cards import _RANK_FROM_TEXT
-
     out = []
     for pair, freq in table.items():
         a, b = pair.split("-")
@@ -113,9 +134,9 @@ def crib_expectation_removal(discards: Sequence[Card], hand: Sequence[Card], *, 
             value += suit_left[card.suit] / unseen
     # The opponent's jacks: about one time in four the starter matches.
     value += _jack_rate("2", thrower) * 0.23
-    a, b = discards
-    if a.suit == b.suit:
-        u = suit_left[a.suit]
+    first, second = discards
+    if first.suit == second.suit:
+        u = suit_left[first.suit]
         value += 5 * (u / unseen) * ((u - 1) / (unseen - 1)) * ((u - 2) / (unseen - 2)) * 0.5
     return value
 

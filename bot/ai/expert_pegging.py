@@ -23,9 +23,20 @@ from .view import MAX_COUNT, SeatView
 
 # --------------------------------------------------------------------------- expert
 
+SolverKey = tuple[
+    tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, tuple[int, int] | None
+]
+"""A position of :class:`TwoHandedSolver`: both hands, the pile, the count, whose turn, and
+(near the end) the points each side has made."""
+
 
 def _lay(
-    pile: tuple[int, ...], count: int, rank: int, turn: int, mine: tuple, other: tuple
+    pile: tuple[int, ...],
+    count: int,
+    rank: int,
+    turn: int,
+    mine: tuple[int, ...],
+    other: tuple[int, ...],
 ) -> tuple[tuple[int, ...], int, int, int | None]:
     """``turn`` lays ``rank`` (``mine``/``other``: the hands after it, lowest first): the new
     pile and count, the points made (31, or the go when nobody can follow), who lays next."""
@@ -54,7 +65,7 @@ class TwoHandedSolver:
     """
 
     def __init__(self, needs: tuple[int, int] | None = None) -> None:
-        self.memo: dict = {}
+        self.memo: dict[SolverKey, float] = {}
         self.needs = needs
 
     def value(
@@ -71,7 +82,7 @@ class TwoHandedSolver:
         if key in memo:
             return memo[key]
         hand = a if turn == 0 else b
-        best = None
+        best: float | None = None
         last = -1
         for r in hand:
             if r == last:
@@ -82,6 +93,8 @@ class TwoHandedSolver:
             v = self.after(a, b, pile, count, turn, r, gained)
             if best is None or (v > best if turn == 0 else v < best):
                 best = v
+        if best is None:
+            raise ValueError("The seat to lay holds no card that fits the count")
         memo[key] = best
         return best
 
@@ -124,7 +137,11 @@ class TwoHandedSolver:
 class EndgameSolver(TwoHandedSolver):
     """The solver near the end of a game: after the play, the show decides (pone first)."""
 
-    def __init__(self, needs: tuple[int, int], shows: tuple[int, int], pone: int, crib: float):
+    needs: tuple[int, int]
+
+    def __init__(
+        self, needs: tuple[int, int], shows: tuple[int, int], pone: int, crib: float
+    ) -> None:
         super().__init__(needs)
         self.shows = shows
         self.pone = pone
@@ -167,7 +184,7 @@ def expert_play(view: SeatView, rng: random.Random) -> Card:
     return max(legal, key=lambda c: (values[c.rank], 0.01 * c.value))
 
 
-def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) -> dict:
+def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) -> dict[int, float]:
     """Average over sampled worlds of laying each card, then playing on as ``standard`` would
     (both seats, each from what it can see). Near the end of the game the rollouts stop when a
     side reaches the target, and the show (in counting order) settles the rest; with four
@@ -183,7 +200,7 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
     endgame = min(needs) <= ENDGAME_REACH
     base = [4] * 14
     base[0] = 0
-    base[view.starter.rank] -= 1
+    base[_starter(view).rank] -= 1
     for _, card in view.played:
         base[card.rank] -= 1
     unseen_me = list(base)
@@ -199,7 +216,7 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
             unseen_opp[r] -= 1
         end = None
         if endgame:
-            opp_show = _rank_show(tuple(sorted(opp_laid + list(world))), view.starter.rank)
+            opp_show = _rank_show(tuple(sorted(opp_laid + list(world))), _starter(view).rank)
             end = EndgameSolver(needs, (my_show, opp_show), pone, ENDGAME_CRIB)
         for card in legal:
             r = card.rank
@@ -213,6 +230,13 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
                 )
             totals[r] += times * value
     return totals
+
+
+def _starter(view: SeatView) -> Card:
+    """The starter: cut before the play, the only time the expert searches."""
+    if view.starter is None:
+        raise ValueError("The play starts after the starter is cut")
+    return view.starter
 
 
 def _my_show(view: SeatView) -> int:
@@ -231,7 +255,7 @@ def _rank_show(ranks: tuple[int, ...], starter: int) -> int:
     return rank_points(tuple(sorted((*ranks, starter))))
 
 
-def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict:
+def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict[int, float]:
     """Three or four players: lay each card in every sampled world, then play the rest out with
     every seat laying as ``standard`` would (from what it can see)."""
     from .inference import sample_others
@@ -243,13 +267,13 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
     me = tuple(sorted(c.rank for c in view.hand))
     base = [4] * 14
     base[0] = 0
-    base[view.starter.rank] -= 1
+    base[_starter(view).rank] -= 1
     for _, card in view.played:
         base[card.rank] -= 1
     totals = {c.rank: 0.0 for c in legal}
     for world in sample_others(view, rng, EXPERT_SAMPLES_MULTI):
         hands = [me if s == view.seat else world[s] for s in range(n)]
-        unseen = []
+        unseen: list[list[int]] = []
         for s in range(n):
             u = list(base)
             for r in hands[s]:
@@ -413,7 +437,16 @@ def rollout(
         turn = nxt
 
 
-def _first_then_rollout(a, b, pile, count, rank, unseen_a, unseen_b, end=None) -> float:
+def _first_then_rollout(
+    a: tuple[int, ...],
+    b: tuple[int, ...],
+    pile: tuple[int, ...],
+    count: int,
+    rank: int,
+    unseen_a: list[int],
+    unseen_b: list[int],
+    end: EndgameSolver | None = None,
+) -> float:
     """A lays ``rank`` now, then both play on as ``standard`` would (A's points minus B's)."""
     a = _remove(a, rank)
     pile = pile + (rank,)

@@ -6,7 +6,8 @@ cards of that rank are still unseen. Suits add the flush and his nobs per unseen
 
 >>> from bot.engine import parse_cards
 >>> hand = parse_cards("5H 5C JD QS 2C 3D")
->>> round(hand_expectation(hand[:4], hand), 3)
+>>> by_rank, by_suit, n = unseen_counts(hand)
+>>> round(hand_total(hand[:4], by_rank, by_suit, n) / n, 3)
 12.674
 """
 
@@ -58,12 +59,6 @@ def hand_total(
         if card.rank == 11:
             total += by_suit[card.suit]
     return total
-
-
-def hand_expectation(kept: Sequence[Card], seen: Iterable[Card]) -> float:
-    """The exact average show of ``kept`` over every starter not in ``seen`` (which holds it)."""
-    by_rank, by_suit, n = unseen_counts(seen)
-    return hand_total(kept, by_rank, by_suit, n) / n
 
 
 def static_points(cards: Sequence[Card]) -> int:

@@ -38,7 +38,7 @@ def model_keep(ranks: tuple[int, ...], own: bool) -> tuple[int, ...]:
         avail[r] -= 1
     values = _pair_values(own)
     sign = 1.0 if own else -1.0
-    best = None
+    best: tuple[int, ...] = ()
     best_net = -1e9
     n = len(ranks)
     for i in range(n):
@@ -66,7 +66,7 @@ def played_by(view: SeatView) -> dict[int, list[int]]:
     return out
 
 
-def _fits(hand, floor: int) -> bool:
+def _fits(hand: tuple[int, ...], floor: int) -> bool:
     return all(min(r, 10) >= floor for r in hand)
 
 
@@ -107,7 +107,9 @@ def sample_opponent_two_handed(
     return worlds
 
 
-def sample_others(view: SeatView, rng: random.Random, samples: int) -> list[dict[int, tuple]]:
+def sample_others(
+    view: SeatView, rng: random.Random, samples: int
+) -> list[dict[int, tuple[int, ...]]]:
     """Worlds for any number of players: each other seat's unlaid ranks (go floors honoured)."""
     pool = unseen_pool(view)
     laid = played_by(view)
@@ -116,12 +118,12 @@ def sample_others(view: SeatView, rng: random.Random, samples: int) -> list[dict
     held = {s: 4 - len(laid[s]) for s in others}
     # Deal the most constrained seats first.
     order = sorted(others, key=lambda s: -floors.get(s, 1))
-    worlds = []
+    worlds: list[dict[int, tuple[int, ...]]] = []
     for _ in range(samples):
         for _attempt in range(20):
             cards = pool[:]
             rng.shuffle(cards)
-            world = {}
+            world: dict[int, tuple[int, ...]] = {}
             ok = True
             for seat in order:
                 floor = floors.get(seat, 1)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from bot.engine import FULL_PACK, show_points
+from bot.engine import FULL_PACK, Card, show_points
 
 from .discard import DiscardOption
 from .view import SeatView
@@ -92,7 +92,7 @@ def _shifted_crib(mean: float) -> list[tuple[int, float]]:
     return sorted(out.items())
 
 
-def _hand_by_starter(option: DiscardOption, hand: tuple) -> list[int]:
+def _hand_by_starter(option: DiscardOption, hand: tuple[Card, ...]) -> list[int]:
     seen = set(hand)
     kept = list(option.kept)
     return [show_points(kept, s) for s in FULL_PACK if s not in seen]

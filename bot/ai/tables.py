@@ -55,13 +55,15 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from itertools import combinations
 from pathlib import Path
+from typing import TypeVar
 
 from bot.engine import FULL_PACK, Card, Suit
 
-from .crib import discard_key, rank_pair_key
+from .crib import CribTables, RoleTables, discard_key, rank_pair_key
 from .discard import crib_weight
 from .handvalue import hand_total, rank_row, unseen_counts
 
@@ -79,12 +81,23 @@ PUBLISHED = {
 }
 
 # Who else lays away into the crib, by their role, when we are in role "own" or "other".
-MULTI_ROLES = {
+MULTI_ROLES: dict[str, dict[str, tuple[str, ...]]] = {
     "3": {"own": ("other", "other"), "other": ("own", "other")},
     "4": {"own": ("other", "other", "other"), "other": ("own", "other", "other")},
     "4p": {"own": ("own", "other", "other"), "other": ("own", "own", "other")},
 }
 VARIANT_OF = {"3": (3, False), "4": (4, False), "4p": (4, True)}
+
+Hand = tuple[Card, ...]
+Log = Callable[[str], object]
+TwoCardTask = tuple[list[tuple[str, tuple[Card, Card]]], list[Hand], list[Hand]]
+"""Discard classes to value, the pool of hands, what each pool hand throws."""
+RolePool = tuple[list[Hand], list[int], list[Card]]
+"""A role's pool for one-card discards: the hands, their card masks, the card each throws."""
+MultiTask = tuple[str, str, list[tuple[str, Card]], dict[str, RolePool], int, int]
+"""The game's key, our role, the discard classes to value, the pools, samples, the seed."""
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 # --------------------------------------------------------------------------- classes
@@ -92,7 +105,7 @@ VARIANT_OF = {"3": (3, False), "4": (4, False), "4p": (4, True)}
 
 def two_card_classes() -> list[tuple[str, tuple[Card, Card]]]:
     """Every two-card discard class with a representative: pairs, suited, offsuit."""
-    out = []
+    out: list[tuple[str, tuple[Card, Card]]] = []
     for a in range(1, 14):
         for b in range(a, 14):
             if a == b:
@@ -112,11 +125,11 @@ def one_card_classes() -> list[tuple[str, Card]]:
 # --------------------------------------------------------------------------- decisions
 
 
-def decide(hand: tuple[Card, ...], values: dict[str, float], weight: float) -> tuple[Card, ...]:
+def decide(hand: Hand, values: dict[str, float], weight: float) -> Hand:
     """The ``standard`` discard of ``hand`` with crib values ``values`` (weight +1 ours)."""
     by_rank, by_suit, n = unseen_counts(hand)
     k = 2 if len(hand) == 6 else 1
-    best = None
+    best: Hand = ()
     best_net = -1e9
     for discard in combinations(hand, k):
         kept = tuple(c for c in hand if c not in discard)
@@ -128,14 +141,14 @@ def decide(hand: tuple[Card, ...], values: dict[str, float], weight: float) -> t
     return best
 
 
-def _mask(cards) -> int:
+def _mask(cards: Iterable[Card]) -> int:
     m = 0
     for c in cards:
         m |= 1 << c.index
     return m
 
 
-def crib_total(crib: tuple[Card, ...], seen_mask: int) -> tuple[int, int]:
+def crib_total(crib: Hand, seen_mask: int) -> tuple[int, int]:
     """Sum of the crib's show over every starter not in ``seen_mask``, and how many."""
     by_rank = [4] * 14
     by_suit = [13] * 4
@@ -164,10 +177,10 @@ def crib_total(crib: tuple[Card, ...], seen_mask: int) -> tuple[int, int]:
 # --------------------------------------------------------------------------- two-handed
 
 
-def _two_handed_chunk(args) -> dict[str, float]:
+def _two_handed_chunk(args: TwoCardTask) -> dict[str, float]:
     classes, pool, throws = args
     masks = [_mask(h) for h in pool]
-    out = {}
+    out: dict[str, float] = {}
     for key, rep in classes:
         rep_mask = _mask(rep)
         total = 0.0
@@ -183,22 +196,23 @@ def _two_handed_chunk(args) -> dict[str, float]:
 
 
 def two_handed(
-    seed: int, pool_size: int, iterations: int, workers: int, log
-) -> tuple[dict, dict, list]:
+    seed: int, pool_size: int, iterations: int, workers: int, log: Log
+) -> tuple[RoleTables, RoleTables, list[float]]:
     rng = random.Random(seed)
-    pool = [tuple(sorted(rng.sample(FULL_PACK, 6))) for _ in range(pool_size)]
+    pool: list[Hand] = [tuple(sorted(rng.sample(FULL_PACK, 6))) for _ in range(pool_size)]
     classes = two_card_classes()
-    table = {"own": {}, "other": {}}
-    history = []
-    dealer_throws = pone_throws = None
+    table: RoleTables = {"own": {}, "other": {}}
+    history: list[float] = []
+    dealer_throws: list[Hand] = []
+    pone_throws: list[Hand] = []
     for round_ in range(iterations):
         start = time.perf_counter()
         dealer_throws = [decide(h, table["own"], 1.0) for h in pool]
         pone_throws = [decide(h, table["other"], -1.0) for h in pool]
         chunks = [classes[i::workers] for i in range(workers)]
-        new = {}
+        new: RoleTables = {}
         for role, throws in (("own", pone_throws), ("other", dealer_throws)):
-            tasks = [(chunk, pool, throws) for chunk in chunks]
+            tasks: list[TwoCardTask] = [(chunk, pool, throws) for chunk in chunks]
             merged: dict[str, float] = {}
             for part in _map(workers, _two_handed_chunk, tasks):
                 merged.update(part)
@@ -207,14 +221,14 @@ def two_handed(
         history.append(round(change, 4))
         table = _damped(table, new, round_)
         log(f"two-handed round {round_ + 1}: max change {change:.3f} ({_elapsed(start)})")
-    throws = {
+    thrown = {
         "dealer": _frequencies(dealer_throws),
         "pone": _frequencies(pone_throws),
     }
-    return table, throws, history
+    return table, thrown, history
 
 
-def _frequencies(throws) -> dict[str, float]:
+def _frequencies(throws: Sequence[Hand]) -> dict[str, float]:
     counts = Counter(rank_pair_key(a.rank, b.rank) for a, b in throws)
     total = sum(counts.values())
     return {k: round(v / total, 6) for k, v in sorted(counts.items())}
@@ -223,11 +237,11 @@ def _frequencies(throws) -> dict[str, float]:
 # --------------------------------------------------------------------------- 3 and 4 players
 
 
-def _multi_chunk(args) -> dict[str, float]:
+def _multi_chunk(args: MultiTask) -> dict[str, float]:
     key, role, classes, pools, samples, seed = args
     others = MULTI_ROLES[key][role]
     three = key == "3"
-    out = {}
+    out: dict[str, float] = {}
     for index, (name, card) in enumerate(classes):
         rng = random.Random(f"{seed}:{key}:{role}:{index}")
         mine = 1 << card.index
@@ -262,29 +276,29 @@ def _multi_chunk(args) -> dict[str, float]:
 
 
 def multi_handed(
-    key: str, seed: int, pool_size: int, samples: int, iterations: int, workers: int, log
-) -> tuple[dict, list]:
+    key: str, seed: int, pool_size: int, samples: int, iterations: int, workers: int, log: Log
+) -> tuple[RoleTables, list[float]]:
     players, partnerships = VARIANT_OF[key]
     rng = random.Random(f"{seed}:{key}")
-    pool = [tuple(sorted(rng.sample(FULL_PACK, 5))) for _ in range(pool_size)]
+    pool: list[Hand] = [tuple(sorted(rng.sample(FULL_PACK, 5))) for _ in range(pool_size)]
     masks = [_mask(h) for h in pool]
     classes = one_card_classes()
-    table = {"own": {}, "other": {}}
-    history = []
+    table: RoleTables = {"own": {}, "other": {}}
+    history: list[float] = []
     for round_ in range(iterations):
         start = time.perf_counter()
-        pools = {}
+        pools: dict[str, RolePool] = {}
         for role in ("own", "other"):
             weight = crib_weight(players, partnerships, role == "own")
             throws = [decide(h, table[role], weight)[0] for h in pool]
             pools[role] = (pool, masks, throws)
-        tasks = [
+        tasks: list[MultiTask] = [
             (key, role, classes[i::workers], pools, samples, seed)
             for role in ("own", "other")
             for i in range(workers)
         ]
         results = list(_map(workers, _multi_chunk, tasks))
-        new = {"own": {}, "other": {}}
+        new: RoleTables = {"own": {}, "other": {}}
         for (_, role, *_rest), part in zip(tasks, results, strict=True):
             new[role].update(part)
         new = {role: {k: new[role][k] for k, _ in classes} for role in new}
@@ -298,14 +312,14 @@ def multi_handed(
 # --------------------------------------------------------------------------- helpers
 
 
-def _map(workers: int, fn, tasks):
+def _map(workers: int, fn: Callable[[T], R], tasks: Sequence[T]) -> list[R]:
     if workers <= 1:
         return [fn(t) for t in tasks]
     with ProcessPoolExecutor(workers) as pool:
         return list(pool.map(fn, tasks))
 
 
-def _damped(old: dict, new: dict, round_: int) -> dict:
+def _damped(old: RoleTables, new: RoleTables, round_: int) -> RoleTables:
     """Move halfway to the new values after the first two rounds (damps oscillations)."""
     if round_ < 2:
         return new
@@ -314,7 +328,7 @@ def _damped(old: dict, new: dict, round_: int) -> dict:
     }
 
 
-def _max_change(old: dict, new: dict) -> float:
+def _max_change(old: RoleTables, new: RoleTables) -> float:
     change = 0.0
     for role, values in new.items():
         for k, v in values.items():
@@ -333,11 +347,11 @@ def build(
     samples: int = 40_000,
     iterations: int = ITERATIONS,
     workers: int = 2,
-    log=print,
-) -> dict:
+    log: Log = print,
+) -> CribTables:
     """Compute every table (see the module docstring)."""
     crib_two, throws, history_two = two_handed(seed, pool, iterations, workers, log)
-    data = {
+    data: CribTables = {
         "format": 1,
         "method": "iterated fixed point over a random pool; see bot/ai/tables.py",
         "seed": seed,
@@ -355,11 +369,11 @@ def build(
     return data
 
 
-def _rounded(table: dict) -> dict:
+def _rounded(table: RoleTables) -> RoleTables:
     return {role: {k: round(v, 3) for k, v in values.items()} for role, values in table.items()}
 
 
-def report(data: dict) -> str:
+def report(data: CribTables) -> str:
     """Our figures beside the published ones."""
     lines = ["discard   ours: own  other   published: own  other"]
     two = data["crib"]["2"]

@@ -7,15 +7,15 @@ undealt pack.
 
 >>> from bot.engine import Game, Variant
 >>> view = SeatView.of(Game.new(Variant(players=2), seed=7, first_dealer=0), 1)
->>> len(view.hand), view.is_dealer, view.crib_is_ours
-(6, False, False)
+>>> len(view.hand), view.dealer, view.crib_is_ours
+(6, 0, False)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine import Card, Game, Phase, Variant
+from bot.engine import FULL_PACK, Card, Cut, Game, Phase, Variant
 
 MAX_COUNT = 31
 
@@ -34,7 +34,7 @@ class SeatView:
     kept: tuple[Card, ...]
     """The four cards kept for the show (empty before the seat's discard)."""
     discards: tuple[Card, ...] | None
-    """What the seat itself laid away this deal; None when the engine cannot say."""
+    """What the seat itself laid away this deal (None: not known to whoever built the view)."""
     starter: Card | None
     played: tuple[tuple[int, Card], ...]
     """(seat, card) for every card laid this deal, in order."""
@@ -53,7 +53,7 @@ class SeatView:
         kept = tuple(game.kept(seat))
         depths: tuple[int, ...] = ()
         if game.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_FOR_STARTER) and seat in game.to_act:
-            depths = tuple(action.depth for action in game.legal_actions(seat))
+            depths = tuple(a.depth for a in game.legal_actions(seat) if isinstance(a, Cut))
         return cls(
             seat=seat,
             variant=game.variant,
@@ -62,7 +62,7 @@ class SeatView:
             scores=tuple(game.scores),
             hand=tuple(game.hand(seat)),
             kept=kept,
-            discards=_own_discards(game, seat),
+            discards=tuple(game.discards(seat)),
             starter=game.starter,
             played=tuple(game.played),
             pile=tuple(game.pile),
@@ -82,20 +82,13 @@ class SeatView:
         return self.side_of(self.seat)
 
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self.variant.partnerships else seat
-
-    @property
-    def is_dealer(self) -> bool:
-        return self.dealer == self.seat
+        """The side ``seat`` scores for (:meth:`Variant.side_of`)."""
+        return self.variant.side_of(seat)
 
     @property
     def crib_is_ours(self) -> bool:
         """The crib counts for this seat's side (its own, or its partner's)."""
         return self.dealer is not None and self.side_of(self.dealer) == self.side
-
-    @property
-    def my_score(self) -> int:
-        return self.scores[self.side]
 
     def held_counts(self) -> list[int]:
         """How many cards each seat still holds (public: dealt minus laid)."""
@@ -121,8 +114,6 @@ class SeatView:
 
     def unseen_cards(self) -> list[Card]:
         """The cards this seat has not seen (in other hands, the crib or the pack)."""
-        from bot.engine import FULL_PACK
-
         known = self.known_cards()
         return [card for card in FULL_PACK if card not in known]
 
@@ -172,14 +163,3 @@ class SeatView:
                         floors[other] = max(floors.get(other, 0), MAX_COUNT - count + 1)
         floors.pop(self.seat, None)
         return {s: f for s, f in floors.items() if f > 1}
-
-
-def _own_discards(game: Game, seat: int) -> tuple[Card, ...] | None:
-    """The seat's own discards, if the engine offers them (a seat may know what it laid away)."""
-    getter = getattr(game, "discards", None)
-    if callable(getter):
-        try:
-            return tuple(getter(seat))
-        except (TypeError, ValueError):
-            return None
-    return None

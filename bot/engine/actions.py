@@ -11,10 +11,14 @@ Play(7♦)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .cards import Card, card_from_code
+
+ActionData = dict[str, str | int | list[str]]
+"""An action as plain JSON data: ``{"type": "play", "card": "7D"}``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +27,7 @@ class Cut:
 
     depth: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ActionData:
         return {"type": "cut", "depth": self.depth}
 
     def __repr__(self) -> str:
@@ -39,7 +43,7 @@ class Discard:
     def __init__(self, cards: Iterable[Card]) -> None:
         object.__setattr__(self, "cards", tuple(sorted(cards)))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ActionData:
         return {"type": "discard", "cards": [c.code for c in self.cards]}
 
     def __repr__(self) -> str:
@@ -52,7 +56,7 @@ class Play:
 
     card: Card
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ActionData:
         return {"type": "play", "card": self.card.code}
 
     def __repr__(self) -> str:
@@ -65,7 +69,7 @@ class Claim:
 
     points: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ActionData:
         return {"type": "claim", "points": self.points}
 
     def __repr__(self) -> str:
@@ -76,7 +80,7 @@ class Claim:
 class Muggins:
     """Muggins: take the points an opponent missed in the claim just made."""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ActionData:
         return {"type": "muggins"}
 
     def __repr__(self) -> str:
@@ -87,7 +91,7 @@ class Muggins:
 class LetGo:
     """Muggins: let the claim just made stand (this seat will not call muggins on it)."""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ActionData:
         return {"type": "let_go"}
 
     def __repr__(self) -> str:
@@ -97,7 +101,7 @@ class LetGo:
 Action = Cut | Discard | Play | Claim | Muggins | LetGo
 
 
-def action_from_dict(data: dict) -> Action:
+def action_from_dict(data: Mapping[str, Any]) -> Action:
     """Rebuild an action stored with ``action.to_dict()``."""
     kind = data.get("type")
     if kind == "cut":

@@ -17,7 +17,9 @@ from .scoring import rank_points
 COMBINATIONS = 12_994_800  # C(52, 4) * 48
 
 
-def _distribution_for_first_cards(first_indexes: tuple[int, ...]) -> tuple[Counter, Counter]:
+def _distribution_for_first_cards(
+    first_indexes: tuple[int, ...],
+) -> tuple[Counter[int], Counter[int]]:
     """Hand and crib score counts for every hand whose lowest card index is in the list."""
     hand_counts: Counter[int] = Counter()
     crib_counts: Counter[int] = Counter()

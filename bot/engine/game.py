@@ -141,19 +141,20 @@ class Game:
         if self.phase is Phase.DISCARD:
             return [s for s in range(self.players) if s not in self.discarded]
         if self.phase is Phase.CUT_FOR_STARTER:
-            return [self.pone]
+            return [self._pone_of_deal()]
         if self.phase is Phase.PLAY:
-            return [self.turn]
+            return [] if self.turn is None else [self.turn]
         if self.phase is Phase.SHOW:
             return muggins.to_act(self)
         return []
 
     def side_of(self, seat: int) -> int:
-        """The side a seat scores for: its own, or its team (seat % 2) in partnerships."""
-        return seat % 2 if self.variant.partnerships else seat
+        """The side a seat scores for: :meth:`Variant.side_of` (its team in partnerships)."""
+        return self.variant.side_of(seat)
 
     def seats_of(self, side: int) -> list[int]:
-        return [s for s in range(self.players) if self.side_of(s) == side]
+        """The seats that score for ``side``: :meth:`Variant.seats_of`."""
+        return self.variant.seats_of(side)
 
     def hand(self, seat: int) -> list[Card]:
         """The cards this seat still holds (sorted); they leave the hand as they are laid."""
@@ -205,6 +206,22 @@ class Game:
             return 1 - self.winner
         return (self.first_dealer + 1) % self.players
 
+    def _seat_dealing(self) -> int:
+        """The dealer of the deal in progress (there is one from the first deal on)."""
+        if self.dealer is None:
+            raise RuntimeError("Nobody deals before the cut for the deal is over")
+        return self.dealer
+
+    def _pone_of_deal(self) -> int:
+        """The pone of the deal in progress: the dealer's left."""
+        return (self._seat_dealing() + 1) % self.players
+
+    def _starter_cut(self) -> Card:
+        """The starter of the deal in progress (cut before the play)."""
+        if self.starter is None:
+            raise RuntimeError("The starter is not cut yet")
+        return self.starter
+
     def can_play(self, seat: int) -> bool:
         return any(self.count + c.value <= 31 for c in self._hands[seat])
 
@@ -238,10 +255,10 @@ class Game:
             events = self._cut_starter(action.depth)
         elif isinstance(action, Discard):
             events = self._discard(seat, action.cards)
-        elif self.phase is Phase.SHOW:
-            events = muggins.apply(self, seat, action)
-        else:
+        elif isinstance(action, Play):
             events = self._play(seat, action.card)
+        else:  # Claim, Muggins, LetGo: the counted show (check_action allows them only then)
+            events = muggins.apply(self, seat, action)
         self.last_events = events
         return events
 
@@ -288,13 +305,14 @@ class Game:
 
     def _deal(self) -> list[Event]:
         n = self.players
+        dealer = self._seat_dealing()
         self.deal_number += 1
         self.phase = Phase.DISCARD
         self.cutting, self.cut_cards, self.cut_pack = [], {}, []
         pack = _shuffled_pack(self.seed, f"deal:{self.deal_number}")
         self._hands = [[] for _ in range(n)]
         for i in range(self.variant.dealt * n):
-            self._hands[(self.dealer + 1 + i) % n].append(pack[i])
+            self._hands[(dealer + 1 + i) % n].append(pack[i])
         dealt = self.variant.dealt * n
         self._crib = pack[dealt : dealt + self.variant.crib_from_pack]
         self.pack = pack[dealt + self.variant.crib_from_pack :]
@@ -303,7 +321,7 @@ class Game:
         self._laid_away = [[] for _ in range(n)]
         self.starter = None
         self.count, self._pile, self.played, self.turn, self.gone = 0, [], [], None, set()
-        return [Dealt(self.dealer, self.deal_number, self.variant.dealt)]
+        return [Dealt(dealer, self.deal_number, self.variant.dealt)]
 
     def _discard(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
         for card in cards:
@@ -317,12 +335,13 @@ class Game:
         return [Discarded(seat, len(cards))]
 
     def _cut_starter(self, depth: int) -> list[Event]:
-        self.starter = self.pack.pop(depth)
-        events: list[Event] = [StarterCut(self.pone, self.starter)]
-        if self.starter.rank == 11 and self._award(self.dealer, 2, ScoreReason.HEELS, events):
+        starter = self.starter = self.pack.pop(depth)
+        pone = self._pone_of_deal()
+        events: list[Event] = [StarterCut(pone, starter)]
+        if starter.rank == 11 and self._award(self._seat_dealing(), 2, ScoreReason.HEELS, events):
             return events
         self.phase = Phase.PLAY
-        self.turn = self.pone
+        self.turn = pone
         return events
 
     # the play
@@ -376,19 +395,20 @@ class Game:
             return muggins.start_show(self)
         events: list[Event] = []
         n = self.players
-        starter = self.starter
+        dealer = self._seat_dealing()
+        starter = self._starter_cut()
         for step in range(1, n + 1):
-            seat = (self.dealer + step) % n
+            seat = (dealer + step) % n
             breakdown = score_show(self._kept[seat], starter)
             events.append(Shown(seat, tuple(self._kept[seat]), starter, False, breakdown))
             if breakdown and self._award(seat, breakdown.total, ScoreReason.HAND, events):
                 return events
         crib = tuple(sorted(self._crib))
         breakdown = score_show(crib, starter, crib=True)
-        events.append(Shown(self.dealer, crib, starter, True, breakdown))
-        if breakdown and self._award(self.dealer, breakdown.total, ScoreReason.CRIB, events):
+        events.append(Shown(dealer, crib, starter, True, breakdown))
+        if breakdown and self._award(dealer, breakdown.total, ScoreReason.CRIB, events):
             return events
-        self.dealer = (self.dealer + 1) % n
+        self.dealer = (dealer + 1) % n
         return events + self._deal()
 
     # ------------------------------------------------------------------ persistence
@@ -412,7 +432,8 @@ class Game:
             return NotImplemented
         return self.to_dict() == other.to_dict()
 
-    __hash__ = None  # mutable
+    # A game changes as it is played, so it is not hashable.
+    __hash__ = None  # type: ignore[assignment]  # typeshed: object.__hash__ is a method
 
     def __repr__(self) -> str:
         return (

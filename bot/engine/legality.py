@@ -66,7 +66,7 @@ def check_action(game: Game, seat: int, action: Action) -> None:
         for card in action.cards:
             if card not in game.hand(seat):
                 raise IllegalAction(f"You don't hold the {card}.")
-    else:
+    elif isinstance(action, Play):
         card = action.card
         if card not in game.hand(seat):
             raise IllegalAction(f"You don't hold the {card}.")

@@ -83,10 +83,11 @@ def pegged_for(claim: int, true_count: int) -> int:
 def counter(game: Game) -> tuple[int, bool] | None:
     """Who counts next and whether it is the crib; None once every count is claimed."""
     n = game.players
+    dealer = game._seat_dealing()
     if game.show_step < n:
-        return (game.dealer + 1 + game.show_step) % n, False
+        return (dealer + 1 + game.show_step) % n, False
     if game.show_step == n:
-        return game.dealer, True
+        return dealer, True
     return None
 
 
@@ -95,7 +96,7 @@ def counted_cards(game: Game, seat: int, crib: bool) -> list[Card]:
 
 
 def breakdown_of(game: Game, seat: int, crib: bool) -> Breakdown:
-    return score_show(counted_cards(game, seat, crib), game.starter, crib=crib)
+    return score_show(counted_cards(game, seat, crib), game._starter_cut(), crib=crib)
 
 
 def opponents(game: Game, seat: int) -> list[int]:
@@ -168,11 +169,18 @@ def start_show(game: Game) -> list[Event]:
     return []
 
 
-def apply(game: Game, seat: int, action: Action) -> list[Event]:
+def _open_window(game: Game) -> Window:
+    """The window open now (a checked :class:`Muggins` or :class:`LetGo` has one)."""
+    if game.muggins_window is None:
+        raise RuntimeError("No count is open to muggins")
+    return game.muggins_window
+
+
+def apply(game: Game, seat: int, action: Claim | Muggins | LetGo) -> list[Event]:
     """Apply a checked show action and what it triggers."""
     if isinstance(action, Claim):
         return _claim(game, seat, action.points)
-    w = game.muggins_window
+    w = _open_window(game)
     if isinstance(action, Muggins):
         events: list[Event] = [MugginsCalled(seat, w.missed)]
         events.extend(_settle(game))
@@ -188,10 +196,13 @@ def apply(game: Game, seat: int, action: Action) -> list[Event]:
 
 def _claim(game: Game, seat: int, points: int) -> list[Event]:
     events: list[Event] = _settle(game) if game.muggins_window else []
-    _, crib = counter(game)
+    nxt = counter(game)
+    if nxt is None:
+        raise RuntimeError("Every count of this show is claimed")
+    crib = nxt[1]
     breakdown = breakdown_of(game, seat, crib)
     cards = tuple(sorted(counted_cards(game, seat, crib)))
-    events.append(Shown(seat, cards, game.starter, crib, breakdown))
+    events.append(Shown(seat, cards, game._starter_cut(), crib, breakdown))
     events.append(Claimed(seat, points, crib))
     pegged = pegged_for(points, breakdown.total)
     game.show_step += 1
@@ -203,7 +214,7 @@ def _claim(game: Game, seat: int, points: int) -> list[Event]:
 
 
 def _settle(game: Game) -> list[Event]:
-    w = game.muggins_window
+    w = _open_window(game)
     game.muggins_window = None
     return [CountSettled(w.seat, w.crib, breakdown_of(game, w.seat, w.crib), w.missed)]
 
@@ -212,7 +223,7 @@ def _after_window(game: Game) -> list[Event]:
     if counter(game) is not None:
         return []
     game.show_step = 0
-    game.dealer = (game.dealer + 1) % game.players
+    game.dealer = (game._seat_dealing() + 1) % game.players
     return game._deal()
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 TARGETS = (121, 61)
 
@@ -15,6 +17,8 @@ class Variant:
     2
     >>> Variant(players=3).dealt, Variant(players=3).discards
     (5, 1)
+    >>> Variant(players=4, partnerships=True).side_of(3), Variant(players=3).side_of(2)
+    (1, 2)
     """
 
     players: int = 2
@@ -35,6 +39,18 @@ class Variant:
     def sides(self) -> int:
         """How many sides score: a seat each, or two teams in partnerships."""
         return 2 if self.partnerships else self.players
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat scores for: its own, or its team (``seat % 2``) in partnerships.
+
+        The one seat -> side rule of the project: partners sit opposite (seats 0 and 2 are
+        side 0, seats 1 and 3 side 1).
+        """
+        return seat % 2 if self.partnerships else seat
+
+    def seats_of(self, side: int) -> list[int]:
+        """The seats that score for ``side``, in seat order."""
+        return [s for s in range(self.players) if self.side_of(s) == side]
 
     @property
     def dealt(self) -> int:
@@ -64,14 +80,18 @@ class Variant:
         who = "4 players in partnerships" if self.partnerships else f"{self.players} players"
         return f"{who}, to {self.target}" + (", muggins" if self.muggins else "")
 
-    def to_dict(self) -> dict:
-        data = {"players": self.players, "partnerships": self.partnerships, "target": self.target}
+    def to_dict(self) -> dict[str, int | bool]:
+        data: dict[str, int | bool] = {
+            "players": self.players,
+            "partnerships": self.partnerships,
+            "target": self.target,
+        }
         if self.muggins:  # absent when off: older snapshots and logs read the same
             data["muggins"] = True
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> Variant:
+    def from_dict(cls, data: Mapping[str, Any]) -> Variant:
         return cls(
             data["players"], data["partnerships"], data["target"], bool(data.get("muggins", False))
         )

@@ -5,6 +5,14 @@ named by ``names``: one display name per seat (``["Alice", "Computer (expert)"]`
 named after its players (``"Alice & Carol"`` in partnerships). Side ``i`` always has colour
 ``i`` (:mod:`bot.render.palette`, colour-blind friendly).
 
+**Plain values.** A renderer takes engine values and plain records, never the session manager
+or the store: a game is anything shaped like :class:`~bot.render.shapes.PublicGame` (or, for a
+hand, :class:`~bot.render.shapes.SeatGame`), which the engine's ``Game`` is, and so is a
+read-only view of one with the same names; likewise the structural types of
+:mod:`bot.render.matches`, :mod:`bot.render.standings`, :mod:`bot.render.settings` and
+:mod:`bot.render.timers`. Seats score for sides by the engine's one rule,
+:meth:`Variant.side_of <bot.engine.Variant.side_of>`.
+
 **Privacy.** Public renderers read only events (which carry no hidden card) and the public
 parts of a :class:`~bot.engine.Game` (scores, dealer, phase, whose turn, count, pile, starter).
 Only :func:`hand_text`, :func:`game_hand_png` and :func:`render_hand`/:func:`hand_png` show a
@@ -78,6 +86,7 @@ from .images import (
     shows_png,
 )
 from .palette import SIDE_COLOURS, side_colour, side_colour_int
+from .shapes import PublicGame, SeatGame
 from .text import (
     board_text,
     breakdown_summary,
@@ -98,6 +107,8 @@ from .text import (
 
 __all__ = [
     "SIDE_COLOURS",
+    "PublicGame",
+    "SeatGame",
     "board_sides",
     "board_text",
     "breakdown_summary",

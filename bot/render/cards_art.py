@@ -312,7 +312,7 @@ def render_shows(rows: tuple[ShowRow, ...], starter: Card) -> bytes:
             fill=lighten(TABLE_INK, TABLE, 0.3),
             anchor="lm",
         )
-        x = MARGIN + text_w + 14
+        x: float = MARGIN + text_w + 14
         for card in cards[:5]:
             _draw_card(image, card, x, top, scale=scale)
             x += cw + 7

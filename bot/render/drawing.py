@@ -40,6 +40,8 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     loaded = fonts.get(size)
     if loaded is None:
         base = ImageFont.load_default(size=size * SS)
+        if not isinstance(base, ImageFont.FreeTypeFont):
+            raise RuntimeError("Pillow was built without FreeType: its built-in font won't scale")
         loaded = fonts[size] = base.font_variant(layout_engine=ImageFont.Layout.BASIC)
     return loaded
 
@@ -52,7 +54,7 @@ _SPELLED = str.maketrans({"—": "-", "–": "-", "−": "-", "•": "·", "ß":
 def _has_glyph(char: str) -> bool:
     f = font(12)
 
-    def signature(c: str) -> tuple:
+    def signature(c: str) -> bytes:
         image = Image.new("L", (40, 40))
         ImageDraw.Draw(image).text((4, 4), c, font=f, fill=255)
         return image.tobytes()
@@ -82,7 +84,9 @@ def encode_png(small: Image.Image, colours: int = 96, palette: Image.Image | Non
     fifth of the work of choosing the colours for each picture, for pictures drawn often from
     the same few colours (hands, boards)."""
     if palette is None:
-        small = small.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=0)
+        small = small.quantize(
+            colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
     else:
         small = small.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
@@ -100,7 +104,9 @@ def palette_of(samples: Sequence[Image.Image], colours: int = 128) -> Image.Imag
     for sample in samples:
         sheet.paste(sample.convert("RGB"), (x, 0))
         x += sample.width
-    return sheet.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=0)
+    return sheet.quantize(
+        colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
 
 
 def reduced(image: Image.Image) -> Image.Image:
@@ -138,5 +144,8 @@ def wrap_text(text: str, size: int, width: float) -> list[str]:
     return lines
 
 
-def lighten(rgb: tuple[int, int, int], towards: tuple[int, int, int], t: float) -> tuple:
-    return tuple(round(a + (b - a) * t) for a, b in zip(rgb, towards, strict=True))
+def lighten(
+    rgb: tuple[int, int, int], towards: tuple[int, int, int], t: float
+) -> tuple[int, int, int]:
+    (r, g, b), (to_r, to_g, to_b) = rgb, towards
+    return round(r + (to_r - r) * t), round(g + (to_g - g) * t), round(b + (to_b - b) * t)

@@ -11,9 +11,10 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.engine import Game, GameOver, Phase, Shown, Variant
+from bot.engine import GameOver, Phase, Shown, Variant
 
 from .palette import side_colour_int
+from .shapes import PublicGame
 from .text import (
     HELP_COMMANDS,
     cards_text,
@@ -63,11 +64,6 @@ def last_lines(lines: Sequence[str], limit: int, count: int | None = None) -> st
         chosen.append(line)
         size += extra
     return "\n".join(reversed(chosen))
-
-
-def embed_size(embed: discord.Embed) -> int:
-    """The characters Discord counts toward the 6000 total of an embed."""
-    return len(embed)
 
 
 def fit_embed(embed: discord.Embed) -> discord.Embed:
@@ -124,7 +120,7 @@ def lobby_embed(
     open_seats = sum(1 for s in seats if s is None)
     lines = []
     for i, name in enumerate(seats):
-        team = f" · team {'AB'[i % 2]}" if variant.partnerships else ""
+        team = f" · team {'AB'[variant.side_of(i)]}" if variant.partnerships else ""
         who = escape(name) if name is not None else "*open seat*"
         mark = " (host)" if name is not None and name == host else ""
         lines.append(f"**{i + 1}.** {who}{mark}{team}")
@@ -155,7 +151,7 @@ def lobby_embed(
 
 
 def game_embed(
-    game: Game,
+    game: PublicGame,
     names: Sequence[str],
     *,
     story: Sequence[str] = (),
@@ -174,7 +170,7 @@ def game_embed(
     if game.phase is Phase.GAME_OVER and game.winner is not None:
         colour = side_colour_int(game.winner)
     elif game.to_act and game.phase is not Phase.DISCARD:
-        colour = side_colour_int(game.side_of(game.to_act[0]))
+        colour = side_colour_int(game.variant.side_of(game.to_act[0]))
     else:
         colour = FELT
     description = "\n".join([*score_lines(game.scores, names, v), skunk_text(v)])
@@ -222,7 +218,7 @@ def show_embed(
     embed = discord.Embed(
         title="The show",
         description=f"Starter **{starter}** · counted from the dealer's left, crib last",
-        colour=side_colour_int(dealer % 2 if variant.partnerships else dealer),
+        colour=side_colour_int(variant.side_of(dealer)),
     )
     for shown in shows[:FIELD_COUNT_LIMIT]:
         whose = "crib" if shown.crib else "hand"

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from bot.engine import Card, Game, Phase, Shown
+from bot.engine import Card, Phase, Shown
 
 from .board_art import (
     FINISH_R,
@@ -75,6 +75,7 @@ from .cards_art import (
     suit_mask,
 )
 from .drawing import SS, WIDTH, font, printable
+from .shapes import PublicGame, SeatGame
 from .text import breakdown_summary, side_names
 
 __all__ = [
@@ -140,7 +141,7 @@ touches nothing but its own frozen arguments and the renderers' caches."""
 
 
 def board_picture(
-    game: Game, names: Sequence[str], previous_scores: Sequence[int] | None = None
+    game: PublicGame, names: Sequence[str], previous_scores: Sequence[int] | None = None
 ) -> Picture:
     """The board of ``game`` (``names`` per seat; sides named and coloured by side index).
 
@@ -150,7 +151,7 @@ def board_picture(
 
 
 def game_board_png(
-    game: Game, names: Sequence[str], previous_scores: Sequence[int] | None = None
+    game: PublicGame, names: Sequence[str], previous_scores: Sequence[int] | None = None
 ) -> bytes:
     """:func:`board_picture`, drawn."""
     return board_picture(game, names, previous_scores)()
@@ -208,7 +209,7 @@ class HandPicture:
         return f"hand-{digest}.png"
 
 
-def hand_picture(game: Game, seat: int) -> HandPicture:
+def hand_picture(game: SeatGame, seat: int) -> HandPicture:
     """PRIVATE: ``seat``'s cards as a picture for its ephemeral message.
 
     While laying away: the cards dealt. In the play: the cards still held, with those that
@@ -222,7 +223,7 @@ def hand_picture(game: Game, seat: int) -> HandPicture:
         if not held:
             kept = tuple(game.kept(seat))
             return HandPicture(kept, frozenset(kept), "All your cards are laid")
-        dimmed = frozenset()
+        dimmed: frozenset[Card] = frozenset()
         if seat in game.to_act:
             dimmed = frozenset(c for c in held if game.count + c.value > 31)
         return HandPicture(held, dimmed, "Your hand")
@@ -235,7 +236,7 @@ def hand_picture(game: Game, seat: int) -> HandPicture:
     return HandPicture(kept, frozenset(), "You kept")
 
 
-def game_hand_png(game: Game, seat: int) -> bytes:
+def game_hand_png(game: SeatGame, seat: int) -> bytes:
     """:func:`hand_picture`, drawn."""
     return hand_picture(game, seat)()
 

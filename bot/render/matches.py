@@ -1,33 +1,101 @@
 """Words and embeds for matches, rematches and the spectators' view (public: no hidden card).
 
+A match is anything shaped like :class:`MatchScore` (the session manager's match view is):
+
+>>> from types import SimpleNamespace
 >>> from bot.engine import Variant
->>> from bot.sessions import MatchView
->>> m = MatchView(7, 3, (1, 0), 2, "playing")
+>>> m = SimpleNamespace(best_of=3, needed=2, wins=(1, 0), game_number=2, status="playing")
 >>> match_line(m, ["Alice", "Bob"], Variant())
 'Best of 3 · game 2 · **Alice** 1 – 0 **Bob** · first to 2 (a skunk counts two games)'
->>> match_result_text(MatchView(7, 3, (2, 1), 3, "won", 0), ["Alice", "Bob"], Variant())
+>>> won = SimpleNamespace(best_of=3, needed=2, wins=(2, 1), status="won", winner_side=0)
+>>> match_result_text(won, ["Alice", "Bob"], Variant())
 '🏆 **Alice** wins the match, 2 games to 1.'
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from typing import Protocol
 
 import discord
 
 from bot.engine import Variant
 
-from .embeds import FELT, fit_embed, last_lines
+from .embeds import FELT, fit_embed
 from .text import escape, side_name
 
 MATCH_FIELD = "Match"
 
 
-def _sides(match, names: Sequence[str], variant: Variant) -> list[str]:
+class MatchScore(Protocol):
+    """A match as the players see it: its length, the games each side holds, which game is on
+    and how it stands (``status``: forming, playing, won, conceded, abandoned, cancelled)."""
+
+    @property
+    def best_of(self) -> int: ...
+
+    @property
+    def needed(self) -> int:
+        """The games a side needs to win the match."""
+        ...
+
+    @property
+    def wins(self) -> Sequence[int]:
+        """Games held, per side."""
+        ...
+
+    @property
+    def game_number(self) -> int: ...
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def winner_side(self) -> int | None: ...
+
+
+class MatchGame(Protocol):
+    """A game (or its lobby) that may belong to a match."""
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def match(self) -> MatchScore | None: ...
+
+
+class Seated(Protocol):
+    """Who sits in a seat: a person (``user_id``) or a computer (``None``)."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def user_id(self) -> int | None: ...
+
+
+class RematchGame(MatchGame, Protocol):
+    """A rematch lobby: its seats (``None``: empty) and the match it may continue."""
+
+    @property
+    def seats(self) -> Sequence[Seated | None]: ...
+
+
+class RematchCall(Protocol):
+    """A rematch waiting for its players: who has accepted, who deals first (``None``: cut)."""
+
+    @property
+    def first_dealer(self) -> int | None: ...
+
+    @property
+    def accepted(self) -> Collection[int]: ...
+
+
+def _sides(match: MatchScore, names: Sequence[str], variant: Variant) -> list[str]:
     return [escape(side_name(side, names, variant)) for side in range(len(match.wins))]
 
 
-def match_line(match, names: Sequence[str], variant: Variant) -> str:
+def match_line(match: MatchScore, names: Sequence[str], variant: Variant) -> str:
     """The match score in one line, for the table and the spectators' view."""
     sides = _sides(match, names, variant)
     if not sides:  # a lobby: nobody has played yet
@@ -40,7 +108,7 @@ def match_line(match, names: Sequence[str], variant: Variant) -> str:
     return f"{head} · {score} · first to {match.needed} (a skunk counts two games)"
 
 
-def match_result_text(match, names: Sequence[str], variant: Variant) -> str:
+def match_result_text(match: MatchScore, names: Sequence[str], variant: Variant) -> str:
     """What a game's end means for its match: the next game, or the match's result."""
     sides = _sides(match, names, variant)
     if match.status == "won" and match.winner_side is not None:
@@ -63,18 +131,18 @@ def match_result_text(match, names: Sequence[str], variant: Variant) -> str:
     return f"Match score {score} (best of {match.best_of}): the next game starts now."
 
 
-def add_match_field(embed: discord.Embed, view, names: Sequence[str]) -> discord.Embed:
+def add_match_field(embed: discord.Embed, view: MatchGame, names: Sequence[str]) -> discord.Embed:
     """Add the match score to an embed of a game that belongs to a match (else unchanged)."""
-    match = getattr(view, "match", None)
+    match = view.match
     if match is None:
         return embed
     embed.add_field(name=MATCH_FIELD, value=match_line(match, names, view.variant), inline=False)
     return fit_embed(embed)
 
 
-def add_match_result(embed: discord.Embed, view, names: Sequence[str]) -> discord.Embed:
+def add_match_result(embed: discord.Embed, view: MatchGame, names: Sequence[str]) -> discord.Embed:
     """Add what a finished game means for its match to the result embed (if in a match)."""
-    match = getattr(view, "match", None)
+    match = view.match
     if match is None:
         return embed
     text = match_result_text(match, names, view.variant)
@@ -82,7 +150,9 @@ def add_match_result(embed: discord.Embed, view, names: Sequence[str]) -> discor
     return fit_embed(embed)
 
 
-def rematch_embed(view, rematch, names: Sequence[str], host: str) -> discord.Embed:
+def rematch_embed(
+    view: RematchGame, rematch: RematchCall, names: Sequence[str], host: str
+) -> discord.Embed:
     """A rematch waiting for its players: who has accepted, who deals first."""
     embed = discord.Embed(
         title=f"🔁 Rematch — {view.variant.name}",
@@ -96,6 +166,8 @@ def rematch_embed(view, rematch, names: Sequence[str], host: str) -> discord.Emb
     )
     lines = []
     for seat in view.seats:
+        if seat is None:  # a rematch holds the same (full) seats as the game before it
+            continue
         name = escape(names[seat.seat])
         if seat.user_id is None:
             lines.append(f"**{seat.seat + 1}.** {name} · ready")
@@ -110,7 +182,7 @@ def rematch_embed(view, rematch, names: Sequence[str], host: str) -> discord.Emb
     return fit_embed(embed)
 
 
-def rematch_closed_embed(view, names: Sequence[str], text: str) -> discord.Embed:
+def rematch_closed_embed(view: MatchGame, names: Sequence[str], text: str) -> discord.Embed:
     """A rematch message once settled: started, or called off."""
     return discord.Embed(title=f"🔁 Rematch — {view.variant.name}", description=text, colour=FELT)
 
@@ -119,8 +191,3 @@ def watch_footer(over: bool) -> str:
     if over:
         return "Spectators' view · the game is over"
     return "Spectators' view · kept up to date as the game goes · no hand is ever shown here"
-
-
-def watch_story(lines: Sequence[str], limit: int = 1024, count: int = 8) -> str:
-    """The last few lines of the story, newest last."""
-    return last_lines(lines, limit, count)

@@ -1,7 +1,7 @@
 """Side colours shared by embeds and images: the Okabe–Ito palette (colour-blind friendly).
 
 Side ``i`` of a game always gets colour ``i``: blue, vermillion, bluish green, reddish purple.
-Each has a short name for text ("blue pegs") so the colour is never the only cue.
+Sides are named wherever they are coloured, so the colour is never the only cue.
 """
 
 SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
@@ -10,7 +10,6 @@ SIDE_COLOURS: tuple[tuple[int, int, int], ...] = (
     (0, 158, 115),  # bluish green
     (204, 121, 167),  # reddish purple
 )
-SIDE_COLOUR_NAMES: tuple[str, ...] = ("blue", "orange", "green", "pink")
 
 
 def side_colour(index: int) -> tuple[int, int, int]:

@@ -1,7 +1,12 @@
 """The ``/cribbage settings`` embed: a server's settings, the changed ones marked.
 
->>> from db.settings import ServerSettings
->>> embed = settings_embed(ServerSettings(1, turn_minutes=None), changed={"turn_minutes"})
+It reads any value of the :class:`Settings` shape (the store's ``ServerSettings`` has it):
+
+>>> from types import SimpleNamespace
+>>> settings = SimpleNamespace(
+...     target=121, images=True, turn_minutes=None, muggins=False, computer_games_count=False
+... )
+>>> embed = settings_embed(settings, changed={"turn_minutes"})
 >>> [(f.name, f.value) for f in embed.fields][2]
 ('Turn time ✏️', 'off: nobody is hurried')
 """
@@ -9,10 +14,38 @@
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Protocol
 
 import discord
 
-from db.settings import ServerSettings
+
+class Settings(Protocol):
+    """One server's settings, as the embed shows them."""
+
+    @property
+    def target(self) -> int:
+        """The game a new table plays to unless its host says otherwise."""
+        ...
+
+    @property
+    def images(self) -> bool:
+        """Draw the board, the show and hands as pictures."""
+        ...
+
+    @property
+    def turn_minutes(self) -> int | None:
+        """How long a player has for a move (``None``: no turn timer)."""
+        ...
+
+    @property
+    def muggins(self) -> bool:
+        """The muggins rule, for new tables."""
+        ...
+
+    @property
+    def computer_games_count(self) -> bool:
+        """Games with a computer seat count on the server's leaderboard."""
+        ...
 
 
 def turn_time_text(minutes: int | None) -> str:
@@ -27,7 +60,7 @@ def _on_off(value: bool) -> str:
 
 
 def settings_embed(
-    settings: ServerSettings, *, changed: Collection[str] = (), forfeit_after: int = 3
+    settings: Settings, *, changed: Collection[str] = (), forfeit_after: int = 3
 ) -> discord.Embed:
     """Every setting with a word on what it does; ``changed`` (setting names) are marked.
     ``forfeit_after``: how many turns run out make a player forfeit."""

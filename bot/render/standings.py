@@ -1,37 +1,239 @@
 """Embeds for ``/cribbage leaderboard``, ``/cribbage stats`` and ``/cribbage history``.
 
-Pure functions over the store's records (:mod:`db.leaderboard`). Players are named by ``names``:
-player id -> markdown-safe text (a mention ``<@id>`` or an escaped display name); computers are
-negative ids (``db.standings.COMPUTER_PLAYERS``). Ratings are shown conservatively:
-:attr:`bot.ratings.Rating.shown`, (mu - 3 sigma) x 10.
+Pure functions over records of the shapes below (the store's leaderboard records have them).
+Players are named by ``names``: player id -> markdown-safe text (a mention ``<@id>`` or an
+escaped display name); computers are negative ids, one per level (``computer_players``: level
+-> id, from the store). Players with fewer than ``provisional_games`` games (the store's rule)
+are provisional. Ratings are shown conservatively: :attr:`bot.ratings.Rating.shown`,
+(mu - 3 sigma) x 10.
 
->>> from db.leaderboard import LeaderboardPage, StandingRow
->>> row = StandingRow(1, 7, 30.0, 2.0, 12, 9, 0, 2, 0)
->>> page = LeaderboardPage("people", 0, "rating", 0, 10, 1, (row,), row)
->>> leaderboard_embed(page, {7: "Alice"}, where="everywhere").description
+>>> from types import SimpleNamespace
+>>> row = SimpleNamespace(
+...     rank=1, player=7, mu=30.0, sigma=2.0, games=12, wins=9, win_rate=0.75, skunks_given=2,
+...     provisional=False,
+... )
+>>> page = SimpleNamespace(
+...     pool="people", sort="rating", page=0, pages=1, total=1, rows=(row,), me=row
+... )
+>>> leaderboard_embed(page, {7: "Alice"}, where="everywhere", provisional_games=5).description
 '**1.** Alice — **240.0** · 12 games · 75% won'
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 import discord
 
 from bot.engine import card_from_code
 from bot.ratings import Rating
-from db.leaderboard import (
-    PROVISIONAL_GAMES,
-    HistoryEntry,
-    LeaderboardPage,
-    Participant,
-    PlayerStats,
-    StandingRow,
-)
-from db.standings import COMPUTER_PLAYERS
 
 from .embeds import FELT, fit_embed
 from .text import cards_text
+
+Ranking = tuple[float, float]
+"""A rating as (mu, sigma)."""
+
+
+class StandingLine(Protocol):
+    """A player's line on the leaderboard (a computer's ``player`` is negative)."""
+
+    @property
+    def rank(self) -> int: ...
+
+    @property
+    def player(self) -> int: ...
+
+    @property
+    def mu(self) -> float: ...
+
+    @property
+    def sigma(self) -> float: ...
+
+    @property
+    def games(self) -> int: ...
+
+    @property
+    def wins(self) -> int: ...
+
+    @property
+    def win_rate(self) -> float: ...
+
+    @property
+    def skunks_given(self) -> int: ...
+
+    @property
+    def provisional(self) -> bool: ...
+
+
+class BoardPage(Protocol):
+    """One page of a leaderboard (``page`` from 0), and the asking player's line (``me``)
+    wherever it ranks. ``pool``: ``"people"``, ``"computers"`` or ``"all"``."""
+
+    @property
+    def pool(self) -> str: ...
+
+    @property
+    def sort(self) -> str: ...
+
+    @property
+    def page(self) -> int: ...
+
+    @property
+    def pages(self) -> int: ...
+
+    @property
+    def total(self) -> int:
+        """Players ranked."""
+        ...
+
+    @property
+    def rows(self) -> Sequence[StandingLine]: ...
+
+    @property
+    def me(self) -> StandingLine | None: ...
+
+
+class PlayerRecord(Protocol):
+    """A player's record over finished games (see the store's ``PlayerStats``)."""
+
+    @property
+    def games(self) -> int: ...
+
+    @property
+    def wins(self) -> int: ...
+
+    @property
+    def losses(self) -> int: ...
+
+    @property
+    def win_rate(self) -> float: ...
+
+    @property
+    def forfeits(self) -> int: ...
+
+    @property
+    def skunks_given(self) -> int: ...
+
+    @property
+    def skunks_taken(self) -> int: ...
+
+    @property
+    def computer_games(self) -> int: ...
+
+    @property
+    def computer_wins(self) -> int: ...
+
+    @property
+    def deals(self) -> int: ...
+
+    @property
+    def pegging(self) -> int: ...
+
+    @property
+    def hand(self) -> int: ...
+
+    @property
+    def crib(self) -> int: ...
+
+    @property
+    def heels(self) -> int: ...
+
+    def per_deal(self, points: int) -> float: ...
+
+    @property
+    def best_hand(self) -> int | None: ...
+
+    @property
+    def best_hand_cards(self) -> str | None:
+        """``"5H 5C 5S JD|5D"`` (hand | starter)."""
+        ...
+
+    @property
+    def streak_won(self) -> bool | None: ...
+
+    @property
+    def streak(self) -> int: ...
+
+    @property
+    def rival(self) -> int | None: ...
+
+    @property
+    def rival_games(self) -> int: ...
+
+    @property
+    def rival_wins(self) -> int: ...
+
+    @property
+    def rating(self) -> Ranking | None: ...
+
+    @property
+    def rated_games(self) -> int: ...
+
+    @property
+    def rank(self) -> int | None: ...
+
+    @property
+    def ranked_players(self) -> int: ...
+
+
+class Participant(Protocol):
+    """Another seat of a game in someone's history: a person (``user_id``) or a computer."""
+
+    @property
+    def side(self) -> int: ...
+
+    @property
+    def user_id(self) -> int | None: ...
+
+    @property
+    def computer(self) -> str | None: ...
+
+    @property
+    def score(self) -> int: ...
+
+
+class PastGame(Protocol):
+    """One ended game, from one player's seat (see the store's ``HistoryEntry``)."""
+
+    @property
+    def ended_at(self) -> float: ...
+
+    @property
+    def end_reason(self) -> str:
+        """``'won'``, ``'forfeit'`` or ``'abandoned'``."""
+        ...
+
+    @property
+    def target(self) -> int: ...
+
+    @property
+    def outcome(self) -> str:
+        """``'won'``, ``'lost'``, ``'forfeited'`` or ``'abandoned'``."""
+        ...
+
+    @property
+    def score(self) -> int: ...
+
+    @property
+    def skunk_given(self) -> int: ...
+
+    @property
+    def skunk_taken(self) -> int: ...
+
+    @property
+    def partners(self) -> Sequence[Participant]: ...
+
+    @property
+    def opponents(self) -> Sequence[Participant]: ...
+
+    @property
+    def rating_before(self) -> Ranking | None: ...
+
+    @property
+    def rating_after(self) -> Ranking | None: ...
+
 
 GOLD = 0xE6B422
 SORT_NOTES = {
@@ -64,15 +266,15 @@ def player_name(names: Mapping[int, str], player: int) -> str:
     return names.get(player, f"Player {str(player)[-4:]}")
 
 
-def participant_key(p: Participant) -> int:
+def participant_key(p: Participant, computer_players: Mapping[str, int]) -> int:
     """The player id of a seat: the user, or the computer level's negative id."""
-    return p.user_id if p.user_id is not None else COMPUTER_PLAYERS.get(p.computer or "", -2)
+    return p.user_id if p.user_id is not None else computer_players.get(p.computer or "", -2)
 
 
 # --------------------------------------------------------------------------- the leaderboard
 
 
-def leaderboard_line(row: StandingRow, names: Mapping[int, str], sort: str) -> str:
+def leaderboard_line(row: StandingLine, names: Mapping[int, str], sort: str) -> str:
     """``**3.** Alice — **182.4** · 40 games · 62% won`` (plus what the board is sorted on)."""
     parts = [
         f"**{row.rank}.** {player_name(names, row.player)} — **{shown(row.mu, row.sigma)}**",
@@ -89,13 +291,15 @@ def leaderboard_line(row: StandingRow, names: Mapping[int, str], sort: str) -> s
 
 
 def leaderboard_embed(
-    page: LeaderboardPage,
+    page: BoardPage,
     names: Mapping[int, str],
     *,
     where: str,
+    provisional_games: int,
     owner: int | None = None,
 ) -> discord.Embed:
-    """A page of ten, the owner's row marked (and added below when it ranks elsewhere)."""
+    """A page of ten, the owner's row marked (and added below when it ranks elsewhere);
+    the footer explains that players under ``provisional_games`` games are provisional."""
     against = {"computers": " vs computers", "all": " (all games)"}.get(page.pool, "")
     embed = discord.Embed(title=f"🏆 Cribbage leaderboard{against} — {where}", colour=GOLD)
     if not page.total:
@@ -114,7 +318,7 @@ def leaderboard_embed(
         embed.description = "\n".join(lines)
     embed.set_footer(
         text=f"Page {page.page + 1} of {page.pages} · sorted by {SORT_NOTES[page.sort]} · "
-        f"rating = (μ − 3σ) × 10 · provisional: under {PROVISIONAL_GAMES} games"
+        f"rating = (μ − 3σ) × 10 · provisional: under {provisional_games} games"
     )
     return fit_embed(embed)
 
@@ -139,7 +343,7 @@ def best_hand_text(value: int | None, cards: str | None) -> str:
     return f"**{value}** — {hand_cards_text(cards)}"
 
 
-def streak_text(stats: PlayerStats) -> str:
+def streak_text(stats: PlayerRecord) -> str:
     if stats.streak_won is None:
         return "—"
     if stats.streak_won:
@@ -148,15 +352,21 @@ def streak_text(stats: PlayerStats) -> str:
 
 
 def stats_embed(
-    stats: PlayerStats, name: str, names: Mapping[int, str], *, where: str
+    stats: PlayerRecord,
+    name: str,
+    names: Mapping[int, str],
+    *,
+    where: str,
+    provisional_games: int,
 ) -> discord.Embed:
-    """``/cribbage stats``: record, rating, skunks, points per deal, best hand, streak, rival."""
+    """``/cribbage stats``: record, rating, skunks, points per deal, best hand, streak, rival.
+    A rating from fewer than ``provisional_games`` games is marked provisional."""
     embed = discord.Embed(title=f"📊 {name} — cribbage stats ({where})", colour=FELT)
     if not stats.games:
         embed.description = f"{name} has not finished a game here yet."
         return fit_embed(embed)
     if stats.rating is not None:
-        provisional = " · *provisional*" if stats.rated_games < PROVISIONAL_GAMES else ""
+        provisional = " · *provisional*" if stats.rated_games < provisional_games else ""
         embed.description = (
             f"Rating **{shown(*stats.rating)}** · #{stats.rank} of {stats.ranked_players} "
             f"among people{provisional}"
@@ -201,25 +411,34 @@ def stats_embed(
 # --------------------------------------------------------------------------- history
 
 
-def _sides_text(people: Sequence[Participant], names: Mapping[int, str]) -> list[tuple[str, int]]:
+def _sides_text(
+    people: Sequence[Participant], names: Mapping[int, str], computer_players: Mapping[str, int]
+) -> list[tuple[str, int]]:
     """Seats grouped by side: ("Bob & Dave", 61)."""
     by_side: dict[int, list[Participant]] = {}
     for p in people:
         by_side.setdefault(p.side, []).append(p)
     return [
-        (" & ".join(player_name(names, participant_key(p)) for p in seats), seats[0].score)
+        (
+            " & ".join(player_name(names, participant_key(p, computer_players)) for p in seats),
+            seats[0].score,
+        )
         for _, seats in sorted(by_side.items())
     ]
 
 
-def history_line(entry: HistoryEntry, names: Mapping[int, str]) -> str:
+def history_line(
+    entry: PastGame, names: Mapping[int, str], computer_players: Mapping[str, int]
+) -> str:
     """``✅ **Won** 121–98 vs Bob · to 121 · <t:…:d> · rating +12.3``."""
     mark, word = OUTCOME_MARKS.get(entry.outcome, ("•", entry.outcome))
-    opponents = _sides_text(entry.opponents, names)
+    opponents = _sides_text(entry.opponents, names, computer_players)
     scores = "–".join(str(s) for s in [entry.score, *(score for _, score in opponents)])
     line = f"{mark} **{word}** {scores} vs {', '.join(n for n, _ in opponents) or 'nobody'}"
     if entry.partners:
-        partners = " & ".join(player_name(names, participant_key(p)) for p in entry.partners)
+        partners = " & ".join(
+            player_name(names, participant_key(p, computer_players)) for p in entry.partners
+        )
         line += f" (with {partners})"
     notes = [f"to {entry.target}"]
     if entry.skunk_taken:
@@ -236,18 +455,26 @@ def history_line(entry: HistoryEntry, names: Mapping[int, str]) -> str:
 
 
 def history_embed(
-    entries: Sequence[HistoryEntry], name: str, names: Mapping[int, str], *, where: str
+    entries: Sequence[PastGame],
+    name: str,
+    names: Mapping[int, str],
+    *,
+    where: str,
+    computer_players: Mapping[str, int],
 ) -> discord.Embed:
-    """``/cribbage history``: the latest ended games, newest first."""
+    """``/cribbage history``: the latest ended games, newest first (computers named by their
+    level's id in ``computer_players``)."""
     embed = discord.Embed(title=f"📜 {name} — last games ({where})", colour=FELT)
     if not entries:
         embed.description = f"{name} has no ended games here yet."
     else:
-        embed.description = "\n".join(history_line(e, names) for e in entries)
+        embed.description = "\n".join(history_line(e, names, computer_players) for e in entries)
         embed.set_footer(text="Newest first · rating changes are shown ones, (μ − 3σ) × 10")
     return fit_embed(embed)
 
 
-def history_players(entries: Sequence[HistoryEntry]) -> set[int]:
+def history_players(entries: Sequence[PastGame], computer_players: Mapping[str, int]) -> set[int]:
     """Every player id a history names (to look their names up first)."""
-    return {participant_key(p) for e in entries for p in (*e.partners, *e.opponents)}
+    return {
+        participant_key(p, computer_players) for e in entries for p in (*e.partners, *e.opponents)
+    }

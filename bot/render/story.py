@@ -67,7 +67,8 @@ class _Story:
         self.variant = variant
         self.lines: list[str] = []
         self.open: str | None = None  # kind of the last line, while later events may join it
-        self.group: list = []  # the seats or cards that line gathers
+        self.group: list[int] = []  # the seats that line gathers
+        self.cut_cards: list[Card] = []  # on a line of the cut for deal: their cards, in order
         self.go_head: str | None = None  # the play line a run of "go"s hangs on
 
     # helpers
@@ -81,7 +82,7 @@ class _Story:
     def side(self, side: int) -> str:
         return escape(side_name(side, self.names, self.variant))
 
-    def start(self, line: str, kind: str | None = None, group: list | None = None) -> None:
+    def start(self, line: str, kind: str | None = None, group: list[int] | None = None) -> None:
         self.lines.append(line)
         self.open = kind
         self.group = group if group is not None else []
@@ -138,11 +139,15 @@ class _Story:
 
     def cut_for_deal(self, seat: int, card: Card) -> None:
         if self.open == "cut":
-            self.group.append((seat, card))
-            cuts = " · ".join(f"{self.who(s)} {c}" for s, c in self.group)
+            self.group.append(seat)
+            self.cut_cards.append(card)
+            cuts = " · ".join(
+                f"{self.who(s)} {c}" for s, c in zip(self.group, self.cut_cards, strict=True)
+            )
             self.lines[-1] = f"Cutting for the deal: {cuts}"
         else:
-            self.start(f"{self.who(seat)} cuts the {card} for the deal", "cut", [(seat, card)])
+            self.start(f"{self.who(seat)} cuts the {card} for the deal", "cut", [seat])
+            self.cut_cards = [card]
 
     def dealt(self, event: Dealt) -> None:
         v = self.variant

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.engine import Card, Game, Phase, Variant
+from bot.engine import Card, Phase, Variant
 
+from .shapes import PublicGame, SeatGame
 from .words import (
     card_text,
     cards_text,
@@ -58,14 +59,21 @@ def skunk_text(variant: Variant) -> str:
     return text
 
 
-def status_text(game: Game, names: Sequence[str]) -> str:
+def _dealer(game: PublicGame) -> int:
+    """The dealer of the deal in progress (there is one in every phase after the cut)."""
+    if game.dealer is None:
+        raise ValueError("Nobody deals before the cut for the deal")
+    return game.dealer
+
+
+def status_text(game: PublicGame, names: Sequence[str]) -> str:
     """Who must do what now, in public words (never a hidden card)."""
     check_names(names, game.variant)
     who = [escape(names[s]) for s in game.to_act]
     if game.phase is Phase.CUT_FOR_DEAL:
         return f"Cutting for the deal: waiting for {join_and(who)}"
     if game.phase is Phase.DISCARD:
-        dealer = escape(names[game.dealer])
+        dealer = escape(names[_dealer(game)])
         return f"Laying away to {dealer}'s crib: waiting for {join_and(who)}"
     if game.phase is Phase.CUT_FOR_STARTER:
         return f"{join_and(who)} to cut for the starter"
@@ -79,13 +87,13 @@ def status_text(game: Game, names: Sequence[str]) -> str:
     return "Game over"
 
 
-def pile_text(game: Game) -> str:
+def pile_text(game: PublicGame) -> str:
     """The cards laid since the count was last reset, ``'7♦ 8♣ 7♥ (22)'`` (or ``''``)."""
     pile = game.pile
     return f"{cards_text(pile)} ({game.count})" if pile else ""
 
 
-def board_text(game: Game, names: Sequence[str]) -> str:
+def board_text(game: PublicGame, names: Sequence[str]) -> str:
     """The public text board: scores with bars and the skunk line, the deal, whose turn,
     the starter, the count and the pile. Safe for the channel."""
     check_names(names, game.variant)
@@ -105,7 +113,7 @@ def board_text(game: Game, names: Sequence[str]) -> str:
 # --------------------------------------------------------------------------- the private hand
 
 
-def hand_text(game: Game, seat: int, names: Sequence[str], *, emoji: bool = False) -> str:
+def hand_text(game: SeatGame, seat: int, names: Sequence[str], *, emoji: bool = False) -> str:
     """What ``seat`` sees in its ephemeral message: its cards, kept cards, what to do now.
 
     PRIVATE: shows the seat's own hand. Send it only ephemerally to that player.
@@ -128,7 +136,7 @@ def hand_text(game: Game, seat: int, names: Sequence[str], *, emoji: bool = Fals
         text = status_text(game, names) + "."
         return text + (f"\nYour last hand: {show(kept)}" if kept else "")
 
-    dealer = game.dealer
+    dealer = _dealer(game)
     crib_owner = "your" if dealer == seat else f"{escape(names[dealer])}'s"
     if phase is Phase.DISCARD and seat in game.to_act:
         lines.append(f"**Your hand:** {show(game.hand(seat))}")
@@ -168,8 +176,9 @@ def hand_text(game: Game, seat: int, names: Sequence[str], *, emoji: bool = Fals
     return "\n".join(lines)
 
 
-def discard_prompt(game: Game, seat: int, names: Sequence[str]) -> str:
+def discard_prompt(game: PublicGame, seat: int, names: Sequence[str]) -> str:
     """``"Lay away 2 cards to Bob's crib"`` (or ``'your crib'``): the discard instruction."""
     n = game.variant.discards
-    owner = "your" if game.dealer == seat else f"{escape(names[game.dealer])}'s"
+    dealer = _dealer(game)
+    owner = "your" if dealer == seat else f"{escape(names[dealer])}'s"
     return f"Lay away {n} card{'s' if n > 1 else ''} to {owner} crib"

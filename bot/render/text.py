@@ -48,10 +48,8 @@ from .words import (
     escape,
     hand_line,
     points_text,
-    seat_side,
     side_name,
     side_names,
-    side_seats,
 )
 
 __all__ = [
@@ -79,10 +77,8 @@ __all__ = [
     "rules_text",
     "score_bar",
     "score_lines",
-    "seat_side",
     "side_name",
     "side_names",
-    "side_seats",
     "skunk_text",
     "status_text",
     "story_lines",

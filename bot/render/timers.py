@@ -1,22 +1,60 @@
 """Turn-timer words: the story's note when time ran out, and the half-time reminder.
 
->>> from bot.sessions import TimedOut
->>> timeout_lines([TimedOut(0, 11, 7, 1, 3)], ["alice", "bob"])
+They read any value of the shapes below (the session manager's ``TimedOut`` and
+``TurnReminder`` have them):
+
+>>> from types import SimpleNamespace
+>>> note = SimpleNamespace(seat=0, forfeited=False, expiries=1, forfeit_after=3)
+>>> timeout_lines([note], ["alice", "bob"])
 ['⏰ *(played for **alice**: time ran out — 1 of 3)*']
->>> timeout_lines([TimedOut(1, 12, None, 3, 3)], ["alice", "bob"])
+>>> note = SimpleNamespace(seat=1, forfeited=True, expiries=3, forfeit_after=3)
+>>> timeout_lines([note], ["alice", "bob"])
 ['⏰ **bob** ran out of time 3 times and forfeits the game.']
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-
-from bot.sessions import TimedOut, TurnReminder
+from typing import Protocol
 
 from .text import escape
 
 
-def timeout_lines(timeouts: Iterable[TimedOut], names: Sequence[str]) -> list[str]:
+class TimeoutNote(Protocol):
+    """A turn that ran out: the computer played for ``seat``, or (``forfeited``) it forfeits.
+    ``expiries``: the seat's turns run out in this game so far; ``forfeit_after``: how many
+    make it forfeit."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def forfeited(self) -> bool: ...
+
+    @property
+    def expiries(self) -> int: ...
+
+    @property
+    def forfeit_after(self) -> int: ...
+
+
+class Reminder(Protocol):
+    """A reminder for ``user_id`` that their move is due at ``deadline`` (a Unix time)."""
+
+    @property
+    def user_id(self) -> int: ...
+
+    @property
+    def deadline(self) -> float: ...
+
+    @property
+    def expiries(self) -> int: ...
+
+    @property
+    def forfeit_after(self) -> int: ...
+
+
+def timeout_lines(timeouts: Iterable[TimeoutNote], names: Sequence[str]) -> list[str]:
     """One story line per turn that ran out, for the story of the deal it happened in."""
     lines = []
     for timeout in timeouts:
@@ -33,7 +71,7 @@ def timeout_lines(timeouts: Iterable[TimedOut], names: Sequence[str]) -> list[st
     return lines
 
 
-def reminder_text(reminder: TurnReminder) -> str:
+def reminder_text(reminder: Reminder) -> str:
     """The channel message that reminds a player at half time (it mentions them)."""
     last_chance = reminder.expiries + 1 >= reminder.forfeit_after
     then = "you forfeit the game" if last_chance else "the computer plays for you"

@@ -53,18 +53,9 @@ def check_names(names: Sequence[str], variant: Variant) -> None:
         raise ValueError(f"{variant.players} seats need {variant.players} names, not {len(names)}")
 
 
-def seat_side(seat: int, variant: Variant) -> int:
-    """The side a seat scores for (the same rule as ``Game.side_of``)."""
-    return seat % 2 if variant.partnerships else seat
-
-
-def side_seats(side: int, variant: Variant) -> list[int]:
-    return [s for s in range(variant.players) if seat_side(s, variant) == side]
-
-
 def side_name(side: int, names: Sequence[str], variant: Variant) -> str:
     """A side's plain name: the player's, or both partners' (``"Alice & Carol"``). Not escaped."""
-    return " & ".join(names[s] for s in side_seats(side, variant))
+    return " & ".join(names[s] for s in variant.seats_of(side))
 
 
 def side_names(names: Sequence[str], variant: Variant) -> list[str]:

@@ -3,9 +3,12 @@
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "ai.py"
 
 
+@pytest.mark.slow
 def test_a_tiny_benchmark_run(capsys):
     spec = importlib.util.spec_from_file_location("ai_benchmark", BENCHMARK)
     module = importlib.util.module_from_spec(spec)

@@ -68,7 +68,11 @@ def test_the_classic_discards():
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name.split(",")[0])
-@pytest.mark.parametrize("level", [*LEVELS, "random"])
+@pytest.mark.parametrize(
+    "level",
+    # the expert thinks for seconds a game: the quick loop keeps the other levels
+    [pytest.param(v, marks=pytest.mark.slow) if v == "expert" else v for v in (*LEVELS, "random")],
+)
 def test_every_action_is_legal_in_full_games(variant, level):
     variant = dataclasses.replace(variant, target=61)
     game = Game.new(variant, seed=hash((variant.players, variant.partnerships, level)) % 10**6)

@@ -79,7 +79,12 @@ def random_game(variant: Variant, seed: int, roundtrip_every: int = 0) -> Game:
     return game
 
 
-@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+@pytest.mark.parametrize(
+    "variant",
+    # games to 121 take seconds each variant: the quick loop keeps the games to 61
+    [pytest.param(v, marks=pytest.mark.slow) if v.target == 121 else v for v in VARIANTS],
+    ids=lambda v: v.name,
+)
 def test_random_games_keep_the_invariants(variant):
     winners = set()
     for seed in range(350):

@@ -22,6 +22,7 @@ def test_our_copy_is_the_shared_one():
     assert json.loads(OURS.read_text()) == json.loads(SHARED.read_text())
 
 
+@pytest.mark.slow  # thirteen million hands
 def test_exhaustive_distribution_matches_hand_and_crib():
     hand, crib = score_distribution(workers=2)
     assert sum(hand.values()) == sum(crib.values()) == COMBINATIONS

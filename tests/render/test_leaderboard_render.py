@@ -12,7 +12,15 @@ from bot.render.standings import (
     leaderboard_embed,
     stats_embed,
 )
-from db.leaderboard import HistoryEntry, LeaderboardPage, Participant, PlayerStats, StandingRow
+from db.leaderboard import (
+    PROVISIONAL_GAMES,
+    HistoryEntry,
+    LeaderboardPage,
+    Participant,
+    PlayerStats,
+    StandingRow,
+)
+from db.standings import COMPUTER_PLAYERS
 
 NAMES = {1: "Alice", 2: "Bob", 3: "Carol", 4: "Dave", -3: "Computer (expert)"}
 
@@ -59,7 +67,13 @@ def stats(**changes) -> PlayerStats:
 
 def test_leaderboard_lines_and_the_callers_row_below_the_page():
     rows = [row(1, 1), row(2, 2, games=3, wins=3)]
-    embed = leaderboard_embed(page(rows, me=row(14, 4), total=14), NAMES, where="Club", owner=4)
+    embed = leaderboard_embed(
+        page(rows, me=row(14, 4), total=14),
+        NAMES,
+        where="Club",
+        provisional_games=PROVISIONAL_GAMES,
+        owner=4,
+    )
     lines = embed.description.splitlines()
     assert lines[0] == "**1.** Alice — **230.0** · 10 games · 60% won"
     assert lines[1] == "**2.** Bob — **220.0** · 3 games · 100% won · *provisional*"
@@ -70,7 +84,9 @@ def test_leaderboard_lines_and_the_callers_row_below_the_page():
 
 def test_the_callers_row_on_the_page_is_marked_not_repeated():
     rows = [row(1, 1), row(2, 2)]
-    embed = leaderboard_embed(page(rows, me=rows[1]), NAMES, where="Club", owner=2)
+    embed = leaderboard_embed(
+        page(rows, me=rows[1]), NAMES, where="Club", provisional_games=PROVISIONAL_GAMES, owner=2
+    )
     assert embed.description.splitlines() == [
         "**1.** Alice — **230.0** · 10 games · 60% won",
         "📍 **2.** Bob — **220.0** · 10 games · 60% won",
@@ -78,29 +94,44 @@ def test_the_callers_row_on_the_page_is_marked_not_repeated():
 
 
 def test_sorted_boards_show_what_they_sort_on_and_computers_are_named():
-    skunks = leaderboard_embed(page([row(1, 1, skunks=4)], sort="skunks"), NAMES, where="x")
+    skunks = leaderboard_embed(
+        page([row(1, 1, skunks=4)], sort="skunks"),
+        NAMES,
+        where="x",
+        provisional_games=PROVISIONAL_GAMES,
+    )
     assert skunks.description.endswith("· 4 skunks")
     wins = leaderboard_embed(
-        page([row(1, -3, wins=1)], sort="wins", pool="computers"), NAMES, where="x"
+        page([row(1, -3, wins=1)], sort="wins", pool="computers"),
+        NAMES,
+        where="x",
+        provisional_games=PROVISIONAL_GAMES,
     )
     assert wins.description.startswith("**1.** Computer (expert)") and "· 1 win" in wins.description
     assert "vs computers" in wins.title
 
 
 def test_an_empty_board_invites_a_game():
-    embed = leaderboard_embed(page([]), NAMES, where="Club")
+    embed = leaderboard_embed(page([]), NAMES, where="Club", provisional_games=PROVISIONAL_GAMES)
     assert "/cribbage start" in embed.description
 
 
 def test_a_long_board_stays_inside_discords_limits():
     names = {p: "𝕏" * 32 for p in range(10)}
     rows = [row(r + 1, r) for r in range(10)]
-    embed = leaderboard_embed(page(rows, me=row(999, 9), total=999), names, where="y" * 300)
+    embed = leaderboard_embed(
+        page(rows, me=row(999, 9), total=999),
+        names,
+        where="y" * 300,
+        provisional_games=PROVISIONAL_GAMES,
+    )
     assert len(embed) <= TOTAL_LIMIT and len(embed.title) <= 256
 
 
 def test_stats_embed_fields():
-    embed = stats_embed(stats(), "Alice", NAMES, where="everywhere")
+    embed = stats_embed(
+        stats(), "Alice", NAMES, where="everywhere", provisional_games=PROVISIONAL_GAMES
+    )
     fields = {f.name: f.value for f in embed.fields}
     assert embed.description == "Rating **180.0** · #2 of 9 among people"
     assert fields["Record"] == "7 won · 5 lost (1 forfeit)"
@@ -119,10 +150,23 @@ def test_a_29_is_celebrated():
 
 
 def test_stats_without_games_or_rating():
-    assert "not finished a game" in stats_embed(stats(games=0), "Eve", NAMES, where="x").description
-    unrated = stats_embed(stats(rating=None, rank=None), "Eve", NAMES, where="x")
+    assert (
+        "not finished a game"
+        in stats_embed(
+            stats(games=0), "Eve", NAMES, where="x", provisional_games=PROVISIONAL_GAMES
+        ).description
+    )
+    unrated = stats_embed(
+        stats(rating=None, rank=None), "Eve", NAMES, where="x", provisional_games=PROVISIONAL_GAMES
+    )
     assert "Not rated among people" in unrated.description
-    losing = stats_embed(stats(streak_won=False, streak=1), "Eve", NAMES, where="x")
+    losing = stats_embed(
+        stats(streak_won=False, streak=1),
+        "Eve",
+        NAMES,
+        where="x",
+        provisional_games=PROVISIONAL_GAMES,
+    )
     assert {f.name: f.value for f in losing.fields}["Streak"] == "1 loss in a row"
 
 
@@ -149,7 +193,7 @@ def entry(**changes) -> HistoryEntry:
 
 
 def test_history_lines():
-    assert history_line(entry(), NAMES) == (
+    assert history_line(entry(), NAMES, COMPUTER_PLAYERS) == (
         "✅ **Won** 121–88 vs Bob · to 121 · skunk! · <t:1700000000:d> · rating +35.0"
     )
     team = entry(
@@ -165,18 +209,31 @@ def test_history_lines():
         rating_before=None,
         rating_after=None,
     )
-    assert history_line(team, NAMES) == (
+    assert history_line(team, NAMES, COMPUTER_PLAYERS) == (
         "❌ **Lost** 50–61 vs Bob & Computer (expert) (with Carol) · to 61 · skunked · "
         "<t:1700000000:d>"
     )
     conceded = entry(end_reason="forfeit", outcome="won", skunk_given=0)
-    assert "· by forfeit ·" in history_line(conceded, NAMES)
+    assert "· by forfeit ·" in history_line(conceded, NAMES, COMPUTER_PLAYERS)
     forfeited = entry(end_reason="forfeit", outcome="forfeited", skunk_given=0, score=40)
-    assert history_line(forfeited, NAMES).startswith("🏳️ **Forfeited** 40–88 vs Bob")
+    assert history_line(forfeited, NAMES, COMPUTER_PLAYERS).startswith(
+        "🏳️ **Forfeited** 40–88 vs Bob"
+    )
 
 
 def test_history_embed():
-    embed = history_embed([entry(), entry(outcome="abandoned")], "Alice", NAMES, where="Club")
+    embed = history_embed(
+        [entry(), entry(outcome="abandoned")],
+        "Alice",
+        NAMES,
+        where="Club",
+        computer_players=COMPUTER_PLAYERS,
+    )
     assert embed.title == "📜 Alice — last games (Club)"
     assert embed.description.splitlines()[1].startswith("⏸️ **Abandoned**")
-    assert "no ended games" in history_embed([], "Alice", NAMES, where="Club").description
+    assert (
+        "no ended games"
+        in history_embed(
+            [], "Alice", NAMES, where="Club", computer_players=COMPUTER_PLAYERS
+        ).description
+    )
