@@ -7,7 +7,7 @@ typed values (:class:`Outcome`, :class:`GameView`, :class:`PrivateView`) or a
 A cog, in outline::
 
     store = await Store.open(config.database)                     # setup_hook
-    manager = GameSessionManager(store, strategy=lambda g, s, lvl: choose_action(g, s, level=lvl))
+    manager = GameSessionManager(store, strategy=play_for_computer, coach=hint)
     report = await manager.resume()          # render report.outcomes (computers moved on)
 
     lobby = await manager.create_lobby(guild_id=g, channel_id=c, host_id=u, variant=Variant(2))
@@ -20,6 +20,7 @@ A cog, in outline::
     if not result.ok:
         return await reply(result.message, ephemeral=True)
     render(result.events, result.view)           # public: events and view hide no card
+    update_hands(result.hands)                   # each player's own view, to that player only
     ping(result.to_act_users); if result.finished: announce(result.finished)
 
     report = await manager.sweep_idle()          # every few minutes: warnings, abandons
@@ -27,8 +28,10 @@ A cog, in outline::
 """
 
 from .history import DealReplay, Replay, ReplayStep
-from .manager import STALE_MESSAGE, GameSessionManager
+from .manager import GameSessionManager
 from .matchplay import BEST_OF, MatchView, RematchView
+from .play import STALE_MESSAGE
+from .settings import MAX_TURN_MINUTES, SETTING_NAMES, ServerSettings
 from .strategy import Strategy, simple_strategy
 from .timers import FORFEIT_AFTER, SWEEP_TURNS_EVERY, Turn, TurnReminder, TurnReport
 from .views import (
@@ -53,6 +56,8 @@ __all__ = [
     "BEST_OF",
     "FORFEIT_AFTER",
     "LEVELS",
+    "MAX_TURN_MINUTES",
+    "SETTING_NAMES",
     "STALE_MESSAGE",
     "SWEEP_TURNS_EVERY",
     "DealReplay",
@@ -72,6 +77,7 @@ __all__ = [
     "ReplayStep",
     "ResumeReport",
     "SeatView",
+    "ServerSettings",
     "StepEvent",
     "Strategy",
     "SweepReport",

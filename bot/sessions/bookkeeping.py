@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from bot.engine import Dealt, Event, Game, Scored, ScoreReason, Shown
 from db import DealPoints, Finish, SeatOutcome
@@ -53,27 +54,44 @@ def deal_points(
     """
     deal = game_before.deal_number
     running = list(scores_before)
-    rows: dict[tuple[int, int], dict[str, object]] = {}
-
-    def row(seat: int) -> dict[str, object]:
-        return rows.setdefault((deal, seat), {})
-
+    rows: dict[tuple[int, int], _Made] = {}
     for event in events:
         if isinstance(event, Dealt):
             deal = event.number
         elif isinstance(event, Scored):
             pegged = event.score - running[event.side]
             running[event.side] = event.score
-            fields = row(event.seat)
+            points = rows.setdefault((deal, event.seat), _Made()).points
             name = _POINT_FIELD[event.reason]
-            fields[name] = int(fields.get(name, 0)) + pegged
+            points[name] = points.get(name, 0) + pegged
         elif isinstance(event, Shown):
             cards = " ".join(c.code for c in event.cards) + "|" + event.starter.code
-            fields = row(event.seat)
-            prefix = "crib" if event.crib else "hand"
-            fields[f"{prefix}_value"] = event.breakdown.total
-            fields[f"{prefix}_cards"] = cards
-    return tuple(DealPoints(deal=d, seat=s, **f) for (d, s), f in rows.items())  # type: ignore[arg-type]
+            shown = rows.setdefault((deal, event.seat), _Made()).shown
+            shown[event.crib] = (event.breakdown.total, cards)
+    return tuple(made.record(d, s) for (d, s), made in rows.items())
+
+
+@dataclass(slots=True)
+class _Made:
+    """What one seat made in one deal, while the events are read."""
+
+    points: dict[str, int] = field(default_factory=dict)  # by column: pegging, hand, crib, heels
+    shown: dict[bool, tuple[int, str]] = field(default_factory=dict)  # crib? -> (value, cards)
+
+    def record(self, deal: int, seat: int) -> DealPoints:
+        hand, crib = self.shown.get(False), self.shown.get(True)
+        return DealPoints(
+            deal=deal,
+            seat=seat,
+            pegging=self.points.get("pegging", 0),
+            hand=self.points.get("hand", 0),
+            crib=self.points.get("crib", 0),
+            heels=self.points.get("heels", 0),
+            hand_value=None if hand is None else hand[0],
+            hand_cards=None if hand is None else hand[1],
+            crib_value=None if crib is None else crib[0],
+            crib_cards=None if crib is None else crib[1],
+        )
 
 
 def finish_won(game: Game) -> Finish:

@@ -74,8 +74,8 @@ def rebuild(
     game = Game.new(variant, seed=seed, first_dealer=first_dealer)
     ready = tuple(0 for _ in range(variant.players))
     out = Rebuilt(game, ready, [], {})
-    if game.dealer is not None and game.deal_number:
-        out.dealt[game.deal_number] = (game.dealer, _hands(game))
+    if game.deal_number:
+        _keep_deal(out, game)
     for expected, record in enumerate(log, start=1):
         if record.seq != expected:
             raise ValueError(f"The log jumps from seq {expected - 1} to {record.seq}")
@@ -86,13 +86,16 @@ def rebuild(
         step = ReplayStep(record.seq, record.seat, action, tuple(events))
         out.steps.append((deal, step, tuple(game.scores)))
         if any(isinstance(e, Dealt) for e in events):
-            out.dealt[game.deal_number] = (game.dealer, _hands(game))
+            _keep_deal(out, game)
     out.ready = ready
     return out
 
 
-def _hands(game: Game) -> tuple[tuple[Card, ...], ...]:
-    return tuple(tuple(game.hand(seat)) for seat in range(game.players))
+def _keep_deal(out: Rebuilt, game: Game) -> None:
+    """Remember the deal just dealt: its dealer and the hands as dealt."""
+    if game.dealer is not None:
+        hands = tuple(tuple(game.hand(seat)) for seat in range(game.players))
+        out.dealt[game.deal_number] = (game.dealer, hands)
 
 
 def build_replay(game_id: int, seats: tuple[SeatView, ...], rebuilt: Rebuilt) -> Replay:

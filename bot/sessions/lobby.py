@@ -1,4 +1,8 @@
-"""Lobbies: open one in a channel, join, leave, seat computers, pick the variant, start."""
+"""Lobbies: open one in a channel, join, leave, seat computers, pick the variant, start.
+
+A lobby that starts tells the ``started`` listeners (the match it opens begins); one that is
+cancelled or abandoned tells the ``lobby_closed`` listeners (:class:`.TableEvents`).
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,13 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from bot.engine import Game, Variant
-from db import Conflict, GameRecord, SeatRecord
+from bot.engine import Variant
+from db import Conflict, NewGame, SeatRecord
+from db.games import Games
 
-from .core import ManagerCore
+from .play import GamePlay
 from .session import Session
+from .tables import Tables, over
 from .views import (
     LEVELS,
     GameStatus,
@@ -19,7 +25,6 @@ from .views import (
     Outcome,
     Refusal,
     RefusalReason,
-    SeatView,
     StepEvent,
 )
 
@@ -27,75 +32,61 @@ log = logging.getLogger("bot.sessions")
 R = RefusalReason
 T = TypeVar("T")
 
+CHANNEL_BUSY = (
+    "There's already a cribbage game in this channel. Join it, or start one in another channel."
+)
 
-class LobbyOperations(ManagerCore):
-    """The lobby half of :class:`~bot.sessions.GameSessionManager`."""
 
-    async def create_lobby(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        host_id: int,
-        variant: Variant | None = None,
-    ) -> GameView | Refusal:
+class Lobbies:
+    """Lobbies and their start (see the module docstring)."""
+
+    def __init__(self, games: Games, tables: Tables, play: GamePlay) -> None:
+        self._games = games
+        self._tables = tables
+        self._play = play
+
+    async def create(
+        self, *, guild_id: int | None, channel_id: int, host_id: int, variant: Variant
+    ) -> Session | Refusal:
         """Open a lobby in a channel, the host in seat 0. One open lobby or game per channel."""
-        variant = variant or Variant()
-        if channel_id in self._by_channel or channel_id in self._claimed_channels:
-            return Refusal(
-                R.CHANNEL_BUSY,
-                "There's already a cribbage game in this channel. Join it, or start one in "
-                "another channel.",
-            )
-        self._claimed_channels.add(channel_id)
-        try:
-            now = self._clock()
-            game_id = await self._store.create_lobby(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_id=host_id,
-                players=variant.players,
-                partnerships=variant.partnerships,
-                target=variant.target,
-                now=now,
-                muggins=variant.muggins,
-            )
-        except Conflict:
-            return Refusal(R.CHANNEL_BUSY, "There's already a cribbage game in this channel.")
-        finally:
-            self._claimed_channels.discard(channel_id)
-        record = GameRecord(
-            id=game_id,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            status="lobby",
-            players=variant.players,
-            partnerships=variant.partnerships,
-            target=variant.target,
-            muggins=variant.muggins,
-            seed=None,
-            first_dealer=None,
-            host_id=host_id,
-            step=0,
-            created_at=now,
-            updated_at=now,
-            warned_at=None,
-            ended_at=None,
-            end_reason=None,
-            winner_side=None,
-            forfeit_seat=None,
+        if self._tables.busy(channel_id):
+            return Refusal(R.CHANNEL_BUSY, CHANNEL_BUSY)
+        lobby = NewGame(
+            guild_id,
+            channel_id,
+            host_id,
+            variant.players,
+            variant.partnerships,
+            variant.target,
             seats=(SeatRecord(0, user_id=host_id),),
+            first_dealer=None,
+            muggins=variant.muggins,
         )
-        session = Session(record)
-        self._register(session)
+        with self._tables.holding(channel_id):
+            now = self._tables.now()
+            try:
+                game_id = await self._games.create_lobby(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=host_id,
+                    players=variant.players,
+                    partnerships=variant.partnerships,
+                    target=variant.target,
+                    now=now,
+                    muggins=variant.muggins,
+                )
+            except Conflict:
+                return Refusal(R.CHANNEL_BUSY, "There's already a cribbage game in this channel.")
+        session = Session(lobby.record(game_id, status="lobby", now=now))
+        self._tables.register(session)
         log.info("game %d: lobby opened in channel %d by user %d", game_id, channel_id, host_id)
-        return session.view()
+        return session
 
     async def join(
         self, game_id: int, user_id: int, *, seat: int | None = None
     ) -> GameView | Refusal:
         """Take a free seat (the lowest, or ``seat``) in a lobby."""
-        return await self._in_lobby(game_id, lambda s: self._join(s, user_id, seat, None))
+        return await self.in_lobby(game_id, lambda s: self._sit(s, user_id, seat, None))
 
     async def add_computer(
         self, game_id: int, user_id: int, level: Level = "standard", *, seat: int | None = None
@@ -103,11 +94,9 @@ class LobbyOperations(ManagerCore):
         """The host seats a computer player of ``level`` ("easy", "standard" or "expert")."""
         if level not in LEVELS:
             return Refusal(R.INVALID, f"A computer plays at level {', '.join(LEVELS)}.")
-        return await self._in_lobby(
-            game_id, lambda s: self._join(s, None, seat, level), host=user_id
-        )
+        return await self.in_lobby(game_id, lambda s: self._sit(s, None, seat, level), host=user_id)
 
-    async def _join(
+    async def _sit(
         self, s: Session, user_id: int | None, seat: int | None, level: Level | None
     ) -> GameView | Refusal:
         if user_id is not None and s.seat_of(user_id) is not None:
@@ -118,11 +107,10 @@ class LobbyOperations(ManagerCore):
         if seat is not None and seat not in free:
             return Refusal(R.SEAT_TAKEN, f"Seat {seat + 1} is not free.")
         chosen = free[0] if seat is None else seat
-        await self._store.add_seat(
-            s.id, SeatRecord(chosen, user_id=user_id, computer=level), now=self._touch(s)
+        await self._games.add_seat(
+            s.id, SeatRecord(chosen, user_id=user_id, computer=level), now=self._tables.touch(s)
         )
-        s.seats[chosen] = SeatView(chosen, user_id, level, s.side_of(chosen))
-        s.changed()
+        s.sit(chosen, user_id, level)
         return s.view()
 
     async def leave(self, game_id: int, user_id: int) -> GameView | Refusal:
@@ -132,19 +120,22 @@ class LobbyOperations(ManagerCore):
             seat = s.seat_of(user_id)
             if seat is None:
                 return Refusal(R.NOT_SEATED, "You're not in this game.")
-            others = [v.user_id for v in sorted(s.seats.values(), key=lambda v: v.seat)]
-            others = [u for u in others if u is not None and u != user_id]
+            others = [
+                v.user_id
+                for v in sorted(s.seats.values(), key=lambda v: v.seat)
+                if v.user_id is not None and v.user_id != user_id
+            ]
             if user_id == s.host_id and not others:
-                return await self._close_lobby(s, "cancelled")
-            await self._store.remove_seat(s.id, seat, now=self._touch(s))
+                return await self.close(s, "cancelled")
+            await self._games.remove_seat(s.id, seat, now=self._tables.touch(s))
             del s.seats[seat]
             if user_id == s.host_id:
-                await self._store.update_lobby(s.id, host_id=others[0], now=self._touch(s))
+                await self._games.update_lobby(s.id, host_id=others[0], now=self._tables.touch(s))
                 s.host_id = others[0]
             s.changed()
             return s.view()
 
-        return await self._in_lobby(game_id, leave)
+        return await self.in_lobby(game_id, leave)
 
     async def remove_computer(self, game_id: int, user_id: int, seat: int) -> GameView | Refusal:
         """The host frees a computer's seat."""
@@ -152,12 +143,12 @@ class LobbyOperations(ManagerCore):
         async def remove(s: Session) -> GameView | Refusal:
             if seat not in s.seats or not s.seats[seat].is_computer:
                 return Refusal(R.INVALID, f"Seat {seat + 1} has no computer player.")
-            await self._store.remove_seat(s.id, seat, now=self._touch(s))
+            await self._games.remove_seat(s.id, seat, now=self._tables.touch(s))
             del s.seats[seat]
             s.changed()
             return s.view()
 
-        return await self._in_lobby(game_id, remove, host=user_id)
+        return await self.in_lobby(game_id, remove, host=user_id)
 
     async def set_variant(self, game_id: int, user_id: int, variant: Variant) -> GameView | Refusal:
         """The host picks the variant (2–4 players, partnerships, 121 or 61 points)."""
@@ -168,41 +159,36 @@ class LobbyOperations(ManagerCore):
                     R.INVALID,
                     f"More than {variant.players} seats are taken; free the extra seats first.",
                 )
-            await self._store.update_lobby(
+            await self._games.update_lobby(
                 s.id,
                 players=variant.players,
                 partnerships=variant.partnerships,
                 target=variant.target,
                 muggins=variant.muggins,
-                now=self._touch(s),
+                now=self._tables.touch(s),
             )
-            s.variant = variant
-            s.seats = {i: SeatView(i, v.user_id, v.level, s.side_of(i)) for i, v in s.seats.items()}
-            s.changed()
+            s.set_variant(variant)
             return s.view()
 
-        return await self._in_lobby(game_id, change, host=user_id)
+        return await self.in_lobby(game_id, change, host=user_id)
 
     async def cancel(self, game_id: int, user_id: int) -> GameView | Refusal:
         """The host closes a lobby that has not started (a started game is forfeited instead)."""
-        return await self._in_lobby(
-            game_id, lambda s: self._close_lobby(s, "cancelled"), host=user_id
-        )
+        return await self.in_lobby(game_id, lambda s: self.close(s, "cancelled"), host=user_id)
 
     async def start(
         self, game_id: int, user_id: int, *, first_dealer: int | None = None
     ) -> Outcome | Refusal:
-        """The host starts a full lobby: the seats cut for the deal (computers at once).
-
-        With ``first_dealer`` (or the dealer a rematch lobby planned) there is no cut: that seat
-        deals the first hand at once.
-        """
-        return await self._in_lobby(
-            game_id, lambda s: self._start_game(s, first_dealer), host=user_id
+        """See :meth:`bot.sessions.GameSessionManager.start`."""
+        return await self.in_lobby(
+            game_id, lambda s: self.start_game(s, first_dealer), host=user_id
         )
 
-    async def _start_game(self, s: Session, first_dealer: int | None = None) -> Outcome | Refusal:
-        """Start the full lobby ``s`` (its lock held); see :meth:`start`."""
+    # ------------------------------------------------------------------ for the other parts
+
+    async def start_game(self, s: Session, first_dealer: int | None = None) -> Outcome | Refusal:
+        """Start the full lobby ``s`` (its lock held); see :meth:`start`. Once the computers
+        have moved, the ``started`` listeners hear of it."""
         missing = s.variant.players - len(s.seats)
         if missing:
             who = "player" if missing == 1 else "players"
@@ -213,29 +199,41 @@ class LobbyOperations(ManagerCore):
         dealer = s.first_dealer if first_dealer is None else first_dealer
         if dealer is not None and dealer not in range(s.variant.players):
             return Refusal(R.INVALID, f"There is no seat {dealer + 1} to deal.")
-        seed = self._seed_source()
-        game = Game.new(s.variant, seed=seed, first_dealer=dealer)
+        game = self._play.new_game(s.variant, dealer)
         ready = tuple(0 for _ in range(s.variant.players))
-        teams = {i: (s.side_of(i) if s.variant.partnerships else None) for i in s.seats}
-        await self._store.start_game(
+        teams = {i: v.side if s.variant.partnerships else None for i, v in s.seats.items()}
+        await self._games.start_game(
             s.id,
-            seed=seed,
+            seed=game.seed,
             first_dealer=dealer,
             teams=teams,
             state=(state := game.to_dict()),
             ready=ready,
-            now=self._touch(s),
+            now=self._tables.touch(s),
         )
         s.set_game(game, state)
-        s.status, s.seed, s.step, s.ready = GameStatus.ACTIVE, seed, 0, ready
+        s.status, s.seed, s.step, s.ready = GameStatus.ACTIVE, game.seed, 0, ready
         s.first_dealer = dealer
-        s.changed()
         log.info("game %d: started (%s)", s.id, s.variant.name)
         events = [StepEvent(0, e) for e in game.last_events]
-        await self._run_computers(s, events)
-        return self._outcome(s, events)
+        await self._play.run_computers(s, events)
+        for listener in self._tables.events.started:
+            await listener(s)
+        return await self._play.outcome(s, events)
 
-    async def _in_lobby(
+    async def close(self, s: Session, status: str) -> GameView:
+        """Close the lobby ``s`` (its lock held) as ``cancelled`` or ``abandoned``; the
+        ``lobby_closed`` listeners hear of it."""
+        await self._games.close_lobby(s.id, status=status, now=self._tables.touch(s))
+        s.status = GameStatus(status)
+        self._tables.unregister(s)
+        log.info("game %d: lobby %s", s.id, status)
+        s.changed()
+        for listener in self._tables.events.lobby_closed:
+            await listener(s)
+        return s.view()
+
+    async def in_lobby(
         self,
         game_id: int,
         operation: Callable[[Session], Awaitable[T | Refusal]],
@@ -244,14 +242,14 @@ class LobbyOperations(ManagerCore):
     ) -> T | Refusal:
         """Run ``operation(session)`` under the game lock if the game is a lobby (and ``host``,
         when given, is its host)."""
-        s = self._sessions.get(game_id)
+        s = self._tables.sessions.get(game_id)
         if s is None:
-            return await self._missing(game_id)
+            return await self._tables.missing(game_id)
         async with s.lock:
             if s.status is not GameStatus.LOBBY:
                 if s.status is GameStatus.ACTIVE:
                     return Refusal(R.ALREADY_STARTED, "This game has already started.")
-                return self._over(s.status)
+                return over(s.status)
             if host is not None and host != s.host_id:
                 return Refusal(R.NOT_HOST, "Only the host of this game can do that.")
             return await operation(s)

@@ -1,10 +1,37 @@
-"""GameSessionManager: owns every live game, decides who may act, makes each action durable.
+"""GameSessionManager: the one front the cogs call, over parts that each own one concern.
 
 Every request on a game runs under that game's :class:`asyncio.Lock`: it checks the user and the
 step, applies the action to a *copy* of the game, commits action + snapshot (+ per-deal points,
 + results for a final action) in one transaction, and only then swaps the copy in and answers.
 So nothing a caller can read (views, private views, outcomes) was ever uncommitted, and a
 refused or failed request changes nothing.
+
+The parts (one module each; plain objects handed what they use, no part inherits another):
+
+==================  ===============================================================
+:mod:`.tables`      the live tables by id and by channel, held channels, the clock,
+                    the table events and who listens to them
+:mod:`.play`        acting on a game: apply on a copy, commit, swap in; reload;
+                    computer moves; a game's end; outcomes; ``act`` and ``forfeit``
+:mod:`.lobby`       lobbies: open, seat, leave, variant, cancel, start
+:mod:`.matches`     best of 3 or 5: the tally, and each next game started at once
+:mod:`.rematch`     rematches: the same seats again once everyone has accepted
+:mod:`.timers`      turn timers: reminders, moves made for absent players, forfeits
+:mod:`.muggins`     muggins windows nobody answered, let go
+:mod:`.upkeep`      resume (checked against the logs), idle warnings and abandons
+:mod:`.settings`    each server's settings (the turn time; carried by every outcome)
+==================  ===============================================================
+
+Beside them, without state of their own: :mod:`.session` (one table's record, and its public
+and private views built in one place each), :mod:`.views` (the values handed to callers),
+:mod:`.bookkeeping` (button freshness, points per deal, endings), :mod:`.history` (replaying a
+log), :mod:`.matchplay` (the rules of a match) and :mod:`.strategy` (the fallback computer).
+
+They hear of each other through :class:`~bot.sessions.tables.TableEvents`, subscribed here:
+a table registered shows its match; a lobby started begins its match and ends its rematch
+wait; a lobby closed cancels both; a game ended updates its match's tally. And every request
+that can end a game passes its outcome through :meth:`Matches.follow
+<bot.sessions.matches.Matches.follow>` here, which starts the match's next game.
 
 >>> import asyncio, tempfile, pathlib
 >>> from db import Store
@@ -26,101 +53,199 @@ refused or failed request changes nothing.
 from __future__ import annotations
 
 import asyncio
-import logging
+import dataclasses
+import secrets
+import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, Generic, Never, TypeVar, overload
 
-from bot.engine import Action, Game, IllegalAction, Phase, Variant
-from db import MessageRef
+from bot.engine import Action, Game, Variant
+from db import MessageRef, Store
+from db.settings import ServerSettings
 
-from .bookkeeping import finish_forfeit
 from .history import Replay, build_replay, rebuild
-from .lobby import LobbyOperations
-from .muggins import MugginsWindows, counting_fields, show_refusal
-from .rematch import RematchOperations
-from .session import Session
-from .timers import TurnTimers
-from .upkeep import Upkeep
+from .lobby import Lobbies
+from .matches import Matches
+from .matchplay import BEST_OF, RematchView
+from .muggins import MugginsWindows
+from .play import GamePlay
+from .rematch import Rematches
+from .session import seat_view
+from .settings import Settings
+from .strategy import Strategy, simple_strategy
+from .tables import Tables
+from .timers import FORFEIT_AFTER, Turn, TurnReport, TurnTimers
+from .upkeep import Check, Upkeep
 from .views import (
     GameStatus,
     GameView,
+    Level,
     Outcome,
     PrivateView,
     Refusal,
     RefusalReason,
-    SeatView,
-    StepEvent,
+    ResumeReport,
+    SweepReport,
+    level_of,
 )
 
-log = logging.getLogger("bot.sessions")
 T = TypeVar("T")
-
+Advice = TypeVar("Advice", covariant=True)
 R = RefusalReason
-STALE_MESSAGE = (
-    "That button is out of date: the game has moved on since it was shown. "
-    "Open your hand again for fresh buttons."
-)
-_WAITING_ON_OTHERS = {
-    Phase.CUT_FOR_DEAL: "You have already cut for the deal.",
-    Phase.DISCARD: "You have already laid away your cards for this deal.",
-}
 
 
-class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers, MugginsWindows):
+def _random_seed() -> int:
+    return secrets.randbits(128)
+
+
+class GameSessionManager(Generic[Advice]):
     """The one owner of live games: lobbies, turns, durability, computer seats, endings.
 
     ``strategy(game, seat, level) -> Action`` plays the computer seats (default:
-    :func:`~bot.sessions.strategy.simple_strategy`). A game untouched for ``idle_warn_after``
-    seconds gets a warning from :meth:`sweep_idle`; one untouched for ``idle_abandon_after``
-    (and warned at least ``idle_abandon_after - idle_warn_after`` before) is abandoned.
-    People's turns are timed by :meth:`sweep_turns` (``forfeit_after``: see
-    :class:`~bot.sessions.timers.TurnTimers`).
-    Matches and rematches: :mod:`bot.sessions.matches`, :mod:`bot.sessions.rematch`.
-    Call :meth:`resume` once after construction, before serving requests.
+    :func:`~bot.sessions.strategy.simple_strategy`); ``coach(game, seat)`` answers
+    :meth:`advise` (the app passes ``bot.ai.coach.hint``). A game untouched for
+    ``idle_warn_after`` seconds gets a warning from :meth:`sweep_idle`; one untouched for
+    ``idle_abandon_after`` (and warned at least ``idle_abandon_after - idle_warn_after`` before)
+    is abandoned. People's turns are timed by :meth:`sweep_turns` (``forfeit_after``: see
+    :mod:`bot.sessions.timers`). Call :meth:`resume` once after construction, before serving
+    requests.
     """
+
+    @overload
+    def __init__(
+        self: GameSessionManager[Never],
+        store: Store,
+        *,
+        strategy: Strategy | None = None,
+        coach: None = None,
+        idle_warn_after: float = 23 * 3600,
+        idle_abandon_after: float = 24 * 3600,
+        verify_sample: int = 8,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] = _random_seed,
+        forfeit_after: int = FORFEIT_AFTER,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        store: Store,
+        *,
+        strategy: Strategy | None = None,
+        coach: Callable[[Game, int], Advice],
+        idle_warn_after: float = 23 * 3600,
+        idle_abandon_after: float = 24 * 3600,
+        verify_sample: int = 8,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] = _random_seed,
+        forfeit_after: int = FORFEIT_AFTER,
+    ) -> None: ...
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        strategy: Strategy | None = None,
+        coach: Callable[[Game, int], Advice] | None = None,
+        idle_warn_after: float = 23 * 3600,
+        idle_abandon_after: float = 24 * 3600,
+        verify_sample: int = 8,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] = _random_seed,
+        forfeit_after: int = FORFEIT_AFTER,
+    ) -> None:
+        self._store = store
+        self._coach = coach
+        self._resumed = False
+        games = store.games
+        self._tables = tables = Tables(games, clock)
+        self._settings = settings = Settings(store.settings)
+        self._play = play = GamePlay(
+            games,
+            tables,
+            settings,
+            strategy=strategy or simple_strategy,
+            seed_source=seed_source,
+        )
+        self._lobbies = lobbies = Lobbies(games, tables, play)
+        self._matches = matches = Matches(store.matches, games, tables, play)
+        self._rematches = rematches = Rematches(store.matches, games, tables, lobbies, matches)
+        self._timers = TurnTimers(
+            store.turns, games, tables, play, settings, forfeit_after=forfeit_after
+        )
+        self._muggins = MugginsWindows(tables, play)
+        self._upkeep = Upkeep(
+            games,
+            tables,
+            play,
+            lobbies,
+            idle_warn_after=idle_warn_after,
+            idle_abandon_after=idle_abandon_after,
+            verify_sample=verify_sample,
+        )
+        events = tables.events
+        events.registered.append(matches.on_registered)
+        events.started += [matches.on_started, rematches.on_started]
+        events.lobby_closed += [rematches.on_lobby_closed, matches.on_lobby_closed]
+        events.ended.append(matches.on_ended)
+
+    # ------------------------------------------------------------------ options
+
+    @property
+    def idle_warn_after(self) -> float:
+        return self._upkeep.idle_warn_after
+
+    @property
+    def idle_abandon_after(self) -> float:
+        return self._upkeep.idle_abandon_after
+
+    @property
+    def verify_sample(self) -> int:
+        return self._upkeep.verify_sample
+
+    @property
+    def forfeit_after(self) -> int:
+        """How many turns of one player may run out in a game; the next one forfeits it."""
+        return self._timers.forfeit_after
+
+    @property
+    def muggins_window(self) -> float:
+        """Seconds an opponent has to call muggins on a claim before it is let go."""
+        return self._muggins.window
 
     # ------------------------------------------------------------------ reading
 
     def view(self, game_id: int) -> GameView | None:
         """The public view of a live lobby or game (``None`` if not live)."""
-        s = self._sessions.get(game_id)
+        s = self._tables.sessions.get(game_id)
         return None if s is None else s.view()
 
     def game_in_channel(self, channel_id: int) -> GameView | None:
         """The open lobby or game of a channel, if any."""
-        game_id = self._by_channel.get(channel_id)
+        game_id = self._tables.by_channel.get(channel_id)
         return None if game_id is None else self.view(game_id)
 
     def live_games(self) -> list[GameView]:
         """Every live lobby and game, by game id."""
-        return [self._sessions[game_id].view() for game_id in sorted(self._sessions)]
+        sessions = self._tables.sessions
+        return [sessions[game_id].view() for game_id in sorted(sessions)]
 
     def games_of(self, user_id: int) -> list[GameView]:
         """The live lobbies and games where this user holds a seat."""
-        return [s.view() for s in self._sessions.values() if s.seat_of(user_id) is not None]
+        sessions = self._tables.sessions.values()
+        return [s.view() for s in sessions if s.seat_of(user_id) is not None]
 
     def private_view(self, game_id: int, user_id: int) -> PrivateView | Refusal:
-        """This user's hand, kept cards and legal actions, and the step to put on buttons."""
-        s = self._sessions.get(game_id)
+        """This user's hand, kept cards and legal actions, and the step to put on buttons
+        (the same value as the ``hands`` of the last outcome)."""
+        s = self._tables.sessions.get(game_id)
         if s is None:
             return Refusal(R.UNKNOWN_GAME, "This game is not running any more.")
-        seat = s.seat_of(user_id)
-        if seat is None:
+        if s.seat_of(user_id) is None:
             return Refusal(R.NOT_SEATED, "You're not playing in this game.")
-        game = s.game
-        if game is None:
+        if s.game is None:
             return Refusal(R.NOT_STARTED, "The game hasn't started yet.")
-        return PrivateView(
-            game_id=s.id,
-            seat=seat,
-            step=s.step,
-            phase=game.phase,
-            hand=tuple(game.hand(seat)),
-            kept=tuple(game.kept(seat)),
-            legal_actions=tuple(game.legal_actions(seat)),
-            must_act=seat in game.to_act,
-            **counting_fields(game, seat),
-        )
+        return s.hands()[user_id]
 
     async def consult(
         self, game_id: int, user_id: int, advisor: Callable[[Game, int], T]
@@ -130,7 +255,7 @@ class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers,
         The advisor gets a private copy of the game and must use only what that seat may know
         (``bot.ai`` builds a seat's view from it); the live game is never touched.
         """
-        s = self._sessions.get(game_id)
+        s = self._tables.sessions.get(game_id)
         if s is None:
             return Refusal(R.UNKNOWN_GAME, "This game is not running any more.")
         seat = s.seat_of(user_id)
@@ -140,18 +265,24 @@ class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers,
             return Refusal(R.NOT_STARTED, "There's no hand to advise on now.")
         return await asyncio.to_thread(advisor, s.game.copy(), seat)
 
+    async def advise(self, game_id: int, user_id: int) -> Advice | Refusal:
+        """The coach's advice on this user's position (see :meth:`consult`)."""
+        if self._coach is None:
+            return Refusal(R.INVALID, "There's no coach at this table.")
+        return await self.consult(game_id, user_id, self._coach)
+
     async def messages(self, game_id: int) -> dict[str, MessageRef]:
         """The stored public message ids of a game (live or not), by kind."""
-        s = self._sessions.get(game_id)
+        s = self._tables.sessions.get(game_id)
         if s is not None:
             return dict(s.messages)
-        return await self._store.messages(game_id)
+        return await self._store.games.messages(game_id)
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
         """Remember the public message of ``kind`` (e.g. ``"lobby"``, ``"table"``) of a game."""
         ref = MessageRef(channel_id, message_id)
-        await self._store.set_message(game_id, kind, ref)
-        s = self._sessions.get(game_id)
+        await self._store.games.set_message(game_id, kind, ref)
+        s = self._tables.sessions.get(game_id)
         if s is not None:
             s.messages[kind] = ref
             s.changed()
@@ -161,7 +292,8 @@ class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers,
 
         Only for games that have ended, unless ``allow_active`` (it reveals every hand).
         """
-        record = await self._store.load_game(game_id)
+        games = self._store.games
+        record = await games.load_game(game_id)
         if record is None:
             return Refusal(R.UNKNOWN_GAME, "I can't find that game.")
         if record.seed is None:
@@ -169,11 +301,11 @@ class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers,
         if record.status == "active" and not allow_active:
             return Refusal(R.HIDDEN, "That game is still being played; replay it when it ends.")
         variant = Variant(record.players, record.partnerships, record.target, record.muggins)
-        rebuilt = rebuild(
-            variant, record.seed, record.first_dealer, await self._store.load_actions(game_id)
+        actions = await games.load_actions(game_id)
+        rebuilt = rebuild(variant, record.seed, record.first_dealer, actions)
+        seats = tuple(
+            seat_view(variant, r.seat, r.user_id, level_of(r.computer)) for r in record.seats
         )
-        side = (lambda seat: seat % 2) if variant.partnerships else (lambda seat: seat)
-        seats = tuple(SeatView(r.seat, r.user_id, r.computer, side(r.seat)) for r in record.seats)  # type: ignore[arg-type]
         return build_replay(game_id, seats, rebuilt)
 
     # ------------------------------------------------------------------ playing
@@ -195,60 +327,191 @@ class GameSessionManager(RematchOperations, LobbyOperations, Upkeep, TurnTimers,
         Storage failures raise (:class:`db.StoreError` or ``sqlite3.Error``); nothing is then
         acknowledged, and the game reloads its durable state on the next request.
         """
-        s = self._sessions.get(game_id)
-        if s is None:
-            return await self._missing(game_id)
-        async with s.lock:
-            seat = await self._playing_seat(s, user_id, "The game hasn't started yet.")
-            if isinstance(seat, Refusal):
-                return seat
-            if not isinstance(step, int) or not s.ready[seat] <= step <= s.step:
-                return Refusal(R.STALE, STALE_MESSAGE)
-            game = s.game
-            if seat not in game.to_act:
-                return Refusal(R.NOT_YOUR_TURN, self._not_your_turn(s, seat, action))
-            events: list[StepEvent] = []
-            try:
-                await self._apply(s, seat, action, events)
-            except IllegalAction as err:
-                return Refusal(R.ILLEGAL, str(err))
-            await self._run_computers(s, events)
-            return await self._next_in_match(self._outcome(s, events))
-
-    async def _playing_seat(self, s: Session, user_id: int, in_lobby: str) -> int | Refusal:
-        """Under the game's lock: this user's seat in a game being played, or why not."""
-        if s.broken:
-            await self._reload(s)
-        if s.status is not GameStatus.ACTIVE or s.game is None:
-            if s.status is GameStatus.LOBBY:
-                return Refusal(R.NOT_STARTED, in_lobby)
-            return self._over(s.status)
-        seat = s.seat_of(user_id)
-        if seat is None:
-            return Refusal(R.NOT_SEATED, "You're not playing in this game.")
-        return seat
-
-    def _not_your_turn(self, s: Session, seat: int, action: Action | None = None) -> str:
-        game = s.game
-        assert game is not None
-        if game.phase is Phase.SHOW and action is not None:
-            return show_refusal(game, seat, action) or "It's not your turn."
-        if game.phase in _WAITING_ON_OTHERS:
-            return _WAITING_ON_OTHERS[game.phase]
-        return "It's not your turn."
+        return await self._follow(await self._play.act(game_id, user_id, action, step=step))
 
     async def forfeit(self, game_id: int, user_id: int) -> Outcome | Refusal:
         """``user_id`` concedes: their side loses, the other side(s) win. Recorded as a forfeit."""
-        s = self._sessions.get(game_id)
-        if s is None:
-            return await self._missing(game_id)
-        async with s.lock:
-            lobby = "The game hasn't started; leave the lobby instead."
-            seat = await self._playing_seat(s, user_id, lobby)
-            if isinstance(seat, Refusal):
-                return seat
-            finish = finish_forfeit(s.game, seat)
-            await self._store.record_result(s.id, finish, now=self._touch(s))
-            self._end(s, finish)
-            log.info("game %d: seat %d forfeited", s.id, seat)
-            return await self._next_in_match(self._outcome(s, []))
+        return await self._follow(await self._play.forfeit(game_id, user_id))
+
+    async def _follow(self, result: Outcome | Refusal) -> Outcome | Refusal:
+        return result if isinstance(result, Refusal) else await self._matches.follow(result)
+
+    async def _follow_all(self, outcomes: tuple[Outcome, ...] | list[Outcome]) -> list[Outcome]:
+        """Every outcome after :meth:`Matches.follow` (a match's next game started), in order."""
+        return [await self._matches.follow(o) for o in outcomes]
+
+    # ------------------------------------------------------------------ lobbies
+
+    async def create_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        variant: Variant | None = None,
+        best_of: int = 1,
+    ) -> GameView | Refusal:
+        """Open a lobby in a channel, the host in seat 0. One open lobby or game per channel.
+        With ``best_of`` 3 or 5 it is the first game of a match."""
+        if best_of not in BEST_OF:
+            return Refusal(R.INVALID, "A match is played over 1, 3 or 5 games.")
+        s = await self._lobbies.create(
+            guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=variant or Variant()
+        )
+        if isinstance(s, Refusal):
+            return s
+        if best_of == 1:
+            return s.view()
+        return await self._matches.open(s, best_of)
+
+    async def join(
+        self, game_id: int, user_id: int, *, seat: int | None = None
+    ) -> GameView | Refusal:
+        """Take a free seat (the lowest, or ``seat``) in a lobby."""
+        return await self._lobbies.join(game_id, user_id, seat=seat)
+
+    async def add_computer(
+        self, game_id: int, user_id: int, level: Level = "standard", *, seat: int | None = None
+    ) -> GameView | Refusal:
+        """The host seats a computer player of ``level`` ("easy", "standard" or "expert")."""
+        return await self._lobbies.add_computer(game_id, user_id, level, seat=seat)
+
+    async def leave(self, game_id: int, user_id: int) -> GameView | Refusal:
+        """Leave a lobby. A leaving host hands over to the next player, or closes the lobby.
+        Leaving a rematch lobby declines the rematch."""
+        if self._rematches.is_rematch(game_id):
+            return await self._rematches.decline(game_id, user_id)
+        return await self._lobbies.leave(game_id, user_id)
+
+    async def remove_computer(self, game_id: int, user_id: int, seat: int) -> GameView | Refusal:
+        """The host frees a computer's seat."""
+        return await self._lobbies.remove_computer(game_id, user_id, seat)
+
+    async def set_variant(self, game_id: int, user_id: int, variant: Variant) -> GameView | Refusal:
+        """The host picks the variant (2–4 players, partnerships, 121 or 61 points)."""
+        return await self._lobbies.set_variant(game_id, user_id, variant)
+
+    async def cancel(self, game_id: int, user_id: int) -> GameView | Refusal:
+        """The host closes a lobby that has not started (a started game is forfeited instead)."""
+        return await self._lobbies.cancel(game_id, user_id)
+
+    async def start(
+        self, game_id: int, user_id: int, *, first_dealer: int | None = None
+    ) -> Outcome | Refusal:
+        """The host starts a full lobby: the seats cut for the deal (computers at once).
+
+        With ``first_dealer`` (or the dealer a rematch lobby planned) there is no cut: that seat
+        deals the first hand at once. A rematch starts by itself once everyone has accepted.
+        """
+        waiting = self._rematches.refuse_start(game_id)
+        if waiting is not None:
+            return waiting
+        return await self._lobbies.start(game_id, user_id, first_dealer=first_dealer)
+
+    # ------------------------------------------------------------------ rematches
+
+    async def rematch(self, game_id: int, user_id: int) -> Outcome | GameView | Refusal:
+        """``user_id`` asks for a rematch of the ended game ``game_id`` (:mod:`.rematch`).
+
+        Returns the started game's :class:`Outcome` when nobody else has to accept, else the
+        rematch lobby (see :meth:`rematch_view`), or a :class:`Refusal`.
+        """
+        return await self._rematches.ask(game_id, user_id)
+
+    async def accept_rematch(self, game_id: int, user_id: int) -> Outcome | GameView | Refusal:
+        """A player accepts the rematch; the last one to accept starts the game (its outcome)."""
+        return await self._rematches.accept(game_id, user_id)
+
+    async def decline_rematch(self, game_id: int, user_id: int) -> GameView | Refusal:
+        """A player turns the rematch down: it is called off."""
+        return await self._rematches.decline(game_id, user_id)
+
+    def rematch_view(self, game_id: int) -> RematchView | None:
+        """Who has accepted the rematch lobby ``game_id`` and who it waits for (or ``None``)."""
+        return self._rematches.view(game_id)
+
+    # ------------------------------------------------------------------ upkeep
+
+    async def resume(self, *, verify: int | None = None) -> ResumeReport:
+        """Load every lobby and active game, check a sample against its log, and resume.
+
+        ``verify``: how many active games to replay from their log (default
+        ``verify_sample``; pass a large number for all). Games whose snapshot is not at the end
+        of their log are always replayed. Computer seats that were about to move, move now, and
+        a match whose game ended just before a restart starts its next game; the outcomes are
+        in the report so the cogs can update the channels.
+        """
+        if self._resumed:
+            raise RuntimeError("resume() runs once, before the manager serves requests")
+        self._resumed = True
+        await self._rematches.load()
+        await self._matches.load()
+        report = await self._upkeep.resume(verify=verify)
+        outcomes = await self._follow_all(report.outcomes)
+        await self._matches.begin_started()
+        outcomes += await self._matches.continue_due()
+        return dataclasses.replace(report, outcomes=tuple(outcomes))
+
+    async def verify(self, game_id: int) -> Check:
+        """Replay one live game's log and compare it with its state: ``'ok'``, ``'repaired'``
+        (the log won) or ``'unreplayable'``."""
+        return await self._upkeep.verify(game_id)
+
+    async def verify_all(self) -> dict[int, Check]:
+        """Check every live game against its log (see :meth:`verify`); game id -> result."""
+        return await self._upkeep.verify_all()
+
+    async def sweep_idle(self, now: float | None = None) -> SweepReport:
+        """Warn about idle games, abandon those idle too long, unstick waiting computers, and
+        start the next game of any match left waiting.
+
+        Call it periodically (e.g. every few minutes) and send the warnings to the channels.
+        """
+        report = await self._upkeep.sweep_idle(self._tables.now() if now is None else now)
+        abandoned = await self._follow_all(report.abandoned)
+        resumed = await self._follow_all(report.resumed)
+        resumed += await self._matches.continue_due()
+        return dataclasses.replace(report, abandoned=tuple(abandoned), resumed=tuple(resumed))
+
+    # ------------------------------------------------------------------ turn timers
+
+    async def turns(self, game_id: int) -> tuple[Turn, ...]:
+        """The timed turns running in a game now (none when it is untimed or not running)."""
+        return await self._timers.turns(game_id)
+
+    async def sweep_turns(self, now: float | None = None) -> TurnReport:
+        """Remind the players at half time, act for those out of time, forfeit repeat cases
+        (:mod:`.timers`); a match's next game starts after a game that ended so."""
+        report = await self._timers.sweep(self._tables.now() if now is None else now)
+        expired = await self._follow_all(report.expired)
+        forfeits = await self._follow_all(report.forfeits)
+        return dataclasses.replace(report, expired=tuple(expired), forfeits=tuple(forfeits))
+
+    # ------------------------------------------------------------------ muggins windows
+
+    def muggins_window_closes_at(self, game_id: int) -> float | None:
+        """When the open muggins window of a game will be let go (None: no window is open)."""
+        return self._muggins.closes_at(game_id)
+
+    async def close_muggins_windows(self, now: float | None = None) -> list[Outcome]:
+        """Let go every muggins window open for :attr:`muggins_window` seconds (:mod:`.muggins`);
+        one outcome per game. The show goes on and may end a game (and start a match's next)."""
+        outcomes = await self._muggins.close_due(self._tables.now() if now is None else now)
+        return await self._follow_all(outcomes)
+
+    # ------------------------------------------------------------------ server settings
+
+    async def server_settings(self, guild_id: int | None) -> ServerSettings:
+        """A server's settings (``/cribbage settings``); the defaults outside a server."""
+        return await self._settings.of(guild_id)
+
+    async def update_settings(
+        self, guild_id: int, *, by: int | None = None, **changes: Any
+    ) -> ServerSettings:
+        """Change some of a server's settings (see :data:`db.settings.SETTING_NAMES`); a new
+        turn time applies at once, to the turns running too. ``ValueError`` if out of range."""
+        return await self._settings.update(guild_id, by=by, now=self._tables.now(), **changes)
+
+    async def turn_time(self, guild_id: int | None) -> float | None:
+        """A server's turn time in seconds (``None``: its turns are not timed)."""
+        return await self._settings.turn_time(guild_id)

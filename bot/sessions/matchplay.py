@@ -26,8 +26,28 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 MatchStatus = Literal["forming", "playing", "won", "conceded", "abandoned", "cancelled"]
+MATCH_STATUSES: tuple[MatchStatus, ...] = (
+    "forming",
+    "playing",
+    "won",
+    "conceded",
+    "abandoned",
+    "cancelled",
+)
 BEST_OF: tuple[int, ...] = (1, 3, 5)
 """The match lengths offered; 1 is a single game (no match is recorded)."""
+
+
+def match_status(text: str) -> MatchStatus:
+    """A match's status as the store keeps it (text); ``ValueError`` for anything else.
+
+    >>> match_status("playing")
+    'playing'
+    """
+    for status in MATCH_STATUSES:
+        if text == status:
+            return status
+    raise ValueError(f"No match status {text!r}")
 
 
 def games_needed(best_of: int) -> int:

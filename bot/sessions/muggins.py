@@ -1,20 +1,22 @@
 """Muggins windows (RULES.md 9): a claim left open too long is let go for the silent opponents.
 
 Every claimed count opens a window in which an opponent may call muggins (see
-:mod:`bot.engine.muggins`). People need not answer it: :meth:`MugginsWindows.close_muggins_windows`
-(called every few seconds by the cog's loop) lets the claim go, one logged ``LetGo`` per
-opponent still silent, once the game has waited ``MUGGINS_WINDOW`` seconds since its last step.
-Each such close is an ordinary committed step: durable and replayable like any click.
+:mod:`bot.engine.muggins`). People need not answer it: :meth:`MugginsWindows.close_due` (the
+manager's ``close_muggins_windows``, called every few seconds by the cog's loop) lets the claim
+go, one logged ``LetGo`` per opponent still silent, once the game has waited ``window`` seconds
+since its last step. Each such close is an ordinary committed step: durable and replayable like
+any click.
 """
 
 from __future__ import annotations
 
 import logging
 
-from bot.engine import Action, Game, IllegalAction, LetGo, Phase
-from bot.engine.muggins import check, counted_cards, counter, window_waiting
+from bot.engine import LetGo, Phase
+from bot.engine.muggins import window_waiting
 
-from .core import ManagerCore
+from .play import GamePlay
+from .tables import Tables
 from .views import GameStatus, Outcome, StepEvent
 
 log = logging.getLogger("bot.sessions")
@@ -23,56 +25,37 @@ MUGGINS_WINDOW = 30.0
 """Seconds an opponent has to call muggins on a claim before it stands."""
 
 
-def counting_fields(game: Game, seat: int) -> dict:
-    """For a seat's :class:`PrivateView`: the cards it must count now (its hand, or as the
-    dealer the crib), when it is that seat's turn to claim in a muggins show."""
-    if game.phase is not Phase.SHOW:
-        return {}
-    nxt = counter(game)
-    if nxt is None or nxt[0] != seat:
-        return {}
-    return {"counting": tuple(sorted(counted_cards(game, seat, nxt[1]))), "counting_crib": nxt[1]}
-
-
-def show_refusal(game: Game, seat: int, action: Action) -> str | None:
-    """Why a seat that is not to act may not make ``action`` in a muggins show (the engine's
-    words: "Only an opponent can call muggins on that count.", ...); None if it does not say."""
-    try:
-        check(game, seat, action)
-    except IllegalAction as err:
-        return str(err)
-    return None
-
-
-class MugginsWindows(ManagerCore):
+class MugginsWindows:
     """Closing muggins windows nobody answered (see the module docstring)."""
 
-    muggins_window: float = MUGGINS_WINDOW
+    def __init__(self, tables: Tables, play: GamePlay, *, window: float = MUGGINS_WINDOW) -> None:
+        self._tables = tables
+        self._play = play
+        self.window = window
 
-    def muggins_window_closes_at(self, game_id: int) -> float | None:
+    def closes_at(self, game_id: int) -> float | None:
         """When the open window of a game will be let go (None: no window is open)."""
-        s = self._sessions.get(game_id)
+        s = self._tables.sessions.get(game_id)
         if s is None or s.game is None or not window_waiting(s.game):
             return None
-        return s.updated_at + self.muggins_window
+        return s.updated_at + self.window
 
-    async def close_muggins_windows(self, now: float | None = None) -> list[Outcome]:
-        """Let go every window open for ``muggins_window`` seconds; one outcome per game."""
-        now = self._clock() if now is None else now
+    async def close_due(self, now: float) -> list[Outcome]:
+        """Let go every window open for ``window`` seconds at ``now``; one outcome per game."""
         outcomes: list[Outcome] = []
-        for s in list(self._sessions.values()):
+        for s in list(self._tables.sessions.values()):
             game = s.game
             if s.status is not GameStatus.ACTIVE or game is None or game.phase is not Phase.SHOW:
                 continue
-            if not window_waiting(game) or now - s.updated_at < self.muggins_window:
+            if not window_waiting(game) or now - s.updated_at < self.window:
                 continue
             async with s.lock:
                 if s.broken or s.game is None or not window_waiting(s.game):
                     continue
                 events: list[StepEvent] = []
                 for seat in window_waiting(s.game):
-                    await self._apply(s, seat, LetGo(), events)
+                    await self._play.apply(s, seat, LetGo(), events)
                 log.info("game %d: the muggins window closed unanswered", s.id)
-                await self._run_computers(s, events)
-                outcomes.append(self._outcome(s, events))
+                await self._play.run_computers(s, events)
+                outcomes.append(await self._play.outcome(s, events))
         return outcomes

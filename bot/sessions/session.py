@@ -1,17 +1,28 @@
-"""The manager's record of one live lobby or game (internal), and its public view."""
+"""The manager's record of one live lobby or game (internal), and the views built from it.
+
+A :class:`Session` builds its public :class:`GameView` and its people's :class:`PrivateView`\\ s
+in one place each, and keeps them until something changes (:meth:`Session.changed`): the
+outcome of a click and the hand a player opens next read the same values.
+"""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from bot.engine import Game, Variant
-from bot.engine.muggins import window_waiting
+from bot.engine import Card, Game, Phase, Variant
+from bot.engine.muggins import counted_cards, counter, window_waiting
 from db import GameRecord, MessageRef
 
 from .matchplay import MatchView
-from .views import Finished, GameStatus, GameView, SeatView
+from .views import Finished, GameStatus, GameView, Level, PrivateView, SeatView, level_of
+
+
+def seat_view(variant: Variant, seat: int, user_id: int | None, level: Level | None) -> SeatView:
+    """Who sits in ``seat``, with the side the variant gives that seat."""
+    return SeatView(seat, user_id, level, variant.side_of(seat))
 
 
 class Session:
@@ -39,6 +50,7 @@ class Session:
         "broken",
         "match",
         "_view",
+        "_hands",
     )
 
     def __init__(self, record: GameRecord) -> None:
@@ -48,9 +60,10 @@ class Session:
         self.status = GameStatus(record.status)
         self.variant = Variant(record.players, record.partnerships, record.target, record.muggins)
         self.host_id = record.host_id
-        self.seats: dict[int, SeatView] = {}
-        for s in record.seats:
-            self.seats[s.seat] = SeatView(s.seat, s.user_id, s.computer, self.side_of(s.seat))  # type: ignore[arg-type]
+        self.seats: dict[int, SeatView] = {
+            s.seat: seat_view(self.variant, s.seat, s.user_id, level_of(s.computer))
+            for s in record.seats
+        }
         self.first_dealer = record.first_dealer
         self.seed = record.seed
         self.game: Game | None = None if record.state is None else Game.from_dict(record.state)
@@ -63,11 +76,9 @@ class Session:
         self.messages: dict[str, MessageRef] = dict(record.messages)
         self.finished: Finished | None = None
         self.broken = False  # the durable state is unknown: reload before the next request
-        self.match: MatchView | None = None  # set by the match operations (matches.py)
+        self.match: MatchView | None = None  # set by the matches part (matches.py)
         self._view: GameView | None = None
-
-    def side_of(self, seat: int) -> int:
-        return seat % 2 if self.variant.partnerships else seat
+        self._hands: Mapping[int, PrivateView] | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.seats.values():
@@ -75,24 +86,70 @@ class Session:
                 return seat.seat
         return None
 
+    def sit(self, seat: int, user_id: int | None, level: Level | None) -> None:
+        """A person (``user_id``) or a computer (``level``) takes ``seat`` of this lobby."""
+        self.seats[seat] = seat_view(self.variant, seat, user_id, level)
+        self.changed()
+
+    def set_variant(self, variant: Variant) -> None:
+        """The lobby plays ``variant`` now (the seats keep their people, sides may change)."""
+        self.variant = variant
+        self.seats = {i: seat_view(variant, i, v.user_id, v.level) for i, v in self.seats.items()}
+        self.changed()
+
     def set_game(self, game: Game | None, state: dict[str, Any] | None = None) -> None:
         """Install a committed game (``state``: its ``to_dict()``, when already at hand)."""
         self.game = game
         self.state = state if state is not None or game is None else game.to_dict()
-        self._view = None
+        self.changed()
 
     def changed(self) -> None:
+        """Something a view shows changed: build the views again when next asked."""
         self._view = None
+        self._hands = None
 
     def view(self) -> GameView:
         if self._view is None:
             self._view = build_view(self)
         return self._view
 
+    def hands(self) -> Mapping[int, PrivateView]:
+        """The private view of every person seated, by user id (none before the start)."""
+        if self._hands is None:
+            game = self.game
+            self._hands = MappingProxyType(
+                {}
+                if game is None
+                else {
+                    v.user_id: build_private_view(self, game, v.seat)
+                    for v in self.seats.values()
+                    if v.user_id is not None
+                }
+            )
+        return self._hands
+
 
 def build_view(s: Session) -> GameView:
     seats = tuple(s.seats.get(i) for i in range(s.variant.players))
-    base = dict(
+    messages = MappingProxyType(dict(s.messages))
+    end_reason = None if s.finished is None else s.finished.reason
+    game = s.game
+    if game is None:
+        return GameView(
+            game_id=s.id,
+            guild_id=s.guild_id,
+            channel_id=s.channel_id,
+            status=s.status,
+            variant=s.variant,
+            host_id=s.host_id,
+            step=s.step,
+            seats=seats,
+            messages=messages,
+            end_reason=end_reason,
+            match=s.match,
+        )
+    window = game.muggins_window
+    return GameView(
         game_id=s.id,
         guild_id=s.guild_id,
         channel_id=s.channel_id,
@@ -101,15 +158,9 @@ def build_view(s: Session) -> GameView:
         host_id=s.host_id,
         step=s.step,
         seats=seats,
-        messages=MappingProxyType(dict(s.messages)),
-        end_reason=None if s.finished is None else s.finished.reason,
+        messages=messages,
+        end_reason=end_reason,
         match=s.match,
-    )
-    game = s.game
-    if game is None:
-        return GameView(**base)
-    return GameView(
-        **base,
         phase=game.phase,
         dealer=game.dealer,
         pone=game.pone,
@@ -124,17 +175,38 @@ def build_view(s: Session) -> GameView:
         cut_cards=tuple(sorted(game.cut_cards.items())),
         winner=game.winner,
         skunks=tuple(game.skunks),
-        **_muggins_fields(game),
+        # muggins: whose claim is open to a call, and who may still call or pass
+        muggins_claimer=None if window is None else window.seat,
+        muggins_crib=False if window is None else window.crib,
+        muggins_waiting=() if window is None else tuple(window_waiting(game)),
     )
 
 
-def _muggins_fields(game) -> dict:
-    """The public side of an open muggins window: whose claim, and who may still answer."""
-    window = getattr(game, "muggins_window", None)
-    if window is None:
-        return {}
-    return {
-        "muggins_claimer": window.seat,
-        "muggins_crib": window.crib,
-        "muggins_waiting": tuple(window_waiting(game)),
-    }
+def build_private_view(s: Session, game: Game, seat: int) -> PrivateView:
+    """What ``seat`` sees of ``game``: its cards, and what it may do (nothing once it ended)."""
+    must_act = s.status is GameStatus.ACTIVE and seat in game.to_act
+    counting, counting_crib = _counting(game, seat)
+    return PrivateView(
+        game_id=s.id,
+        seat=seat,
+        step=s.step,
+        phase=game.phase,
+        hand=tuple(game.hand(seat)),
+        kept=tuple(game.kept(seat)),
+        # a seat that need not act has none (the engine's answer too, without asking it)
+        legal_actions=tuple(game.legal_actions(seat)) if must_act else (),
+        must_act=must_act,
+        counting=counting,
+        counting_crib=counting_crib,
+    )
+
+
+def _counting(game: Game, seat: int) -> tuple[tuple[Card, ...], bool]:
+    """In a muggins show, when it is ``seat``'s turn to claim: the cards it must count (its
+    hand, or as the dealer the crib) and whether they are the crib."""
+    if game.phase is not Phase.SHOW:
+        return (), False
+    nxt = counter(game)
+    if nxt is None or nxt[0] != seat:
+        return (), False
+    return tuple(sorted(counted_cards(game, seat, nxt[1]))), nxt[1]

@@ -14,24 +14,24 @@ Reminders sent and turns run out are kept in the store (:class:`db.turns.TurnMar
 most once, before the manager acts on them: after a crash the same turn is not reminded twice,
 and a turn that ran out but whose move was not made yet runs out again without counting twice.
 
-:meth:`TurnTimers.sweep_turns` does all of it; call it every few seconds (the cog does, every
-:data:`SWEEP_TURNS_EVERY` seconds) and send what it reports. The same part of the manager reads
-and changes the server settings the turn time comes from (:meth:`TurnTimers.server_settings`).
+:meth:`TurnTimers.sweep` does all of it (the manager's ``sweep_turns``); call it every few
+seconds (the cog does, every :data:`SWEEP_TURNS_EVERY` seconds) and send what it reports. The
+turn time comes from the server's settings (:mod:`.settings`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from dataclasses import dataclass, field
-from typing import Any
 
-from db import Store
-from db.settings import ServerSettings
+from db.games import Games
+from db.turns import TurnMarks
 
 from .bookkeeping import finish_forfeit
-from .core import ManagerCore
+from .play import GamePlay
 from .session import Session
+from .settings import Settings
+from .tables import Tables
 from .views import GameStatus, Outcome, StepEvent, TimedOut
 
 log = logging.getLogger("bot.sessions")
@@ -78,7 +78,7 @@ class TurnReminder:
 
 @dataclass(frozen=True, slots=True)
 class TurnReport:
-    """What :meth:`TurnTimers.sweep_turns` did: reminders to send, moves made for absent players
+    """What :meth:`TurnTimers.sweep` did: reminders to send, moves made for absent players
     (``expired``), games ended because a player ran out of time once too often (``forfeits``).
     Publish every outcome; each carries its :class:`~bot.sessions.TimedOut` notices."""
 
@@ -99,62 +99,55 @@ class _TimerBook:
         return sum(1 for s, _ in self.expired if s == seat)
 
 
-class TurnTimers(ManagerCore):
-    """The turn-timer part of :class:`~bot.sessions.GameSessionManager`.
+class TurnTimers:
+    """The turn timers of the live games (see the module docstring).
 
     ``forfeit_after``: how many turns of one player may run out in a game before the next one
     makes them forfeit (default :data:`FORFEIT_AFTER`).
     """
 
-    def __init__(self, store: Store, *, forfeit_after: int = FORFEIT_AFTER, **options: Any):
-        super().__init__(store, **options)
+    def __init__(
+        self,
+        marks: TurnMarks,
+        games: Games,
+        tables: Tables,
+        play: GamePlay,
+        settings: Settings,
+        *,
+        forfeit_after: int = FORFEIT_AFTER,
+    ) -> None:
         if forfeit_after < 1:
             raise ValueError("forfeit_after must be at least 1")
         self.forfeit_after = forfeit_after
-        self._timer_books: dict[int, _TimerBook] = {}
-
-    # ------------------------------------------------------------------ server settings
-
-    async def server_settings(self, guild_id: int | None) -> ServerSettings:
-        """A server's settings (``/cribbage settings``); the defaults outside a server."""
-        return await self._store.get_settings(guild_id)
-
-    async def update_settings(
-        self, guild_id: int, *, by: int | None = None, **changes: Any
-    ) -> ServerSettings:
-        """Change some of a server's settings (see :data:`db.settings.SETTING_NAMES`); a new
-        turn time applies at once, to the turns running too. ``ValueError`` if out of range."""
-        settings = await self._store.update_settings(guild_id, by=by, now=self._clock(), **changes)
-        log.info("guild %d: settings changed by %s: %s", guild_id, by, sorted(changes))
-        return settings
-
-    async def turn_time(self, guild_id: int | None) -> float | None:
-        """A server's turn time in seconds (``None``: its turns are not timed)."""
-        return (await self.server_settings(guild_id)).turn_seconds
+        self._marks = marks
+        self._games = games
+        self._tables = tables
+        self._play = play
+        self._settings = settings
+        self._books: dict[int, _TimerBook] = {}
 
     async def turns(self, game_id: int) -> tuple[Turn, ...]:
         """The timed turns running in a game now (none when it is untimed or not running)."""
-        s = self._sessions.get(game_id)
+        s = self._tables.sessions.get(game_id)
         if s is None or s.status is not GameStatus.ACTIVE or s.game is None:
             return ()
-        turn_time = await self.turn_time(s.guild_id)
+        turn_time = await self._settings.turn_time(s.guild_id)
         if turn_time is None:
             return ()
         return tuple(await self._open_turns(s, turn_time))
 
-    async def sweep_turns(self, now: float | None = None) -> TurnReport:
+    async def sweep(self, now: float) -> TurnReport:
         """Remind the players at half time, act for those out of time, forfeit repeat cases.
 
         A game busy with a request is skipped (its turn changes anyway; the next sweep sees it).
         """
-        now = self._clock() if now is None else now
         reminders: list[TurnReminder] = []
         expired: list[Outcome] = []
         forfeits: list[Outcome] = []
-        for s in list(self._sessions.values()):
+        for s in list(self._tables.sessions.values()):
             if s.status is not GameStatus.ACTIVE or s.game is None:
                 continue
-            turn_time = await self.turn_time(s.guild_id)
+            turn_time = await self._settings.turn_time(s.guild_id)
             if turn_time is None or s.lock.locked():
                 continue
             async with s.lock:
@@ -169,24 +162,24 @@ class TurnTimers(ManagerCore):
                         (forfeits if ended else expired).append(outcome)
                     continue  # turns begun by the moves made are reminded in a later sweep
                 reminders += await self._remind(s, turns, now)
-        for game_id in set(self._timer_books) - set(self._sessions):
-            del self._timer_books[game_id]
+        for game_id in set(self._books) - set(self._tables.sessions):
+            del self._books[game_id]
         return TurnReport(tuple(reminders), tuple(expired), tuple(forfeits))
 
     # ------------------------------------------------------------------ internals
 
     async def _book(self, s: Session) -> _TimerBook:
         """The game's timer book, loaded from the store the first time the game is seen."""
-        book = self._timer_books.get(s.id)
+        book = self._books.get(s.id)
         if book is None:
             book = _TimerBook()
-            for mark in await self._store.turn_marks(s.id):
+            for mark in await self._marks.marks(s.id):
                 key = (mark.seat, mark.turn_step)
                 if mark.reminded_at is not None:
                     book.reminded.add(key)
                 if mark.expired_at is not None:
                     book.expired.add(key)
-            self._timer_books[s.id] = book
+            self._books[s.id] = book
         return book
 
     async def _open_turns(self, s: Session, turn_time: float) -> list[Turn]:
@@ -211,7 +204,7 @@ class TurnTimers(ManagerCore):
         """When a step of a live game was committed."""
         if step == s.step:
             return s.updated_at  # the time of the latest action (or of the start)
-        at = await self._store.step_time(s.id, step)
+        at = await self._marks.step_time(s.id, step)
         return s.updated_at if at is None else at
 
     async def _remind(self, s: Session, turns: list[Turn], now: float) -> list[TurnReminder]:
@@ -221,7 +214,7 @@ class TurnTimers(ManagerCore):
             key = (turn.seat, turn.turn_step)
             if now < turn.half_time or key in book.reminded:
                 continue
-            await self._store.mark_turn(s.id, turn.seat, turn.turn_step, reminded_at=now)
+            await self._marks.mark(s.id, turn.seat, turn.turn_step, reminded_at=now)
             book.reminded.add(key)
             reminders.append(
                 TurnReminder(
@@ -252,21 +245,21 @@ class TurnTimers(ManagerCore):
             ):
                 continue  # an earlier move made here ended the game or changed this turn
             key = (turn.seat, turn.turn_step)
-            await self._store.mark_turn(s.id, turn.seat, turn.turn_step, expired_at=self._clock())
+            await self._marks.mark(s.id, turn.seat, turn.turn_step, expired_at=self._tables.now())
             book.expired.add(key)
             count = book.expiries(turn.seat)
             if count >= self.forfeit_after:
                 finish = finish_forfeit(game, turn.seat)
-                await self._store.record_result(s.id, finish, now=self._touch(s))
-                self._end(s, finish)
+                await self._games.record_result(s.id, finish, now=self._tables.touch(s))
+                self._play.end(s, finish)
                 timeouts.append(TimedOut(turn.seat, turn.user_id, None, count, self.forfeit_after))
                 log.info("game %d: seat %d ran out of time: forfeit", s.id, turn.seat)
                 break
-            action = await self._choose(s, turn.seat)
-            await self._apply(s, turn.seat, action, events)
+            action = await self._play.choose(s, turn.seat)
+            await self._play.apply(s, turn.seat, action, events)
             timeouts.append(TimedOut(turn.seat, turn.user_id, s.step, count, self.forfeit_after))
             log.info("game %d: seat %d ran out of time (%d); played for it", s.id, turn.seat, count)
-            await self._run_computers(s, events)
+            await self._play.run_computers(s, events)
         if not timeouts:
             return None
-        return dataclasses.replace(self._outcome(s, events), timeouts=tuple(timeouts))
+        return await self._play.outcome(s, events, timeouts)

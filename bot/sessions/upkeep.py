@@ -5,38 +5,64 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+from typing import Literal
 
 from bot.engine import Variant
 from db import GameRecord
+from db.games import Games
 
 from .bookkeeping import finish_abandoned
-from .core import ManagerCore
 from .history import rebuild
+from .lobby import Lobbies
+from .play import GamePlay
 from .session import Session
+from .tables import Tables
 from .views import GameStatus, IdleWarning, Outcome, ResumeReport, StepEvent, SweepReport
 
 log = logging.getLogger("bot.sessions")
 
+Check = Literal["ok", "repaired", "unreplayable"]
 
-class Upkeep(ManagerCore):
-    """Start-up and housekeeping half of :class:`~bot.sessions.GameSessionManager`."""
+
+class Upkeep:
+    """Loading the tables at start-up, checking them against their logs, and idle tables.
+
+    A game untouched for ``idle_warn_after`` seconds gets a warning from :meth:`sweep_idle`;
+    one untouched for ``idle_abandon_after`` (and warned at least ``idle_abandon_after -
+    idle_warn_after`` before) is abandoned. :meth:`resume` checks ``verify_sample`` games.
+    """
+
+    def __init__(
+        self,
+        games: Games,
+        tables: Tables,
+        play: GamePlay,
+        lobbies: Lobbies,
+        *,
+        idle_warn_after: float,
+        idle_abandon_after: float,
+        verify_sample: int,
+    ) -> None:
+        if not 0 < idle_warn_after < idle_abandon_after:
+            raise ValueError("Need 0 < idle_warn_after < idle_abandon_after")
+        self._games = games
+        self._tables = tables
+        self._play = play
+        self._lobbies = lobbies
+        self.idle_warn_after = idle_warn_after
+        self.idle_abandon_after = idle_abandon_after
+        self.verify_sample = verify_sample
 
     async def resume(self, *, verify: int | None = None) -> ResumeReport:
-        """Load every lobby and active game, check a sample against its log, and resume.
-
-        ``verify``: how many active games to replay from their log (default
-        ``verify_sample``; pass a large number for all). Games whose snapshot is not at the end
-        of their log are always replayed. Computer seats that were about to move, move now; the
-        outcomes are in the report so the cogs can update the channels.
-        """
-        if self._resumed:
-            raise RuntimeError("resume() runs once, before the manager serves requests")
-        self._resumed = True
-        records = await self._store.load_active_games()
-        verified, repaired, broken = [], [], []
+        """See :meth:`bot.sessions.GameSessionManager.resume` (this part loads the tables)."""
+        records = await self._games.load_active_games()
+        verified: list[int] = []
+        repaired: list[int] = []
+        broken: list[int] = []
+        sessions = self._tables.sessions
         for record in records:
             try:
-                session = Session(record)
+                session: Session | None = Session(record)
             except (ValueError, KeyError, TypeError) as err:
                 # e.g. a snapshot from another engine state version: the log rebuilds it
                 log.error(
@@ -44,10 +70,9 @@ class Upkeep(ManagerCore):
                 )
                 session = await self._rebuilt_session(record)
                 (broken if session is None else repaired).append(record.id)
-                if session is None:
-                    continue
-            self._register(session)
-        active = [r for r in records if r.status == "active" and r.id in self._sessions]
+            if session is not None:
+                self._tables.register(session)
+        active = [r for r in records if r.status == "active" and r.id in sessions]
         suspicious = {r.id for r in active if not r.snapshot_seq == r.step == r.last_seq}
         suspicious -= set(repaired)
         wanted = self.verify_sample if verify is None else verify
@@ -55,16 +80,20 @@ class Upkeep(ManagerCore):
             r.id for r in active if r.id not in suspicious and r.id not in repaired and r.last_seq
         ]
         sample = set(random.sample(others, min(wanted, len(others)))) | suspicious
+        results: dict[Check, list[int]] = {
+            "ok": verified,
+            "repaired": repaired,
+            "unreplayable": broken,
+        }
         for game_id in sorted(sample):
-            result = await self._verify(self._sessions[game_id])
-            {"ok": verified, "repaired": repaired, "unreplayable": broken}[result].append(game_id)
+            results[await self._verify(sessions[game_id])].append(game_id)
         outcomes = []
-        for session in list(self._sessions.values()):
-            if self._computer_to_act(session) is not None:
+        for session in list(sessions.values()):
+            if self._play.computer_to_act(session) is not None:
                 async with session.lock:
                     events: list[StepEvent] = []
-                    await self._run_computers(session, events)
-                    outcomes.append(self._outcome(session, events))
+                    await self._play.run_computers(session, events)
+                    outcomes.append(await self._play.outcome(session, events))
         log.info(
             "resumed %d lobbies and %d games (%d checked against their log, %d repaired)",
             len(records) - len(active),
@@ -81,18 +110,17 @@ class Upkeep(ManagerCore):
             outcomes=tuple(outcomes),
         )
 
-    async def verify(self, game_id: int) -> str:
-        """Replay one live game's log and compare it with its state: ``'ok'``, ``'repaired'``
-        (the log won) or ``'unreplayable'``."""
-        session = self._sessions[game_id]
+    async def verify(self, game_id: int) -> Check:
+        """See :meth:`bot.sessions.GameSessionManager.verify`."""
+        session = self._tables.sessions[game_id]
         async with session.lock:
             return await self._verify(session)
 
-    async def verify_all(self) -> dict[int, str]:
+    async def verify_all(self) -> dict[int, Check]:
         """Check every live game against its log (see :meth:`verify`); game id -> result."""
-        results = {}
-        for game_id in sorted(self._sessions):
-            session = self._sessions.get(game_id)
+        results: dict[int, Check] = {}
+        for game_id in sorted(self._tables.sessions):
+            session = self._tables.sessions.get(game_id)
             if session is not None and session.game is not None:
                 async with session.lock:
                     results[game_id] = await self._verify(session)
@@ -102,7 +130,7 @@ class Upkeep(ManagerCore):
         """A session rebuilt from the log alone (its snapshot rewritten), or None."""
         if record.seed is None:
             return None
-        log_records = await self._store.load_actions(record.id)
+        log_records = await self._games.load_actions(record.id)
         try:
             variant = Variant(record.players, record.partnerships, record.target, record.muggins)
             rebuilt = rebuild(variant, record.seed, record.first_dealer, log_records)
@@ -110,17 +138,17 @@ class Upkeep(ManagerCore):
             log.error("game %d: its log does not replay either (%s); left aside", record.id, err)
             return None
         state, seq = rebuilt.game.to_dict(), len(log_records)
-        await self._store.repair_snapshot(record.id, seq=seq, state=state, ready=rebuilt.ready)
+        await self._games.repair_snapshot(record.id, seq=seq, state=state, ready=rebuilt.ready)
         return Session(
             dataclasses.replace(
                 record, state=state, ready=rebuilt.ready, snapshot_seq=seq, step=seq, last_seq=seq
             )
         )
 
-    async def _verify(self, s: Session) -> str:
+    async def _verify(self, s: Session) -> Check:
         if s.game is None or s.seed is None:
             return "ok"
-        log_records = await self._store.load_actions(s.id)
+        log_records = await self._games.load_actions(s.id)
         try:
             rebuilt = rebuild(s.variant, s.seed, s.first_dealer, log_records)
         except ValueError as err:
@@ -134,31 +162,26 @@ class Upkeep(ManagerCore):
             s.step,
             len(log_records),
         )
-        await self._store.repair_snapshot(
+        await self._games.repair_snapshot(
             s.id, seq=len(log_records), state=rebuilt.game.to_dict(), ready=rebuilt.ready
         )
         s.set_game(rebuilt.game)
         s.step, s.ready = len(log_records), rebuilt.ready
-        s.changed()
         return "repaired"
 
-    async def sweep_idle(self, now: float | None = None) -> SweepReport:
-        """Warn about idle games, abandon those idle too long, unstick waiting computers.
-
-        Call it periodically (e.g. every few minutes) and send the warnings to the channels.
-        """
-        now = self._clock() if now is None else now
+    async def sweep_idle(self, now: float) -> SweepReport:
+        """See :meth:`bot.sessions.GameSessionManager.sweep_idle`."""
         warnings, abandoned, resumed = [], [], []
-        for s in list(self._sessions.values()):
+        for s in list(self._tables.sessions.values()):
             if s.lock.locked():
                 continue  # busy, so not idle
             async with s.lock:
                 if not s.status.is_open:
                     continue
-                if self._computer_to_act(s) is not None:
+                if self._play.computer_to_act(s) is not None:
                     events: list[StepEvent] = []
-                    await self._run_computers(s, events)
-                    resumed.append(self._outcome(s, events))
+                    await self._play.run_computers(s, events)
+                    resumed.append(await self._play.outcome(s, events))
                     continue
                 idle = now - s.updated_at
                 grace = self.idle_abandon_after - self.idle_warn_after
@@ -169,7 +192,7 @@ class Upkeep(ManagerCore):
                 ):
                     abandoned.append(await self._abandon(s))
                 elif idle >= self.idle_warn_after and s.warned_at is None:
-                    await self._store.mark_warned(s.id, at=now)
+                    await self._games.mark_warned(s.id, at=now)
                     s.warned_at = now
                     view = s.view()
                     warnings.append(
@@ -185,10 +208,10 @@ class Upkeep(ManagerCore):
 
     async def _abandon(self, s: Session) -> Outcome:
         if s.status is GameStatus.LOBBY:
-            await self._close_lobby(s, "abandoned")
-            return self._outcome(s, [])
+            await self._lobbies.close(s, "abandoned")
+            return await self._play.outcome(s, [])
         assert s.game is not None
         finish = finish_abandoned(s.game)
-        await self._store.record_result(s.id, finish, now=self._clock())
-        self._end(s, finish)
-        return self._outcome(s, [])
+        await self._games.record_result(s.id, finish, now=self._tables.now())
+        self._play.end(s, finish)
+        return await self._play.outcome(s, [])

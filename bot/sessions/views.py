@@ -1,24 +1,47 @@
 """What the session manager hands to its callers: read-only views, outcomes and refusals.
 
 Everything here is a frozen value: a cog can keep it, render it and pass it around without
-ever changing a live game. Public views (:class:`GameView`, :class:`Outcome`) hold only what
-every player at the table may see; a player's own cards come from :class:`PrivateView`.
+ever changing a live game. :class:`GameView` and an :class:`Outcome`'s events hold only what
+every player at the table may see; a player's own cards come from :class:`PrivateView` (one per
+person in ``Outcome.hands``, each for its own user's eyes only).
 """
 
 from __future__ import annotations
 
 import enum
+import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from bot.engine import Action, Card, Event, Phase, Variant
 from db import MessageRef
+from db.settings import ServerSettings
 
 from .matchplay import MatchView
 
+log = logging.getLogger("bot.sessions")
+
 Level = Literal["easy", "standard", "expert"]
 LEVELS: tuple[Level, ...] = ("easy", "standard", "expert")
+
+
+def level_of(computer: str | None) -> Level | None:
+    """The level of a computer seat as the store keeps it (text), ``None`` for a person.
+
+    >>> level_of("expert"), level_of(None)
+    ('expert', None)
+
+    Levels are checked when a computer sits down, so any other text comes from a database
+    written by something else: that computer plays at ``"standard"``.
+    """
+    if computer is None:
+        return None
+    for level in LEVELS:
+        if computer == level:
+            return level
+    log.warning("unknown computer level %r; playing at 'standard'", computer)
+    return "standard"
 
 
 class GameStatus(enum.Enum):
@@ -144,12 +167,6 @@ class GameView:
         s = self.seats[seat] if 0 <= seat < len(self.seats) else None
         return None if s is None else s.user_id
 
-    def side_users(self, side: int) -> tuple[int, ...]:
-        """The Discord users who score for ``side``."""
-        return tuple(
-            s.user_id for s in self.seats if s is not None and s.side == side and s.user_id
-        )
-
 
 @dataclass(frozen=True, slots=True)
 class StepEvent:
@@ -198,7 +215,11 @@ class Outcome:
     ``events``: every engine event in order, the computer moves it triggered included;
     ``to_act_users``: who must act now; ``finished``: set when the game ended;
     ``timeouts``: players whose time ran out, in the order their moves were made for them;
-    ``next_game``: the next game of a match, started as soon as this one ended.
+    ``next_game``: the next game of a match, started as soon as this one ended;
+    ``hands``: the :class:`PrivateView` of every person seated, by user id, as
+    ``private_view`` gives it after this request (private: show each one to its own user
+    only; left out of ``repr`` so that no log line shows a hand);
+    ``settings``: the settings of the game's server.
     """
 
     game_id: int
@@ -209,6 +230,8 @@ class Outcome:
     finished: Finished | None = None
     timeouts: tuple[TimedOut, ...] = ()
     next_game: Outcome | None = None
+    hands: Mapping[int, PrivateView] = field(kw_only=True, repr=False)
+    settings: ServerSettings = field(kw_only=True)
     ok: ClassVar[bool] = True
 
 
@@ -222,7 +245,7 @@ class PrivateView:
     phase: Phase
     hand: tuple[Card, ...]
     kept: tuple[Card, ...]
-    legal_actions: tuple[Action, ...]
+    legal_actions: tuple[Action, ...]  # empty once the game has ended
     must_act: bool
     counting: tuple[Card, ...] = ()  # muggins: the cards this seat must count now (hand or crib)
     counting_crib: bool = False

@@ -88,7 +88,7 @@ async def test_three_players_the_deal_passes_left_of_the_last_first_dealer(manag
 
 async def first_dealer_of(manager, game_id: int) -> int:
     """Who dealt first in an ended game (its last snapshot knows)."""
-    record = await manager._store.load_game(game_id)
+    record = await manager._store.games.load_game(game_id)
     return Game.from_dict(record.state).first_dealer
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from bot.engine import Variant
 from bot.sessions import Outcome
-from db.matches import Matches
 from tests.support.sessions import HOST, open_manager
 
 
@@ -26,7 +25,7 @@ async def test_running_out_of_time_for_good_concedes_the_match(tmp_path):
         assert forfeit.next_game is None
         assert forfeit.view.match.status == "conceded" and forfeit.view.match.winner_side == 1
         assert manager.game_in_channel(500) is None
-        row = await Matches(store).match_of_game(started.game_id)
+        row = await store.matches.match_of_game(started.game_id)
         assert row.status == "conceded"
     finally:
         await store.close()

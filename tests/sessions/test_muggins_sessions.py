@@ -40,7 +40,7 @@ def replay_checks(path, game_id: int) -> Game:
 
 async def to_show(manager, game_id: int, rng: random.Random) -> Game:
     for _ in range(500):
-        game = manager._sessions[game_id].game
+        game = manager._tables.sessions[game_id].game
         if game.phase is Phase.SHOW:
             return game
         await play_one(manager, game_id, rng)
@@ -79,7 +79,7 @@ async def test_an_under_claim_is_caught_through_act(tmp_path):
             game = await to_show(manager, game_id, rng)
             if breakdown_of(game, game.pone, False).total >= 2:
                 break
-            while manager._sessions[game_id].game.phase is Phase.SHOW:
+            while manager._tables.sessions[game_id].game.phase is Phase.SHOW:
                 await play_one(manager, game_id, rng)
         users = {0: HOST, 1: BOB}
         pone, dealer = game.pone, game.dealer
@@ -104,13 +104,13 @@ async def test_an_unanswered_window_is_let_go_after_the_timeout(tmp_path):
         user = {0: HOST, 1: BOB}[game.pone]
         mine = manager.private_view(game_id, user)
         await manager.act(game_id, user, Claim(0), step=mine.step)
-        assert window_waiting(manager._sessions[game_id].game)
+        assert window_waiting(manager._tables.sessions[game_id].game)
         closes = manager.muggins_window_closes_at(game_id)
         assert closes == now[0] + manager.muggins_window
         assert await manager.close_muggins_windows(closes - 1) == []
         (outcome,) = await manager.close_muggins_windows(closes)
         assert any(isinstance(e.event, CountSettled) for e in outcome.events)
-        assert not window_waiting(manager._sessions[game_id].game)
+        assert not window_waiting(manager._tables.sessions[game_id].game)
         assert manager.muggins_window_closes_at(game_id) is None
     replay_checks(path, game_id)
 

@@ -25,7 +25,10 @@ ROOT = Path(__file__).resolve().parents[2]
 WORKER = ROOT / "tests" / "support" / "sessions_kill_worker.py"
 KILLS = 20
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL"),
+    pytest.mark.slow,  # twenty worker processes, each killed
+]
 
 
 def check_database(path: Path, acked: dict[int, int]) -> dict[int, int]:

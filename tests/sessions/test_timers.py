@@ -206,17 +206,17 @@ async def test_computer_turns_are_never_timed(timed):
 async def test_turn_time_off_disables_the_timers(timed):
     manager, clock, _ = timed
     game_id = (await started_game(manager)).game_id
-    await manager._store.update_settings(GUILD, turn_minutes=None)
+    await manager._store.settings.update(GUILD, turn_minutes=None)
     assert await manager.turns(game_id) == ()
     assert await sweep(manager, clock, START + 100 * TURN) == TurnReport()
-    await manager._store.update_settings(GUILD, turn_minutes=1)
+    await manager._store.settings.update(GUILD, turn_minutes=1)
     (outcome,) = (await sweep(manager, clock, START + 100 * TURN)).expired
     assert len(outcome.timeouts) == 2
 
 
 async def test_the_servers_turn_time_is_used(timed):
     manager, clock, _ = timed
-    await manager._store.update_settings(GUILD, turn_minutes=2)
+    await manager._store.settings.update(GUILD, turn_minutes=2)
     game_id = (await started_game(manager)).game_id
     assert {t.deadline for t in await manager.turns(game_id)} == {START + 120}
     assert (await sweep(manager, clock, START + 60)).reminders
@@ -260,7 +260,9 @@ async def test_a_turn_marked_out_of_time_before_a_crash_is_not_counted_twice(tmp
         game_id = (await started_game(manager, humans=(HOST,), computers=("easy",))).game_id
         (turn,) = await manager.turns(game_id)
         # as if the process died after marking the turn, before making the move
-        await manager._store.mark_turn(game_id, turn.seat, turn.turn_step, expired_at=turn.deadline)
+        await manager._store.turns.mark(
+            game_id, turn.seat, turn.turn_step, expired_at=turn.deadline
+        )
     async with running(path, clock=clock, seed_source=lambda: 11) as manager:
         (outcome,) = (await sweep(manager, clock, turn.deadline)).expired
         assert outcome.timeouts[0].expiries == 1

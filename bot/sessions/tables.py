@@ -1,0 +1,118 @@
+"""The live tables: every open lobby and game by id and by channel, and what happens to them.
+
+A *table* is one lobby or game in a channel. :class:`Tables` holds the live ones (a channel
+holds at most one, or is *held* while a table is being set up in it), stamps their activity
+with the manager's clock, and answers for a table that is not live (missing or over).
+
+:class:`TableEvents` is how the parts hear of each other's work without knowing each other:
+the part that does a thing calls the listeners the front subscribed (see
+:class:`~bot.sessions.GameSessionManager`):
+
+* ``registered(session)``: a table became live (opened, loaded at resume, or started by a match);
+* ``started(session)``: a lobby's game started (its computers have moved);
+* ``lobby_closed(session)``: a lobby was cancelled or abandoned;
+* ``ended(session, finish)``: a game ended (won, forfeited or abandoned).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+
+from db import Finish
+from db.games import Games
+
+from .session import Session
+from .views import GameStatus, Refusal, RefusalReason
+
+R = RefusalReason
+Clock = Callable[[], float]
+
+
+@dataclass(slots=True)
+class TableEvents:
+    """The listeners of each table event, called in the order they were subscribed."""
+
+    registered: list[Callable[[Session], None]] = field(default_factory=list)
+    started: list[Callable[[Session], Awaitable[None]]] = field(default_factory=list)
+    lobby_closed: list[Callable[[Session], Awaitable[None]]] = field(default_factory=list)
+    ended: list[Callable[[Session, Finish], None]] = field(default_factory=list)
+
+
+class Tables:
+    """The live lobbies and games (see the module docstring).
+
+    ``clock`` is the manager's clock, read by every part through :meth:`now`.
+    """
+
+    def __init__(self, games: Games, clock: Clock) -> None:
+        self._games = games
+        self.clock = clock
+        self.events = TableEvents()
+        self.sessions: dict[int, Session] = {}
+        self.by_channel: dict[int, int] = {}
+        self.held: set[int] = set()  # channels where a table is being set up
+
+    def now(self) -> float:
+        return self.clock()
+
+    def touch(self, s: Session) -> float:
+        """Someone did something at ``s``: it is not idle (any idle warning is forgotten)."""
+        s.updated_at, s.warned_at = self.clock(), None
+        return s.updated_at
+
+    # ------------------------------------------------------------------ channels
+
+    def busy(self, channel_id: int) -> bool:
+        """The channel has a live table, or one is being set up in it."""
+        return channel_id in self.by_channel or channel_id in self.held
+
+    @contextlib.contextmanager
+    def holding(self, channel_id: int) -> Iterator[None]:
+        """Hold the channel while a table is set up in it (released on the way out)."""
+        self.held.add(channel_id)
+        try:
+            yield
+        finally:
+            self.held.discard(channel_id)
+
+    def hold(self, channel_id: int) -> None:
+        """Hold the channel until :meth:`release` (a match between two games)."""
+        self.held.add(channel_id)
+
+    def release(self, channel_id: int) -> None:
+        self.held.discard(channel_id)
+
+    # ------------------------------------------------------------------ live tables
+
+    def register(self, s: Session) -> None:
+        """``s`` is live: findable by id and by channel. Tells the ``registered`` listeners."""
+        self.sessions[s.id] = s
+        self.by_channel[s.channel_id] = s.id
+        for listener in self.events.registered:
+            listener(s)
+
+    def unregister(self, s: Session) -> None:
+        self.sessions.pop(s.id, None)
+        if self.by_channel.get(s.channel_id) == s.id:
+            del self.by_channel[s.channel_id]
+
+    # ------------------------------------------------------------------ tables not live
+
+    async def missing(self, game_id: int) -> Refusal:
+        """The refusal for a request on a game that is not live (unknown, or over)."""
+        status = await self._games.game_status(game_id)
+        if status is None or status in ("lobby", "active"):
+            return Refusal(R.UNKNOWN_GAME, "I can't find that game.")
+        return over(GameStatus(status))
+
+
+def over(status: GameStatus) -> Refusal:
+    """The refusal for a request on a game that has ended (``status``)."""
+    text = {
+        GameStatus.FINISHED: "This game is over.",
+        GameStatus.ABANDONED: "This game was abandoned.",
+        GameStatus.CANCELLED: "This game was cancelled.",
+    }[status]
+    return Refusal(R.GAME_OVER, text)

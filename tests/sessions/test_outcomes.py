@@ -1,0 +1,207 @@
+"""One click, one pass: every outcome carries each person's own hand and the server's settings,
+and the coach is reached through the manager."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine import Claim, Game, Phase, Variant
+from bot.sessions import (
+    GameSessionManager,
+    GameStatus,
+    GameView,
+    Outcome,
+    PrivateView,
+    Refusal,
+    RefusalReason,
+    ServerSettings,
+)
+from db import Store
+from tests.support.sessions import (
+    BOB,
+    CAROL,
+    HOST,
+    play_one,
+    play_to_end,
+    running,
+    started_game,
+)
+
+R = RefusalReason
+GUILD = 1  # the guild of tests.support.sessions.started_game
+SHORT = Variant(2, False, 61)
+MUGGINS_2 = Variant(2, target=61, muggins=True)
+
+
+class Clock:
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Crash(BaseException):
+    """The process dying while a computer thinks (nothing may catch it)."""
+
+
+async def custom_settings(manager: GameSessionManager) -> ServerSettings:
+    """Settings that differ from the defaults, so an outcome cannot carry the defaults by luck."""
+    settings = await manager.update_settings(GUILD, turn_minutes=2, images=False)
+    assert settings != ServerSettings(GUILD)
+    return settings
+
+
+async def check(manager: GameSessionManager, outcome: Outcome, settings: ServerSettings) -> None:
+    """``outcome`` carries the server's settings and, for every person seated, exactly their own
+    view of the game as committed (their cards, and what they may do now)."""
+    assert isinstance(outcome, Outcome), outcome
+    assert outcome.settings == settings
+    assert "hands" not in repr(outcome)  # no log line shows a hand
+    people = {s.user_id: s.seat for s in outcome.view.seats if s is not None and s.user_id}
+    record = await manager._store.games.load_game(outcome.game_id)
+    if record.state is None:  # a lobby: nobody holds cards
+        assert dict(outcome.hands) == {}
+    else:
+        game = Game.from_dict(record.state)
+        assert set(outcome.hands) == set(people) and people
+        for user, seat in people.items():
+            mine = outcome.hands[user]
+            assert isinstance(mine, PrivateView)
+            assert (mine.game_id, mine.seat, mine.step) == (outcome.game_id, seat, outcome.step)
+            assert mine.hand == tuple(game.hand(seat)) and mine.kept == tuple(game.kept(seat))
+            if outcome.view.status is GameStatus.ACTIVE:
+                assert mine == manager.private_view(outcome.game_id, user)
+                assert mine.legal_actions == tuple(game.legal_actions(seat))
+            else:  # an ended game offers nothing more to do
+                assert mine.legal_actions == () and not mine.must_act
+    if outcome.next_game is not None:
+        await check(manager, outcome.next_game, settings)
+
+
+async def test_start_act_timeouts_and_forfeit_carry_hands_and_settings(tmp_path):
+    clock = Clock()
+    async with running(tmp_path / "o.db", clock=clock, seed_source=lambda: 7) as manager:
+        settings = await custom_settings(manager)
+        started = await started_game(manager, humans=(HOST, BOB, CAROL), variant=Variant(3))
+        await check(manager, started, settings)
+        rng = random.Random(1)
+        for _ in range(12):
+            await check(manager, await play_one(manager, started.game_id, rng), settings)
+        clock.now += 3600  # everyone's time runs out: the computer moves for them
+        (expired,) = (await manager.sweep_turns()).expired
+        assert expired.timeouts
+        await check(manager, expired, settings)
+        forfeit = await manager.forfeit(started.game_id, BOB)
+        assert forfeit.finished.reason == "forfeit"
+        await check(manager, forfeit, settings)
+
+
+async def test_rematches_and_a_matchs_next_game_carry_them(tmp_path):
+    async with running(tmp_path / "o.db", seed_source=iter(range(1, 10**6)).__next__) as manager:
+        settings = await custom_settings(manager)
+        started = await started_game(manager, variant=SHORT)
+        final = await play_to_end(manager, started.game_id, random.Random(2))
+        await check(manager, final, settings)
+        lobby = await manager.rematch(started.game_id, HOST)
+        assert isinstance(lobby, GameView)
+        rematch = await manager.accept_rematch(lobby.game_id, BOB)
+        await check(manager, rematch, settings)
+        await manager.forfeit(rematch.game_id, BOB)
+        alone = await started_game(manager, humans=(HOST,), computers=("easy",), variant=SHORT)
+        await manager.forfeit(alone.game_id, HOST)
+        await check(manager, await manager.rematch(alone.game_id, HOST), settings)  # at once
+
+    async with running(tmp_path / "m.db", seed_source=iter(range(1, 10**6)).__next__) as manager:
+        settings = await custom_settings(manager)
+        lobby = await manager.create_lobby(
+            guild_id=GUILD, channel_id=600, host_id=HOST, variant=SHORT, best_of=5
+        )
+        await manager.add_computer(lobby.game_id, HOST, "easy")
+        first = await manager.start(lobby.game_id, HOST)
+        final = await play_to_end(manager, first.game_id, random.Random(3))
+        assert final.next_game is not None  # a best of 5 at 61 points goes on after one game
+        await check(manager, final, settings)
+
+
+async def test_resume_carries_them(tmp_path):
+    path = tmp_path / "o.db"
+
+    def dies(game, seat, level):
+        raise Crash
+
+    async with running(path, strategy=dies) as manager:
+        settings = await custom_settings(manager)
+        lobby = await manager.create_lobby(guild_id=GUILD, channel_id=5, host_id=HOST)
+        await manager.add_computer(lobby.game_id, HOST, "easy")
+        with pytest.raises(Crash):
+            await manager.start(lobby.game_id, HOST)  # the computer cuts first: crash
+    store = await Store.open(path)
+    try:
+        manager = GameSessionManager(store)
+        (outcome,) = (await manager.resume()).outcomes  # the computer cuts now
+        assert outcome.game_id == lobby.game_id and outcome.step == 1
+        await check(manager, outcome, settings)
+    finally:
+        await store.close()
+
+
+async def test_idle_sweeps_carry_them(tmp_path):
+    now = [1000.0]
+    async with running(
+        tmp_path / "o.db", clock=lambda: now[0], idle_warn_after=100, idle_abandon_after=150
+    ) as manager:
+        settings = await custom_settings(manager)
+        game_id = (await started_game(manager)).game_id
+        lobby = await manager.create_lobby(guild_id=GUILD, channel_id=900, host_id=CAROL)
+        assert len((await manager.sweep_idle(1100.0)).warnings) == 2
+        abandoned = (await manager.sweep_idle(1200.0)).abandoned
+        assert {o.game_id for o in abandoned} == {game_id, lobby.game_id}
+        for outcome in abandoned:
+            await check(manager, outcome, settings)
+
+
+async def test_a_muggins_window_let_go_carries_them(tmp_path):
+    now = [1000.0]
+    async with running(tmp_path / "o.db", clock=lambda: now[0]) as manager:
+        settings = await custom_settings(manager)
+        game_id = (await started_game(manager, variant=MUGGINS_2)).game_id
+        rng = random.Random(4)
+        while manager.view(game_id).phase is not Phase.SHOW:
+            await play_one(manager, game_id, rng)
+        user = manager.view(game_id).seat_user(manager.view(game_id).pone)
+        mine = manager.private_view(game_id, user)
+        claimed = await manager.act(game_id, user, Claim(0), step=mine.step)
+        await check(manager, claimed, settings)
+        (outcome,) = await manager.close_muggins_windows(manager.muggins_window_closes_at(game_id))
+        await check(manager, outcome, settings)
+
+
+# ---------------------------------------------------------------------- the coach
+
+
+async def test_advise_asks_the_coach_on_a_copy_of_the_game(tmp_path):
+    asked = []
+
+    def coach(game: Game, seat: int) -> tuple[int, tuple]:
+        asked.append(game)
+        return seat, tuple(game.hand(seat))
+
+    async with running(tmp_path / "c.db", coach=coach) as manager:
+        lobby = await manager.create_lobby(guild_id=GUILD, channel_id=7, host_id=HOST)
+        assert (await manager.advise(lobby.game_id, HOST)).reason is R.NOT_STARTED
+        started = await started_game(manager)
+        mine = manager.private_view(started.game_id, BOB)
+        assert await manager.advise(started.game_id, BOB) == (mine.seat, mine.hand)
+        assert asked[0] is not manager._tables.sessions[started.game_id].game  # a copy
+        assert (await manager.advise(started.game_id, CAROL)).reason is R.NOT_SEATED
+        assert (await manager.advise(999, BOB)).reason is R.UNKNOWN_GAME
+
+
+async def test_without_a_coach_advise_refuses(tmp_path):
+    async with running(tmp_path / "c.db") as manager:
+        started = await started_game(manager)
+        refused = await manager.advise(started.game_id, HOST)
+        assert isinstance(refused, Refusal) and refused.reason is R.INVALID
