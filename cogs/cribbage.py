@@ -8,65 +8,99 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
-from typing import Literal
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.engine import Card, Cut, Discard, Play, Variant
+from bot.engine import Action, Card, Cut, Discard, Play, Variant
 from bot.render.embeds import help_embed, rules_embed
-from bot.sessions import LEVELS, STALE_MESSAGE, GameStatus, GameView, Outcome, Refusal
-from cogs.standings import Against, Scope, SortChoice, desk
+from bot.sessions import (
+    LEVELS,
+    STALE_MESSAGE,
+    GameStatus,
+    GameView,
+    Level,
+    Outcome,
+    PrivateView,
+    Refusal,
+)
+from cogs.standings import Against, Scope, SortChoice, StandingsDesk
 from cogs.utils.buttons import ALL_BUTTONS
 from cogs.utils.hand import hand_message, selected_cards, shown_picture
+from cogs.utils.items import custom_id_of, handled
 from cogs.utils.muggins import MUGGINS_ITEMS, MugginsKeeper
 from cogs.utils.names import NameBook
 from cogs.utils.pictures import start_painters, stop_painters
 from cogs.utils.rematch import REMATCH_BUTTONS, Rematches
-from cogs.utils.replies import DEFER_AFTER, age, in_time, redraw, say
+from cogs.utils.replies import (
+    DEFER_AFTER,
+    age,
+    answer_command_error,
+    channel_of,
+    in_time,
+    redraw,
+    say,
+)
 from cogs.utils.settings import settings_command
 from cogs.utils.table import Table
 from cogs.utils.timers import TurnKeeper
 from cogs.utils.watch import Watch
 
+if TYPE_CHECKING:
+    from bot.app.client import CribbageBot
+
 log = logging.getLogger(__name__)
 
 SWEEP_EVERY_MINUTES = 5
+GAME_OVER = "The game is over: the result is in the channel."
+COMPUTER_VERBS: dict[str, Level] = {f"cpu_{level}": level for level in LEVELS}
+# a click on a hand's button (play, select, discard, cut, hint, claim): its game, for a redraw
+HAND_CLICK = re.compile(r"crib:[psdcin]:(?P<game>[0-9]+):")
 
 
 class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play cribbage"):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: CribbageBot) -> None:
         self.bot = bot
-        self.manager = bot.manager  # type: ignore[attr-defined]
+        self.manager = bot.manager
         self.names = NameBook(bot)
         self.table = Table(bot, self.manager, self.names)
-        self.rematches = Rematches(self)  # the Rematch button and its answers: cogs/rematch.py
-        self.watcher = Watch(bot, self.manager, self.names)  # /cribbage watch: cogs/watch.py
+        self.rematches = Rematches(self)  # the Rematch button and its answers: utils/rematch.py
+        self.watcher = Watch(bot, self.manager, self.names)  # /cribbage watch: utils/watch.py
         self.table.followers.append(self.watcher.follow)
-        self.turns = TurnKeeper(self)  # turn timers: cogs/timers.py
-        self.muggins = MugginsKeeper(self)  # claims, muggins calls, their windows: cogs/muggins.py
+        self.turns = TurnKeeper(self)  # turn timers: utils/timers.py
+        self.muggins = MugginsKeeper(self)  # claims, muggins calls, their windows: utils/muggins.py
+        self.standings = StandingsDesk(bot.store.standings, self.names)  # cogs/standings.py
+        self._resumed: asyncio.Future[None] | None = None
         super().__init__()
-        self.app_command.add_command(settings_command(self))  # /cribbage settings: cogs/settings.py
+        group = self.app_command
+        assert group is not None  # a GroupCog is its /cribbage group
+        group.add_command(settings_command(self))  # /cribbage settings: utils/settings.py
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS)
+        self._tree_error = self.bot.tree.on_error
+        self.bot.tree.error(answer_command_error)  # every slash command of the bot is ours
         self.sweep.start()
         self.turns.start()
         self.muggins.start()
         await start_painters()
-        resumed = getattr(self.bot, "resume_report", None)
-        if resumed is not None and resumed.outcomes:
-            self._resumed = asyncio.ensure_future(self._publish_resumed(resumed.outcomes))
+        resumed = self.bot.resume_report.outcomes
+        if resumed:
+            self._resumed = asyncio.ensure_future(self._publish_resumed(resumed))
 
-    async def _publish_resumed(self, outcomes) -> None:
+    async def _publish_resumed(self, outcomes: Iterable[Outcome]) -> None:
         """Show the computer moves made while resuming, once connected."""
         await self.bot.wait_until_ready()
         for outcome in outcomes:
             await self.table.publish(outcome)
 
     async def cog_unload(self) -> None:
+        self.bot.tree.error(self._tree_error)
         self.sweep.cancel()
         self.turns.stop()
         self.muggins.stop()
@@ -83,17 +117,16 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         discord.py drops those silently, which would leave the user with "This interaction
         failed"; here they get the out-of-date explanation (and, on a hand, fresh buttons).
         """
-        if interaction.type is not discord.InteractionType.component:
-            return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
-        parts = custom_id.split(":")
-        if parts[0] != "crib" or len(parts) < 3 or interaction.message is None:
+        if interaction.type is not discord.InteractionType.component or handled(interaction):
+            return  # not a click, or one of our buttons took it (discord.py runs it first)
+        custom_id = custom_id_of(interaction)
+        if not custom_id.startswith("crib:") or interaction.message is None:
             return
         if _shows(interaction.message.components, custom_id):
             return  # the button is there: its DynamicItem handles the click
         self.names.learn(interaction.user)
-        if parts[1] in "psdcin" and parts[2].isdigit():
-            await self._update_hand(interaction, int(parts[2]), note=f"⚠️ {STALE_MESSAGE}")
+        if hand := HAND_CLICK.match(custom_id):
+            await self._update_hand(interaction, int(hand["game"]), note=f"⚠️ {STALE_MESSAGE}")
         else:
             await say(interaction, STALE_MESSAGE)
 
@@ -119,20 +152,20 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         muggins: bool | None = None,
         match: Literal[1, 3, 5] = 1,
     ) -> None:
-        if target is None:
-            target = (await self.manager.server_settings(interaction.guild_id)).target
-        if muggins is None:
-            muggins = bool(
-                getattr(await self.manager.server_settings(interaction.guild_id), "muggins", False)
-            )
+        if target is None or muggins is None:  # the server's defaults
+            settings = await self.manager.server_settings(interaction.guild_id)
+            to = settings.target if target is None else target
+            muggins = settings.muggins if muggins is None else muggins
+        else:
+            to = target
         try:
-            variant = Variant(players, partnerships, target, muggins)
+            variant = Variant(players, partnerships, to, muggins)
         except ValueError as err:
             await say(interaction, f"{err}.")
             return
         lobby = await self.manager.create_lobby(
             guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
+            channel_id=channel_of(interaction),
             host_id=interaction.user.id,
             variant=variant,
             best_of=match,
@@ -140,7 +173,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         if isinstance(lobby, Refusal):
             await say(interaction, lobby.message)
             return
-        level = computer if computer != "none" else "standard"
+        level: Level = "standard" if computer == "none" else computer
         if computer != "none":
             for _ in range(players - 1):
                 filled = await self.manager.add_computer(lobby.game_id, interaction.user.id, level)
@@ -161,7 +194,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
 
     @app_commands.command(name="board", description="Post this channel's game table again")
     async def board(self, interaction: discord.Interaction) -> None:
-        view = self.manager.game_in_channel(interaction.channel_id)
+        view = self._channel_game(interaction)
         if view is None or view.status is not GameStatus.ACTIVE:
             await say(interaction, "There's no cribbage game being played in this channel.")
             return
@@ -170,11 +203,11 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
 
     @app_commands.command(name="watch", description="A live view of this channel's game, no hands")
     async def watch(self, interaction: discord.Interaction) -> None:
-        await self.watcher.open(interaction)
+        await self.watcher.open(interaction, self._channel_game(interaction))
 
     @app_commands.command(name="rules", description="The short rules and the scoring chart")
     async def rules(self, interaction: discord.Interaction) -> None:
-        view = self.manager.game_in_channel(interaction.channel_id)
+        view = self._channel_game(interaction)
         variant = view.variant if view is not None else None
         await interaction.response.send_message(embed=rules_embed(variant), ephemeral=True)
 
@@ -195,8 +228,14 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         await interaction.response.send_message("You forfeited the game.", ephemeral=True)
         await self.table.publish(outcome, actor=interaction.user.id)
 
+    def _channel_game(self, interaction: discord.Interaction) -> GameView | None:
+        """The lobby or game of the channel an interaction came from."""
+        channel_id = interaction.channel_id
+        return None if channel_id is None else self.manager.game_in_channel(channel_id)
+
     def _my_game(self, interaction: discord.Interaction) -> GameView | None:
-        view = self.manager.game_in_channel(interaction.channel_id)
+        """The channel's game, if the user plays in it."""
+        view = self._channel_game(interaction)
         if view is None or view.seat_of(interaction.user.id) is None:
             return None
         return view
@@ -207,15 +246,14 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self, interaction: discord.Interaction, game_id: int, verb: str
     ) -> None:
         user = interaction.user.id
-        level = "standard"
-        if verb.startswith("cpu_"):
-            verb, level = "cpu", verb[4:] if verb[4:] in LEVELS else "standard"
-        if verb == "join":
+        level = COMPUTER_VERBS.get(verb)
+        result: GameView | Outcome | Refusal
+        if level is not None:
+            result = await self.manager.add_computer(game_id, user, level)
+        elif verb == "join":
             result = await self.manager.join(game_id, user)
         elif verb == "leave":
             result = await self.manager.leave(game_id, user)
-        elif verb == "cpu":
-            result = await self.manager.add_computer(game_id, user, level)
         elif verb == "cancel":
             result = await self.manager.cancel(game_id, user)
         else:
@@ -224,73 +262,108 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             await say(interaction, result.message)
             return
         view = result.view if isinstance(result, Outcome) else result
-        payload = await self.table.lobby_payload(view, level)
+        names = await self.names.seat_names(view)
+        payload = await self.table.lobby_payload(view, level or "standard", names=names)
         await interaction.response.edit_message(**payload)
-        if isinstance(result, Outcome):
-            await self.table.publish(result, actor=user)
+        if isinstance(result, Outcome):  # the game started: its table goes below
+            await self.table.publish(result, actor=user, names=names)
 
     # ------------------------------------------------------------------ the hand
 
     async def open_hand(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The "Your hand" button: the player's cards, privately, in a new message."""
         private = self.manager.private_view(game_id, interaction.user.id)
-        if isinstance(private, Refusal):
-            await say(interaction, private.message)
+        view = self.manager.view(game_id)
+        if isinstance(private, Refusal) or view is None:
+            await say(interaction, private.message if isinstance(private, Refusal) else GAME_OVER)
             return
         if age(interaction) > DEFER_AFTER:  # a busy moment: keep the 3-second promise first
             await interaction.response.defer(ephemeral=True, thinking=True)
-        message = await self._hand(game_id, private)
-        fields = {"view": message.view, "files": await message.files(), "ephemeral": True}
-        if interaction.response.is_done():
-            await interaction.followup.send(message.content, **fields)
-        else:
-            await interaction.response.send_message(message.content, **fields)
-        self.table.remember_hand(game_id, interaction.user.id, interaction, message.filename)
-
-    async def _hand(self, game_id: int, private, *, mask: int = 0, note: str = ""):
-        view = self.manager.view(game_id)
         names = await self.names.seat_names(view)
         images = await self.table.images_enabled(view.guild_id)
-        return hand_message(view, private, names, mask=mask, note=note, images=images)
+        message = hand_message(view, private, names, images=images)
+        files = await message.files()
+        if interaction.response.is_done():
+            await interaction.followup.send(
+                message.content, view=message.view, files=files, ephemeral=True
+            )
+        else:
+            await interaction.response.send_message(
+                message.content, view=message.view, files=files, ephemeral=True
+            )
+        self.table.remember_hand(game_id, interaction.user.id, interaction, message.filename)
 
     async def _update_hand(
-        self, interaction: discord.Interaction, game_id: int, *, mask: int = 0, note: str = ""
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        *,
+        mask: int = 0,
+        note: str = "",
+        private: PrivateView | Refusal | None = None,
     ) -> None:
-        """Redraw the clicked hand message in place (the answer to a click on it)."""
-        private = self.manager.private_view(game_id, interaction.user.id)
-        if isinstance(private, Refusal):
-            if self.manager.view(game_id) is None:  # the game has ended
-                private = Refusal(private.reason, "The game is over: the result is in the channel.")
-            text = f"{note}\n{private.message}".strip()
-            await redraw(interaction, content=text, view=None, attachments=[])
+        """Redraw the clicked hand message in place, from the game as it is now (``private``:
+        the player's view when the caller has it already)."""
+        view = self.manager.view(game_id)
+        if private is None:
+            private = self.manager.private_view(game_id, interaction.user.id)
+        if view is None:  # the game has ended
+            await self._close_hand(interaction, GAME_OVER, note)
             return
+        if isinstance(private, Refusal):
+            await self._close_hand(interaction, private.message, note)
+            return
+        names = await self.names.seat_names(view)
+        images = await self.table.images_enabled(view.guild_id)
+        await self._redraw_hand(interaction, view, private, names, images, mask=mask, note=note)
+
+    async def _redraw_hand(
+        self,
+        interaction: discord.Interaction,
+        view: GameView,
+        private: PrivateView,
+        names: Sequence[str],
+        images: bool,
+        *,
+        mask: int = 0,
+        note: str = "",
+    ) -> None:
+        """Redraw the clicked hand message with ``private`` (the answer to a click on it)."""
         if not interaction.response.is_done() and age(interaction) > DEFER_AFTER:
             await interaction.response.defer()
-        message = await self._hand(game_id, private, mask=mask, note=note)
+        message = hand_message(view, private, names, mask=mask, note=note, images=images)
         await redraw(interaction, **await message.edit(shown_picture(interaction.message)))
-        self.table.remember_hand(game_id, interaction.user.id, interaction, message.filename)
+        self.table.remember_hand(view.game_id, interaction.user.id, interaction, message.filename)
+
+    @staticmethod
+    async def _close_hand(interaction: discord.Interaction, message: str, note: str = "") -> None:
+        """The clicked hand message says why it has no cards to show (and loses its buttons)."""
+        await redraw(interaction, content=f"{note}\n{message}".strip(), view=None, attachments=[])
 
     async def on_pick(
         self, interaction: discord.Interaction, game_id: int, step: int, mask: int
     ) -> None:
         private = self.manager.private_view(game_id, interaction.user.id)
         if not isinstance(private, Refusal) and private.step != step:
-            await self._update_hand(interaction, game_id, note="Your hand has changed.")
+            await self._update_hand(
+                interaction, game_id, note="Your hand has changed.", private=private
+            )
             return
-        await self._update_hand(interaction, game_id, mask=mask)
+        await self._update_hand(interaction, game_id, mask=mask, private=private)
 
     async def on_discard(
         self, interaction: discord.Interaction, game_id: int, step: int, mask: int
     ) -> None:
         private = self.manager.private_view(game_id, interaction.user.id)
         if isinstance(private, Refusal):
-            await self._update_hand(interaction, game_id)
+            await self._update_hand(interaction, game_id, private=private)
             return
-        await self._act(interaction, game_id, Discard(selected_cards(private, mask)), step)
+        await self.act(interaction, game_id, Discard(selected_cards(private, mask)), step)
 
     async def on_play(
         self, interaction: discord.Interaction, game_id: int, step: int, card: Card
     ) -> None:
-        await self._act(interaction, game_id, Play(card), step)
+        await self.act(interaction, game_id, Play(card), step)
 
     async def on_cut(
         self, interaction: discord.Interaction, game_id: int, step: int, where: str
@@ -302,38 +375,40 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             else [a.depth for a in private.legal_actions if isinstance(a, Cut)]
         )
         if not depths:
-            await self._update_hand(interaction, game_id, note="It's not your cut.")
+            await self._update_hand(
+                interaction, game_id, note="It's not your cut.", private=private
+            )
             return
         third = max(1, len(depths) // 3)
         zone = {"t": depths[:third], "m": depths[third:-third] or depths, "b": depths[-third:]}
         depth = secrets.choice(zone[where])
-        await self._act(interaction, game_id, Cut(depth), step)
+        await self.act(interaction, game_id, Cut(depth), step)
 
     async def on_hint(self, interaction: discord.Interaction, game_id: int, step: int) -> None:
-        from bot.ai.coach import hint
-
         await interaction.response.defer()
-        advice = await self.manager.consult(game_id, interaction.user.id, hint)
+        advice = await self.manager.advise(game_id, interaction.user.id)
         note = advice.message if isinstance(advice, Refusal) else f"💡 {advice}"
         await self._update_hand(interaction, game_id, note=note)
 
-    async def _act(self, interaction: discord.Interaction, game_id: int, action, step: int) -> None:
-        """Apply a move; answer by redrawing the hand; then tell the table."""
+    async def act(
+        self, interaction: discord.Interaction, game_id: int, action: Action, step: int
+    ) -> None:
+        """Apply a move; answer by redrawing the hand; then tell the table. Everything the
+        replies show comes from the outcome: nothing is looked up again."""
         user = interaction.user.id
         outcome = await in_time(interaction, self.manager.act(game_id, user, action, step=step))
         if isinstance(outcome, Refusal):
             await self._update_hand(interaction, game_id, note=f"⚠️ {outcome.message}")
             return
-        await self._update_hand(interaction, game_id)
-        await self.table.publish(outcome, actor=user)
-
-    # ------------------------------------------------------------------ after the game
-
-    async def on_rematch(
-        self, interaction: discord.Interaction, game_id: int, verb: str = "ask"
-    ) -> None:
-        """Rematch (``ask``) on a result, Accept (``yes``) / Decline (``no``) on a rematch."""
-        await self.rematches.handle(interaction, game_id, verb)
+        view, private = outcome.view, outcome.hands.get(user)
+        names = await self.names.seat_names(view)
+        if not view.status.is_open:
+            await self._close_hand(interaction, GAME_OVER)
+        elif private is None:  # not in the outcome's hands (never so for a seated player)
+            await self._update_hand(interaction, game_id)
+        else:
+            await self._redraw_hand(interaction, view, private, names, outcome.settings.images)
+        await self.table.publish(outcome, actor=user, names=names)
 
     # ------------------------------------------------------------------ upkeep
 
@@ -377,7 +452,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         if against is None:
             settings = await self.manager.server_settings(interaction.guild_id)
             against = "anyone" if settings.computer_games_count else "people"
-        await desk(self).leaderboard(interaction, scope=scope, sort=sort, against=against)
+        await self.standings.leaderboard(interaction, scope=scope, sort=sort, against=against)
 
     @app_commands.command(name="stats", description="A player's record, averages and best hand")
     @app_commands.describe(user="Whose stats (you, if left out)", scope="Everywhere, or here")
@@ -387,7 +462,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         user: discord.User | None = None,
         scope: Scope = "global",
     ) -> None:
-        await desk(self).stats(interaction, user or interaction.user, scope=scope)
+        await self.standings.stats(interaction, user or interaction.user, scope=scope)
 
     @app_commands.command(name="history", description="A player's last games")
     @app_commands.describe(user="Whose games (you, if left out)", scope="Everywhere, or here")
@@ -397,10 +472,10 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         user: discord.User | None = None,
         scope: Scope = "global",
     ) -> None:
-        await desk(self).history(interaction, user or interaction.user, scope=scope)
+        await self.standings.history(interaction, user or interaction.user, scope=scope)
 
 
-def _shows(components, custom_id: str) -> bool:
+def _shows(components: Iterable[object], custom_id: str) -> bool:
     """Whether a message's components (rows of buttons and menus) include ``custom_id``."""
     return any(
         getattr(c, "custom_id", None) == custom_id or _shows(getattr(c, "children", ()), custom_id)
@@ -408,5 +483,5 @@ def _shows(components, custom_id: str) -> bool:
     )
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CribbageBot) -> None:
     await bot.add_cog(Cribbage(bot))

@@ -23,11 +23,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Awaitable, Iterable
-from typing import Any, Literal, TypeVar
+from collections.abc import Awaitable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
-from discord.ext import commands
 
 from bot.ratings import RATER
 from bot.render.standings import (
@@ -37,45 +36,51 @@ from bot.render.standings import (
     stats_embed,
 )
 from bot.render.text import escape
-from cogs.utils.buttons import FAILED, view_of
+from cogs.utils.buttons import view_of
+from cogs.utils.items import CribItem
 from cogs.utils.names import COMPUTER_NAMES, NameBook
-from cogs.utils.replies import tell
-from db.standings import COMPUTER_LEVELS, EVERYWHERE
+
+if TYPE_CHECKING:
+    from bot.app.client import CribbageBot
+    from cogs.cribbage import Cribbage
+    from db.leaderboard import Standings
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+K = TypeVar("K", bound=str)
 
 Scope = Literal["server", "global"]
 SortChoice = Literal["rating", "wins", "win rate", "skunks"]
 Against = Literal["people", "computers", "anyone"]
+Pool = Literal["people", "computers", "all"]  # the store's name of each
 
 ANSWER_WITHIN = 2.0  # seconds before a slow answer (names to look up) is deferred
 HISTORY_GAMES = 10
 NO_PINGS = discord.AllowedMentions.none()
 
-SCOPE_CODES: dict[str, str] = {"server": "s", "global": "g"}
-SORT_CODES: dict[str, str] = {"rating": "r", "wins": "w", "win rate": "p", "skunks": "s"}
-POOL_CODES: dict[str, str] = {"people": "h", "computers": "c", "anyone": "a"}
-POOLS: dict[str, str] = {"people": "people", "computers": "computers", "anyone": "all"}
+SCOPE_CODES: dict[Scope, str] = {"server": "s", "global": "g"}
+SORT_CODES: dict[SortChoice, str] = {"rating": "r", "wins": "w", "win rate": "p", "skunks": "s"}
+POOL_CODES: dict[Against, str] = {"people": "h", "computers": "c", "anyone": "a"}
+POOLS: dict[Against, Pool] = {"people": "people", "computers": "computers", "anyone": "all"}
 
 
-def _decode(codes: dict[str, str], code: str) -> str:
+def _decode(codes: Mapping[K, str], code: str) -> K:
     return next(name for name, c in codes.items() if c == code)
 
 
 class LeaderboardPageButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"crib:b:(?P<owner>\d+):(?P<scope>[sg])(?P<sort>[rwps])(?P<pool>[hca])"
-    r":(?P<page>\d{1,6}):(?P<direction>[pn])",
+    CribItem[discord.ui.Button],
+    template=r"crib:b:(?P<owner>[0-9]+):(?P<scope>[sg])(?P<sort>[rwps])(?P<pool>[hca])"
+    r":(?P<page>[0-9]{1,6}):(?P<direction>[pn])",
 ):
     """◀ / ▶ on a leaderboard: redraws the message at another page."""
 
     def __init__(
         self,
         owner: int,
-        scope: str,
-        sort: str,
-        against: str,
+        scope: Scope,
+        sort: SortChoice,
+        against: Against,
         page: int,
         direction: str,
         *,
@@ -95,7 +100,7 @@ class LeaderboardPageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: Any, item: Any, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LeaderboardPageButton:
         return cls(
             int(match["owner"]),
@@ -106,27 +111,20 @@ class LeaderboardPageButton(
             match["direction"],
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            cog = interaction.client.get_cog("Cribbage")  # type: ignore[attr-defined]
-            if cog is None:
-                raise RuntimeError("the Cribbage cog is not loaded")
-            await desk(cog).leaderboard(
-                interaction,
-                scope=self.scope,  # type: ignore[arg-type]
-                sort=self.sort,  # type: ignore[arg-type]
-                against=self.against,  # type: ignore[arg-type]
-                page=self.page,
-                owner=self.owner,
-                edit=True,
-            )
-        except Exception:
-            log.exception("Leaderboard button %s failed", self.item.custom_id)
-            await tell(interaction, FAILED)
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        await cog.standings.leaderboard(
+            interaction,
+            scope=self.scope,
+            sort=self.sort,
+            against=self.against,
+            page=self.page,
+            owner=self.owner,
+            edit=True,
+        )
 
 
 def page_buttons(
-    owner: int, scope: str, sort: str, against: str, page: int, pages: int
+    owner: int, scope: Scope, sort: SortChoice, against: Against, page: int, pages: int
 ) -> discord.ui.View | None:
     """◀ / ▶ for a leaderboard of ``pages`` pages (None when one page holds everyone)."""
     if pages <= 1:
@@ -142,15 +140,12 @@ def page_buttons(
 
 
 class StandingsDesk:
-    """Answers the standings commands and page clicks (the cog's commands call it)."""
+    """Answers the standings commands and page clicks (the cog's commands call it), from the
+    store's standings handed over at set-up."""
 
-    def __init__(self, bot: commands.Bot, names: NameBook) -> None:
-        self.bot = bot
+    def __init__(self, standings: Standings, names: NameBook) -> None:
+        self.standings = standings
         self.names = names
-
-    @property
-    def store(self) -> Any:
-        return self.bot.store  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------------ commands
 
@@ -172,16 +167,19 @@ class StandingsDesk:
 
         async def prepare() -> dict[str, Any]:
             pool = POOLS[against]
-            board = await self.store.leaderboard(
+            board = await self.standings.leaderboard(
                 pool=pool, scope=scope_id, sort=sort, page=page, player=owner
             )
             if not board.rows and board.total:  # a page that no longer exists: the last one
-                board = await self.store.leaderboard(
+                board = await self.standings.leaderboard(
                     pool=pool, scope=scope_id, sort=sort, page=board.pages - 1, player=owner
                 )
             players = [r.player for r in board.rows] + ([board.me.player] if board.me else [])
             names = await self._names(players, interaction.guild_id, mention=scope_id != 0)
-            embed = leaderboard_embed(board, names, where=where, owner=owner)
+            provisional = self.standings.provisional_games
+            embed = leaderboard_embed(
+                board, names, where=where, provisional_games=provisional, owner=owner
+            )
             view = page_buttons(owner, scope, sort, against, board.page, board.pages)
             return {"embed": embed, "view": view}
 
@@ -196,10 +194,16 @@ class StandingsDesk:
         scope_id, where = self._scope(interaction, scope)
 
         async def prepare() -> discord.Embed:
-            stats = await self.store.player_stats(user.id, scope=scope_id)
+            stats = await self.standings.player_stats(user.id, scope=scope_id)
             rivals = [stats.rival] if stats.rival is not None else []
             names = await self._names(rivals, interaction.guild_id, mention=scope_id != 0)
-            return stats_embed(stats, escape(user.display_name), names, where=where)
+            return stats_embed(
+                stats,
+                escape(user.display_name),
+                names,
+                where=where,
+                provisional_games=self.standings.provisional_games,
+            )
 
         embed = await self._within(interaction, prepare())
         await self._answer(interaction, embed=embed)
@@ -212,23 +216,30 @@ class StandingsDesk:
         scope_id, where = self._scope(interaction, scope)
 
         async def prepare() -> discord.Embed:
-            entries = await self.store.player_history(user.id, scope=scope_id, limit=HISTORY_GAMES)
-            players = history_players(entries)
+            entries = await self.standings.player_history(
+                user.id, scope=scope_id, limit=HISTORY_GAMES
+            )
+            players = history_players(entries, self.standings.computer_players)
             names = await self._names(players, interaction.guild_id, mention=scope_id != 0)
-            return history_embed(entries, escape(user.display_name), names, where=where)
+            return history_embed(
+                entries,
+                escape(user.display_name),
+                names,
+                where=where,
+                computer_players=self.standings.computer_players,
+            )
 
         embed = await self._within(interaction, prepare())
         await self._answer(interaction, embed=embed)
 
     # ------------------------------------------------------------------ helpers
 
-    @staticmethod
-    def _scope(interaction: discord.Interaction, scope: Scope) -> tuple[int, str]:
+    def _scope(self, interaction: discord.Interaction, scope: Scope) -> tuple[int, str]:
         """(the store's scope, the words for it): a server's id, or 0 for everywhere."""
         if scope == "server" and interaction.guild_id is not None:
             guild = interaction.guild
             return interaction.guild_id, escape(guild.name) if guild else "this server"
-        return EVERYWHERE, "everywhere"
+        return self.standings.everywhere, "everywhere"
 
     async def _names(
         self, players: Iterable[int], guild_id: int | None, *, mention: bool
@@ -237,7 +248,7 @@ class StandingsDesk:
         the client knows them) or display names looked up once and remembered."""
         names: dict[int, str] = {}
         for player in dict.fromkeys(players):
-            level = COMPUTER_LEVELS.get(player)
+            level = self.standings.computer_levels.get(player)
             if level is not None:
                 names[player] = COMPUTER_NAMES[level]
             elif mention:
@@ -256,7 +267,9 @@ class StandingsDesk:
         return await task
 
     @staticmethod
-    async def _answer(interaction: discord.Interaction, *, edit: bool = False, **payload) -> None:
+    async def _answer(
+        interaction: discord.Interaction, *, edit: bool = False, **payload: Any
+    ) -> None:
         payload["allowed_mentions"] = NO_PINGS
         if edit:
             payload.setdefault("view", None)
@@ -273,20 +286,9 @@ class StandingsDesk:
             await interaction.response.send_message(**payload)
 
 
-def desk(cog: commands.Cog) -> StandingsDesk:
-    """The standings desk of the Cribbage cog (made on first use, sharing its NameBook)."""
-    found = getattr(cog, "_standings_desk", None)
-    if found is None:
-        found = StandingsDesk(cog.bot, cog.names)  # type: ignore[attr-defined]
-        cog._standings_desk = found  # type: ignore[attr-defined]
-    return found
-
-
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: CribbageBot) -> None:
     """The extension: persistent page buttons, and ratings on (catching up first)."""
     bot.add_dynamic_items(LeaderboardPageButton)
-    store = getattr(bot, "store", None)
-    if store is not None:
-        caught_up = await store.enable_ratings(RATER)
-        if caught_up:
-            log.info("Rated %d finished games that had not been rated yet", caught_up)
+    caught_up = await bot.store.standings.enable_ratings(RATER)
+    if caught_up:
+        log.info("Rated %d finished games that had not been rated yet", caught_up)

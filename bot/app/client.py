@@ -1,8 +1,9 @@
 """The Discord application: the bot client, its start-up and its clean shutdown.
 
 ``setup_hook`` opens the store, builds the session manager (which resumes every lobby and game),
-loads the cogs (which register the persistent buttons) and syncs the slash commands only when
-they changed since the last sync.
+loads the extensions by name (they register the persistent buttons and the commands' error
+handler) and syncs the slash commands only when they changed since the last sync. The
+application never imports the extensions: they import it (for :class:`CribbageBot`'s type).
 """
 
 from __future__ import annotations
@@ -16,19 +17,29 @@ import signal
 from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
+from bot.ai import choose_action
+from bot.ai.coach import hint
 from bot.app.config import Config
-from cogs.utils.replies import tell
+from bot.sessions import GameSessionManager, ResumeReport
+from db import Store
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.cribbage", "cogs.standings")
 
 
+class NotSetUp(RuntimeError):
+    """A part of the bot read before ``setup_hook`` made it (or after ``close``)."""
+
+
 class CribbageBot(commands.Bot):
-    """The bot. Needs no privileged intent: everything arrives as interactions."""
+    """The bot. Needs no privileged intent: everything arrives as interactions.
+
+    ``store``, ``manager`` and ``resume_report`` exist from ``setup_hook`` on (the extensions
+    are loaded after them); reading one earlier raises :class:`NotSetUp`.
+    """
 
     def __init__(self, config: Config, **options: Any) -> None:
         intents = discord.Intents.none()
@@ -41,29 +52,47 @@ class CribbageBot(commands.Bot):
             **options,
         )
         self.config = config
-        self.store: Any = None
-        self.manager: Any = None
-        self.resume_report: Any = None
+        self._store: Store | None = None
+        self._manager: GameSessionManager[str] | None = None  # the coach answers in words
+        self._resume_report: ResumeReport | None = None
+
+    @property
+    def store(self) -> Store:
+        """The database (opened in ``setup_hook``)."""
+        if self._store is None:
+            raise NotSetUp("the store is opened in setup_hook (and closed with the bot)")
+        return self._store
+
+    @property
+    def manager(self) -> GameSessionManager[str]:
+        """The session manager of every live game (built in ``setup_hook``)."""
+        if self._manager is None:
+            raise NotSetUp("the session manager is built in setup_hook")
+        return self._manager
+
+    @property
+    def resume_report(self) -> ResumeReport:
+        """What resuming the games at start found (in ``setup_hook``)."""
+        if self._resume_report is None:
+            raise NotSetUp("the games are resumed in setup_hook")
+        return self._resume_report
 
     async def setup_hook(self) -> None:
-        from bot.ai import choose_action
-        from bot.sessions import GameSessionManager
-        from db import Store
-
-        self.store = await Store.open(self.config.database)
-        self.manager = GameSessionManager(
-            self.store, strategy=lambda game, seat, level: choose_action(game, seat, level=level)
+        store = self._store = await Store.open(self.config.database)
+        manager = self._manager = GameSessionManager(
+            store,
+            strategy=lambda game, seat, level: choose_action(game, seat, level=level),
+            coach=hint,
         )
-        self.resume_report = await self.manager.resume()
+        report = self._resume_report = await manager.resume()
         log.info(
             "Resumed %d lobbies and %d games (%d verified against their logs)",
-            self.resume_report.lobbies,
-            self.resume_report.active,
-            len(self.resume_report.verified),
+            report.lobbies,
+            report.active,
+            len(report.verified),
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.tree.on_error = self.on_app_command_error
         await self.sync_commands_if_changed()
 
     async def sync_commands_if_changed(self) -> bool:
@@ -74,35 +103,19 @@ class CribbageBot(commands.Bot):
         payload = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"command_hash:{self.config.guild_id or 'global'}"
-        if await self.store.get_meta(key) == digest:
+        if await self.store.meta.get(key) == digest:
             log.info("Slash commands unchanged; not syncing")
             return False
         synced = await self.tree.sync(guild=guild)
-        await self.store.set_meta(key, digest)
+        await self.store.meta.set(key, digest)
         log.info("Synced %d slash commands %s", len(synced), "to the dev server" if guild else "")
         return True
 
-    async def on_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        """One place for every slash-command error: answer the user, log the traceback."""
-        original = getattr(error, "original", error)
-        if isinstance(error, app_commands.CheckFailure):
-            message = str(error) or "You can't use that here."
-        else:
-            log.error(
-                "Command %s failed",
-                interaction.command.qualified_name if interaction.command else "?",
-                exc_info=original,
-            )
-            message = "Something went wrong on our side; the game is safe. Please try again."
-        await tell(interaction, message)
-
     async def close(self) -> None:
         await super().close()
-        if self.store is not None:
-            await self.store.close()
-            self.store = None
+        if self._store is not None:
+            await self._store.close()
+            self._store = None
 
 
 async def serve(config: Config) -> None:

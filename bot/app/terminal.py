@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import enum
 import hashlib
 import random
 import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 from bot.ai import choose_action, coach
 from bot.engine import (
+    Action,
     Card,
     CountReset,
     Cut,
@@ -46,8 +48,23 @@ from bot.engine import (
     Variant,
 )
 from bot.engine.scoring import number_words
+from bot.sessions import (
+    Finished,
+    GameSessionManager,
+    GameView,
+    Outcome,
+    PrivateView,
+    Refusal,
+    StepEvent,
+)
+from db import Store
 
-END_OF_INPUT = object()
+
+class _Input(enum.Enum):
+    END = "end of input"
+
+
+END_OF_INPUT: Final = _Input.END
 HUMAN = 1
 """The terminal player's user id (seat 1, the host)."""
 CHANNEL = 1
@@ -98,10 +115,7 @@ class Narrator:
         print(text, file=self.out)
 
     def side(self, side: int) -> str:
-        if not self.variant.partnerships:
-            return self.names[side]
-        seats = [s for s in range(self.variant.players) if s % 2 == side]
-        return " & ".join(self.names[s] for s in seats)
+        return " & ".join(self.names[s] for s in self.variant.seats_of(side))
 
     def tell(self, event: Event) -> None:
         n = self.names
@@ -169,8 +183,8 @@ def _decision_seed(base: int | None, game: Game, seat: int) -> int | None:
     return int.from_bytes(hashlib.blake2b(where.encode(), digest_size=8).digest(), "big")
 
 
-def make_strategy(seed: int | None) -> Callable[[Game, int, str], object]:
-    def strategy(game: Game, seat: int, level: str):
+def make_strategy(seed: int | None) -> Callable[[Game, int, str], Action]:
+    def strategy(game: Game, seat: int, level: str) -> Action:
         return choose_action(game, seat, level=level, seed=_decision_seed(seed, game, seat))
 
     return strategy
@@ -179,30 +193,30 @@ def make_strategy(seed: int | None) -> Callable[[Game, int, str], object]:
 class Table:
     """One terminal game: sets it up through the manager, then plays it to the end."""
 
-    def __init__(self, args: argparse.Namespace, inp: TextIO, out: TextIO) -> None:
+    def __init__(
+        self, args: argparse.Namespace, manager: GameSessionManager, inp: TextIO, out: TextIO
+    ) -> None:
         self.args = args
+        self.manager = manager
         self.inp = inp
         self.out = out
         self.variant = Variant(args.players, args.partnerships, args.target)
-        self.manager = None
-        self.game_id: int | None = None
-        self.narrator: Narrator | None = None
+        self._game_id: int | None = None
+        seats = [f"Seat {seat + 1}" for seat in range(self.variant.players)]
+        self.narrator = Narrator(seats, self.variant, out)  # named by _names once seated
         self.last_discard: tuple[tuple[Card, ...], tuple[Card, ...], bool] | None = None
+
+    @property
+    def game_id(self) -> int:
+        """The game played (set by :meth:`_open`)."""
+        if self._game_id is None:
+            raise RuntimeError("no game is open yet")
+        return self._game_id
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
 
-    async def run(self, store) -> int:
-        from bot.sessions import GameSessionManager
-
-        args = self.args
-        seed = args.seed
-        seeds = random.Random(seed) if seed is not None else None
-        self.manager = GameSessionManager(
-            store,
-            strategy=make_strategy(seed),
-            **({"seed_source": lambda: seeds.getrandbits(64)} if seeds else {}),
-        )
+    async def run(self) -> int:
         await self.manager.resume()
         outcome = await self._open()
         if outcome is None:
@@ -210,7 +224,7 @@ class Table:
         self._tell(outcome)
         while outcome.finished is None:
             mine = self.manager.private_view(self.game_id, HUMAN)
-            if not mine.ok:
+            if isinstance(mine, Refusal):
                 self.say(mine.message)
                 return 1
             if not mine.must_act:  # computers move at once; nothing to wait for
@@ -223,34 +237,31 @@ class Table:
                 self.say(f"(end of input: the game stops here; {where})")
                 return 1
             if action is None:
-                result = await self.manager.forfeit(self.game_id, HUMAN)
-                self._tell(result)
+                conceded = await self.manager.forfeit(self.game_id, HUMAN)
+                if isinstance(conceded, Outcome):
+                    self._tell(conceded)
                 self.say("You conceded the game.")
                 return 0
             result = await self.manager.act(self.game_id, HUMAN, action, step=mine.step)
-            if not result.ok:
+            if isinstance(result, Refusal):
                 self.say(result.message)
                 continue
             if isinstance(action, Discard):
                 kept = tuple(c for c in mine.hand if c not in action.cards)
-                own = outcome.view.dealer is not None and self._side(
-                    outcome.view.dealer
-                ) == self._side(0)
+                dealer = outcome.view.dealer
+                own = dealer is not None and self.variant.side_of(dealer) == self.variant.side_of(0)
                 self.last_discard = (kept, action.cards, own)
             outcome = result
             self._tell(outcome)
         return 0
 
-    def _side(self, seat: int) -> int:
-        return seat % 2 if self.variant.partnerships else seat
-
-    async def _open(self):
+    async def _open(self) -> Outcome | _Resumed | None:
         """Resume this file's unfinished game, or open a lobby, seat computers, start."""
         manager = self.manager
         level = self.args.level
         current = manager.game_in_channel(CHANNEL)
         if current is not None and current.status.value == "active":
-            self.game_id = current.game_id
+            self._game_id = current.game_id
             self.variant = current.variant
             self._names(current)
             self.say(f"Resuming game {current.game_id} ({current.variant.name}).")
@@ -261,17 +272,17 @@ class Table:
         lobby = await manager.create_lobby(
             guild_id=None, channel_id=CHANNEL, host_id=HUMAN, variant=self.variant
         )
-        if not lobby.ok:
+        if isinstance(lobby, Refusal):
             self.say(lobby.message)
             return None
-        self.game_id = lobby.game_id
+        self._game_id = lobby.game_id
         for _ in range(1, self.variant.players):
             view = await manager.add_computer(self.game_id, HUMAN, level)
-            if not view.ok:
+            if isinstance(view, Refusal):
                 self.say(view.message)
                 return None
         outcome = await manager.start(self.game_id, HUMAN)
-        if not outcome.ok:
+        if isinstance(outcome, Refusal):
             self.say(outcome.message)
             return None
         self._names(outcome.view)
@@ -279,7 +290,7 @@ class Table:
         self.say(f"Cribbage, {self.variant.name}: {who} against {level} computer players.")
         return outcome
 
-    def _names(self, view) -> None:
+    def _names(self, view: GameView) -> None:
         names = []
         for seat in view.seats:
             if seat is None or not seat.is_computer:
@@ -290,8 +301,8 @@ class Table:
                 names.append(f"Computer {seat.seat + 1} ({seat.level})")
         self.narrator = Narrator(names, self.variant, self.out)
 
-    def _tell(self, outcome) -> None:
-        for step_event in getattr(outcome, "events", ()):
+    def _tell(self, outcome: Outcome | _Resumed) -> None:
+        for step_event in outcome.events:
             event = step_event.event
             self.narrator.tell(event)
             if (
@@ -313,21 +324,23 @@ class Table:
                 if note:
                     self.say(f"  [coach, to you] {note}")
 
-    def _scores_line(self, view) -> str:
+    def _scores_line(self, view: GameView) -> str:
         parts = [f"{self.narrator.side(side)} {score}" for side, score in enumerate(view.scores)]
         return f"Scores (to {self.variant.target}): " + ", ".join(parts)
 
     # ------------------------------------------------------------------ your turn
 
-    async def _choose(self, mine, view):
+    async def _choose(self, mine: PrivateView, view: GameView) -> Action | _Input | None:
+        """The player's next action; ``None`` to concede; END_OF_INPUT when input runs out."""
         if self.args.auto:
             strategy = make_strategy(self.args.seed)
-            return await self.manager.consult(
+            choice = await self.manager.consult(
                 self.game_id, HUMAN, lambda game, seat: strategy(game, seat, self.args.level)
             )
+            return END_OF_INPUT if isinstance(choice, Refusal) else choice
         self._show_position(mine, view)
         while True:
-            self.out.write(self._prompt(mine))
+            self.out.write(self._prompt(mine, view))
             self.out.flush()
             line = self.inp.readline()
             if not line:
@@ -339,10 +352,10 @@ class Table:
                 self.say(HELP)
                 continue
             if text.lower() in ("s", "scores"):
-                self.say(self._scores_line(self.manager.view(self.game_id)))
+                self.say(self._scores_line(self.manager.view(self.game_id) or view))
                 continue
             if text in ("?", "hint", "coach"):
-                advice = await self.manager.consult(self.game_id, HUMAN, coach.hint)
+                advice = await self.manager.advise(self.game_id, HUMAN)
                 self.say(advice if isinstance(advice, str) else advice.message)
                 continue
             action, problem = self._read_action(text, mine)
@@ -350,7 +363,7 @@ class Table:
                 return action
             self.say(problem)
 
-    def _show_position(self, mine, view) -> None:
+    def _show_position(self, mine: PrivateView, view: GameView) -> None:
         if mine.phase is Phase.DISCARD:
             self.say(self._scores_line(view))
         if mine.phase is Phase.PLAY:
@@ -360,19 +373,19 @@ class Table:
             cards = "  ".join(f"{i}) {c}" for i, c in enumerate(mine.hand, 1))
             self.say(f"Your hand: {cards}")
 
-    def _prompt(self, mine) -> str:
+    def _prompt(self, mine: PrivateView, view: GameView) -> str:
         if mine.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_FOR_STARTER):
             what = "for the deal" if mine.phase is Phase.CUT_FOR_DEAL else "for the starter"
-            depths = [a.depth for a in mine.legal_actions]
+            depths = [a.depth for a in mine.legal_actions if isinstance(a, Cut)]
             return f"Cut {what} (Enter, or a depth {depths[0]}-{depths[-1]}): "
         if mine.phase is Phase.DISCARD:
             k = self.variant.discards
-            dealer = self.manager.view(self.game_id).dealer
-            whose = "your" if dealer == 0 else f"{self.narrator.names[dealer]}'s"
+            dealer = view.dealer
+            whose = "your" if dealer in (0, None) else f"{self.narrator.names[dealer]}'s"
             return f"Lay away {k} card{'s' if k > 1 else ''} to {whose} crib: "
         return "Your card: "
 
-    def _read_action(self, text: str, mine) -> tuple[object | None, str]:
+    def _read_action(self, text: str, mine: PrivateView) -> tuple[Action | None, str]:
         legal = mine.legal_actions
         if mine.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_FOR_STARTER):
             if not text:
@@ -415,22 +428,34 @@ class Table:
 class _Resumed:
     """Stands in for an outcome when a stored game is resumed (nothing new to tell)."""
 
-    def __init__(self, view) -> None:
+    def __init__(self, view: GameView) -> None:
         self.view = view
-        self.events = ()
-        self.finished = None
+        self.events: tuple[StepEvent, ...] = ()
+        self.finished: Finished | None = None
 
 
 async def play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
-    from db import Store
-
     with tempfile.TemporaryDirectory(prefix="cribbage-") as tmp:
         path = args.db or Path(tmp) / "cribbage.db"
         store = await Store.open(path)
         try:
-            return await Table(args, inp, out).run(store)
+            return await Table(args, open_manager(store, args.seed), inp, out).run()
         finally:
             await store.close()
+
+
+def open_manager(store: Store, seed: int | None) -> GameSessionManager:
+    """The session manager of a terminal game: computers decide (and shuffle, with a ``seed``)
+    reproducibly; the coach advises."""
+    if seed is None:
+        return GameSessionManager(store, strategy=make_strategy(seed), coach=coach.hint)
+    seeds = random.Random(seed)
+    return GameSessionManager(
+        store,
+        strategy=make_strategy(seed),
+        coach=coach.hint,
+        seed_source=lambda: seeds.getrandbits(64),
+    )
 
 
 def main(

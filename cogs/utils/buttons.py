@@ -15,19 +15,19 @@ by the session manager. Formats (all well under Discord's 100 characters):
 ``crib:r:{game}``                          rematch a finished game
 =========================================  ===========================================
 
-The callbacks hand the click to :class:`cogs.cribbage.Cribbage`; no rule is decided here.
+Each button is a :class:`~cogs.utils.items.CribItem`: its ``run`` calls the handler of
+:class:`cogs.cribbage.Cribbage`; no rule is decided here.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.engine import Card, card_from_code
-from cogs.utils.replies import tell
+from cogs.utils.items import CribItem
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
@@ -36,26 +36,7 @@ Button = discord.ui.Button
 Style = discord.ButtonStyle
 
 
-log = logging.getLogger(__name__)
-
-FAILED = "Something went wrong on our side; the game is safe. Please try again."
-
-
-async def _run(interaction: discord.Interaction, handler: str, *args: Any) -> None:
-    """Hand a click to the cog's ``handler``; a failure is logged and the clicker told."""
-    cog: Cribbage | None = interaction.client.get_cog("Cribbage")  # type: ignore[union-attr,assignment]
-    try:
-        if cog is None:
-            raise RuntimeError("the Cribbage cog is not loaded")
-        cog.names.learn(interaction.user)
-        await getattr(cog, handler)(interaction, *args)
-    except Exception:
-        custom_id = (interaction.data or {}).get("custom_id")
-        log.exception("Button %s failed", custom_id)
-        await tell(interaction, FAILED)
-
-
-class LobbyButton(discord.ui.DynamicItem[Button], template=r"crib:l:(?P<game>\d+):(?P<verb>\w+)"):
+class LobbyButton(CribItem[Button], template=r"crib:l:(?P<game>[0-9]+):(?P<verb>[a-z_]+)"):
     VERBS: dict[str, tuple[str, Style]] = {
         "join": ("Join", Style.success),
         "leave": ("Leave", Style.secondary),
@@ -76,15 +57,17 @@ class LobbyButton(discord.ui.DynamicItem[Button], template=r"crib:l:(?P<game>\d+
         self.game_id, self.verb = game_id, verb
 
     @classmethod
-    async def from_custom_id(cls, interaction: Any, item: Any, match: re.Match[str]) -> LobbyButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
         verb = match["verb"] if match["verb"] in cls.VERBS else "join"
         return cls(int(match["game"]), verb)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _run(interaction, "on_lobby_button", self.game_id, self.verb)
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        await cog.on_lobby_button(interaction, self.game_id, self.verb)
 
 
-class HandButton(discord.ui.DynamicItem[Button], template=r"crib:h:(?P<game>\d+)"):
+class HandButton(CribItem[Button], template=r"crib:h:(?P<game>[0-9]+)"):
     def __init__(self, game_id: int) -> None:
         super().__init__(
             Button(label="Your hand", emoji="🂠", style=Style.primary, custom_id=f"crib:h:{game_id}")
@@ -92,16 +75,18 @@ class HandButton(discord.ui.DynamicItem[Button], template=r"crib:h:(?P<game>\d+)
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(cls, interaction: Any, item: Any, match: re.Match[str]) -> HandButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HandButton:
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _run(interaction, "open_hand", self.game_id)
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        await cog.open_hand(interaction, self.game_id)
 
 
 class PlayButton(
-    discord.ui.DynamicItem[Button],
-    template=r"crib:p:(?P<game>\d+):(?P<step>\d+):(?P<card>(?:10|[2-9AJQK])[CDHS])",
+    CribItem[Button],
+    template=r"crib:p:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<card>(?:10|[2-9AJQK])[CDHS])",
 ):
     def __init__(self, game_id: int, step: int, card: Card, *, playable: bool = True) -> None:
         super().__init__(
@@ -115,16 +100,18 @@ class PlayButton(
         self.game_id, self.step, self.card = game_id, step, card
 
     @classmethod
-    async def from_custom_id(cls, interaction: Any, item: Any, match: re.Match[str]) -> PlayButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PlayButton:
         return cls(int(match["game"]), int(match["step"]), card_from_code(match["card"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _run(interaction, "on_play", self.game_id, self.step, self.card)
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        await cog.on_play(interaction, self.game_id, self.step, self.card)
 
 
 class PickButton(
-    discord.ui.DynamicItem[Button],
-    template=r"crib:s:(?P<game>\d+):(?P<step>\d+):(?P<mask>\d+):(?P<index>\d)",
+    CribItem[Button],
+    template=r"crib:s:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<mask>[0-9]+):(?P<index>[0-9])",
 ):
     """One card of the hand during the discard: a click toggles it in the selection."""
 
@@ -143,16 +130,18 @@ class PickButton(
         self.game_id, self.step, self.mask, self.index = game_id, step, mask, index
 
     @classmethod
-    async def from_custom_id(cls, interaction: Any, item: Any, match: re.Match[str]) -> PickButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PickButton:
         return cls(int(match["game"]), int(match["step"]), int(match["mask"]), int(match["index"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
         toggled = self.mask ^ (1 << self.index)
-        await _run(interaction, "on_pick", self.game_id, self.step, toggled)
+        await cog.on_pick(interaction, self.game_id, self.step, toggled)
 
 
 class DiscardButton(
-    discord.ui.DynamicItem[Button], template=r"crib:d:(?P<game>\d+):(?P<step>\d+):(?P<mask>\d+)"
+    CribItem[Button], template=r"crib:d:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<mask>[0-9]+)"
 ):
     def __init__(self, game_id: int, step: int, mask: int, *, label: str, ready: bool) -> None:
         super().__init__(
@@ -167,18 +156,18 @@ class DiscardButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: Any, item: Any, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DiscardButton:
         return cls(
             int(match["game"]), int(match["step"]), int(match["mask"]), label="Lay away", ready=True
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _run(interaction, "on_discard", self.game_id, self.step, self.mask)
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        await cog.on_discard(interaction, self.game_id, self.step, self.mask)
 
 
 class CutButton(
-    discord.ui.DynamicItem[Button], template=r"crib:c:(?P<game>\d+):(?P<step>\d+):(?P<where>[tmb])"
+    CribItem[Button], template=r"crib:c:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<where>[tmb])"
 ):
     LABELS = {"t": "Cut near the top", "m": "Cut in the middle", "b": "Cut near the bottom"}
 
@@ -194,14 +183,16 @@ class CutButton(
         self.game_id, self.step, self.where = game_id, step, where
 
     @classmethod
-    async def from_custom_id(cls, interaction: Any, item: Any, match: re.Match[str]) -> CutButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> CutButton:
         return cls(int(match["game"]), int(match["step"]), match["where"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _run(interaction, "on_cut", self.game_id, self.step, self.where)
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        await cog.on_cut(interaction, self.game_id, self.step, self.where)
 
 
-class HintButton(discord.ui.DynamicItem[Button], template=r"crib:i:(?P<game>\d+):(?P<step>\d+)"):
+class HintButton(CribItem[Button], template=r"crib:i:(?P<game>[0-9]+):(?P<step>[0-9]+)"):
     def __init__(self, game_id: int, step: int) -> None:
         super().__init__(
             Button(
@@ -214,14 +205,16 @@ class HintButton(discord.ui.DynamicItem[Button], template=r"crib:i:(?P<game>\d+)
         self.game_id, self.step = game_id, step
 
     @classmethod
-    async def from_custom_id(cls, interaction: Any, item: Any, match: re.Match[str]) -> HintButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> HintButton:
         return cls(int(match["game"]), int(match["step"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _run(interaction, "on_hint", self.game_id, self.step)
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        await cog.on_hint(interaction, self.game_id, self.step)
 
 
-class RematchButton(discord.ui.DynamicItem[Button], template=r"crib:r:(?P<game>\d+)"):
+class RematchButton(CribItem[Button], template=r"crib:r:(?P<game>[0-9]+)"):
     def __init__(self, game_id: int) -> None:
         super().__init__(
             Button(label="Rematch", emoji="🔁", style=Style.success, custom_id=f"crib:r:{game_id}")
@@ -230,12 +223,12 @@ class RematchButton(discord.ui.DynamicItem[Button], template=r"crib:r:(?P<game>\
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: Any, item: Any, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> RematchButton:
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _run(interaction, "on_rematch", self.game_id)
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        await cog.rematches.ask(interaction, self.game_id)
 
 
 ALL_BUTTONS = (

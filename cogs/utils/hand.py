@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.engine import Card, Cut, Discard, Phase, Play
+from bot.engine import Card, Cut, Discard, Phase, Play, Variant
 from bot.render.images import HandPicture, hand_picture
 from bot.render.text import hand_text
 from bot.sessions import GameView, PrivateView
@@ -29,33 +29,63 @@ from cogs.utils.pictures import HANDS, attachment
 
 @dataclass(frozen=True)
 class PublicTable:
-    """The public view shaped like the engine's ``Game`` for the public renderers."""
+    """A started game's public view, in the shape the renderers read
+    (:class:`bot.render.PublicGame`)."""
 
     view: GameView
 
-    def __getattr__(self, name: str):  # variant, phase, dealer, scores, count, pile, ...
-        return getattr(self.view, name)
+    @property
+    def variant(self) -> Variant:
+        return self.view.variant
 
-    def side_of(self, seat: int) -> int:
-        return seat % 2 if self.view.variant.partnerships else seat
+    @property
+    def phase(self) -> Phase:
+        if self.view.phase is None:
+            raise ValueError(f"game {self.view.game_id} has not started: no table to draw")
+        return self.view.phase
+
+    @property
+    def deal_number(self) -> int:
+        return self.view.deal_number
+
+    @property
+    def dealer(self) -> int | None:
+        return self.view.dealer
+
+    @property
+    def scores(self) -> Sequence[int]:
+        return self.view.scores
+
+    @property
+    def to_act(self) -> Sequence[int]:
+        return self.view.to_act
+
+    @property
+    def count(self) -> int:
+        return self.view.count
+
+    @property
+    def pile(self) -> Sequence[Card]:
+        return self.view.pile
+
+    @property
+    def starter(self) -> Card | None:
+        return self.view.starter
+
+    @property
+    def winner(self) -> int | None:
+        return self.view.winner
 
 
 @dataclass(frozen=True)
-class SeatTable:
-    """What one seat may see, shaped like the engine's ``Game`` for the renderers.
+class SeatTable(PublicTable):
+    """What one seat may see, in the shape the renderers read (:class:`bot.render.SeatGame`).
 
     Public facts come from the :class:`GameView`; ``hand`` and ``kept`` answer only for the
     seat's own cards (asking for another seat's hand is a bug, and raises).
     """
 
-    view: GameView
     private: PrivateView
-
-    def __getattr__(self, name: str):  # variant, phase, dealer, scores, count, pile, ...
-        return getattr(self.view, name)
-
-    def side_of(self, seat: int) -> int:
-        return seat % 2 if self.view.variant.partnerships else seat
 
     def hand(self, seat: int) -> list[Card]:
         self._mine(seat)
@@ -82,7 +112,8 @@ class HandMessage:
 
     async def files(self) -> list[discord.File]:
         """The picture drawn (off the event loop), as the message's one attachment."""
-        return [await attachment(self.picture, self.filename, HANDS)] if self.picture else []
+        picture = self.picture
+        return [await attachment(picture, picture.filename, HANDS)] if picture else []
 
     async def edit(self, showing: str | None) -> dict:
         """The fields of an edit of a hand message whose attachment is named ``showing``:

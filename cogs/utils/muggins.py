@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,8 +23,9 @@ from bot.engine import Claim, LetGo, Muggins
 from bot.engine.muggins import CLAIMS
 from bot.render.words import escape, hand_line, join_and
 from bot.sessions import GameView, PrivateView, Refusal
-from cogs.utils.buttons import FAILED, Button, Style
-from cogs.utils.replies import in_time, say, tell
+from cogs.utils.buttons import Button, Style
+from cogs.utils.items import CribItem
+from cogs.utils.replies import in_time, say
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
@@ -34,22 +36,8 @@ CLOSE_WINDOWS_EVERY = 5.0  # seconds between two looks for muggins windows nobod
 Select = discord.ui.Select
 
 
-async def _run_keeper(interaction: discord.Interaction, handler: str, *args: Any) -> None:
-    """Hand a click to the cog's :class:`MugginsKeeper`; a failure is logged and the clicker
-    told (as :func:`cogs.utils.buttons._run` does for the cog's own handlers)."""
-    cog: Cribbage | None = interaction.client.get_cog("Cribbage")  # type: ignore[union-attr,assignment]
-    try:
-        if cog is None:
-            raise RuntimeError("the Cribbage cog is not loaded")
-        cog.names.learn(interaction.user)
-        await getattr(cog.muggins, handler)(interaction, *args)
-    except Exception:
-        log.exception("Muggins click %s failed", (interaction.data or {}).get("custom_id"))
-        await tell(interaction, FAILED)
-
-
 class ClaimPicker(
-    discord.ui.DynamicItem[Select], template=r"crib:n:(?P<game>\d+):(?P<step>\d+):(?P<part>[lh])"
+    CribItem[Select], template=r"crib:n:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<part>[lh])"
 ):
     """The private number picker: how many points the player claims for the cards counted.
 
@@ -75,13 +63,15 @@ class ClaimPicker(
         self.game_id, self.step, self.part = game_id, step, part
 
     @classmethod
-    async def from_custom_id(cls, interaction: Any, item: Any, match: re.Match[str]) -> ClaimPicker:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ClaimPicker:
         return cls(int(match["game"]), int(match["step"]), match["part"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or ["-1"]  # type: ignore[union-attr]
-        points = int(values[0]) if str(values[0]).isdigit() else -1
-        await _run_keeper(interaction, "claim", self.game_id, self.step, points)
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        picked = str(self.item.values[0]) if self.item.values else ""  # the option clicked
+        points = int(picked) if picked.isascii() and picked.isdigit() else -1
+        await cog.muggins.claim(interaction, self.game_id, self.step, points)
 
 
 def claim_pickers(game_id: int, step: int, *, crib: bool) -> list[ClaimPicker]:
@@ -89,8 +79,8 @@ def claim_pickers(game_id: int, step: int, *, crib: bool) -> list[ClaimPicker]:
 
 
 class MugginsButton(
-    discord.ui.DynamicItem[Button],
-    template=r"crib:m:(?P<game>\d+):(?P<step>\d+):(?P<verb>call|pass)",
+    CribItem[Button],
+    template=r"crib:m:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<verb>call|pass)",
 ):
     """The public answers to an open claim: call muggins on it, or let it stand."""
 
@@ -105,25 +95,25 @@ class MugginsButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: Any, item: Any, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> MugginsButton:
         return cls(int(match["game"]), int(match["step"]), match["verb"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _run_keeper(interaction, "answer", self.game_id, self.step, self.verb)
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        await cog.muggins.answer(interaction, self.game_id, self.step, self.verb)
 
 
 MUGGINS_ITEMS = (ClaimPicker, MugginsButton)
 
 
-def muggins_buttons(view: GameView) -> list[discord.ui.Item]:
+def muggins_buttons(view: GameView) -> list[MugginsButton]:
     """The table's Muggins! / Let it go buttons while a window is open (else none)."""
     if not view.muggins_waiting:
         return []
     return [MugginsButton(view.game_id, view.step, verb) for verb in ("call", "pass")]
 
 
-def muggins_line(view: GameView, names, closes_at: float | None) -> str:
+def muggins_line(view: GameView, names: Sequence[str], closes_at: float | None) -> str:
     """The table's note on an open window: whose claim, who may answer, until when."""
     if view.muggins_claimer is None or not view.muggins_waiting:
         return ""
@@ -139,7 +129,7 @@ def may_claim(private: PrivateView) -> bool:
     return private.must_act and any(isinstance(a, Claim) for a in private.legal_actions)
 
 
-def show_text(view: GameView, private: PrivateView, names) -> str:
+def show_text(view: GameView, private: PrivateView, names: Sequence[str]) -> str:
     """PRIVATE: the hand message in a muggins show: the cards to count, or what is awaited."""
     starter = f"starter {view.starter}" if view.starter is not None else "no starter"
     lines = []
@@ -203,7 +193,7 @@ class MugginsKeeper:
         self, interaction: discord.Interaction, game_id: int, step: int, points: int
     ) -> None:
         """The points picked in the hand's claim picker: a move like any other."""
-        await self.cog._act(interaction, game_id, Claim(points), step)
+        await self.cog.act(interaction, game_id, Claim(points), step)
 
     async def answer(
         self, interaction: discord.Interaction, game_id: int, step: int, verb: str

@@ -10,6 +10,7 @@ posted below. Alone with computers, the rematch starts at once. No rule is decid
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,7 +18,8 @@ import discord
 from bot.render.matches import rematch_closed_embed, rematch_embed
 from bot.render.text import escape
 from bot.sessions import GameView, Outcome, Refusal
-from cogs.utils.buttons import Button, Style, _run, view_of
+from cogs.utils.buttons import Button, Style, view_of
+from cogs.utils.items import CribItem
 from cogs.utils.replies import in_time, redraw, say
 
 if TYPE_CHECKING:
@@ -27,9 +29,7 @@ PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 NO_PINGS = discord.AllowedMentions.none()
 
 
-class RematchAnswer(
-    discord.ui.DynamicItem[Button], template=r"crib:rm:(?P<game>\d+):(?P<verb>yes|no)"
-):
+class RematchAnswer(CribItem[Button], template=r"crib:rm:(?P<game>[0-9]+):(?P<verb>yes|no)"):
     """Accept or decline a rematch (on the rematch message)."""
 
     LABELS = {"yes": ("Accept", Style.success), "no": ("Decline", Style.secondary)}
@@ -41,12 +41,15 @@ class RematchAnswer(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: Any, item: Any, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> RematchAnswer:
         return cls(int(match["game"]), match["verb"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _run(interaction, "on_rematch", self.game_id, self.verb)
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        if self.verb == "yes":
+            await cog.rematches.accept(interaction, self.game_id)
+        else:
+            await cog.rematches.decline(interaction, self.game_id)
 
 
 REMATCH_BUTTONS = (RematchAnswer,)
@@ -60,14 +63,6 @@ class Rematches:
         self.names = cog.names
         self.table = cog.table
 
-    async def handle(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
-        if verb == "yes":
-            await self.accept(interaction, game_id)
-        elif verb == "no":
-            await self.decline(interaction, game_id)
-        else:
-            await self.ask(interaction, game_id)
-
     async def ask(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Rematch button of an ended game: a new table with the same seats."""
         work = self.manager.rematch(game_id, interaction.user.id)
@@ -75,11 +70,14 @@ class Rematches:
         if isinstance(result, Refusal):
             await say(interaction, result.message)
             return
+        view = result.view if isinstance(result, Outcome) else result
+        names = await self.names.seat_names(view)
         if isinstance(result, Outcome):
-            payload, mentions = await self._started(result.view), NO_PINGS
+            payload, mentions = self._started(view, names), NO_PINGS
         else:
-            payload, mentions = await self.payload(result), PING_USERS
+            payload, mentions = await self.payload(view, names), PING_USERS
         fields = {key: value for key, value in payload.items() if value is not None}
+        message: discord.Message
         if interaction.response.is_done():  # deferred: this replaces the "thinking" message
             message = await interaction.followup.send(
                 **fields, allowed_mentions=mentions, wait=True
@@ -87,10 +85,9 @@ class Rematches:
         else:
             await interaction.response.send_message(**fields, allowed_mentions=mentions)
             message = await interaction.original_response()
-        view = result.view if isinstance(result, Outcome) else result
         await self.manager.set_message(view.game_id, "lobby", message.channel.id, message.id)
         if isinstance(result, Outcome):
-            await self.table.publish(result, actor=interaction.user.id)
+            await self.table.publish(result, actor=interaction.user.id, names=names)
 
     async def accept(self, interaction: discord.Interaction, game_id: int) -> None:
         work = self.manager.accept_rematch(game_id, interaction.user.id)
@@ -98,11 +95,13 @@ class Rematches:
         if isinstance(result, Refusal):
             await say(interaction, result.message)
             return
+        view = result if isinstance(result, GameView) else result.view
+        names = await self.names.seat_names(view)
         if isinstance(result, GameView):
-            await redraw(interaction, **await self.payload(result))
+            await redraw(interaction, **await self.payload(view, names))
             return
-        await redraw(interaction, **await self._started(result.view))
-        await self.table.publish(result, actor=interaction.user.id)
+        await redraw(interaction, **self._started(view, names))
+        await self.table.publish(result, actor=interaction.user.id, names=names)
 
     async def decline(self, interaction: discord.Interaction, game_id: int) -> None:
         result = await self.manager.decline_rematch(game_id, interaction.user.id)
@@ -114,13 +113,12 @@ class Rematches:
         embed = rematch_closed_embed(result, names, f"**{who}** declined: no rematch this time.")
         await interaction.response.edit_message(content=None, embed=embed, view=None)
 
-    async def payload(self, view: GameView) -> dict:
+    async def payload(self, view: GameView, names: Sequence[str]) -> dict[str, Any]:
         """The rematch message while it waits: who has accepted, the buttons, a ping."""
         rematch = self.manager.rematch_view(view.game_id)
-        names = await self.names.seat_names(view)
-        host = await self.names.name(view.host_id, view.guild_id)
         if rematch is None:
-            return await self._started(view)
+            return self._started(view, names)
+        host = await self.names.name(view.host_id, view.guild_id)
         waiting = " ".join(f"<@{u}>" for u in rematch.waiting)
         buttons = view_of(RematchAnswer(view.game_id, "yes"), RematchAnswer(view.game_id, "no"))
         return {
@@ -131,8 +129,8 @@ class Rematches:
             "view": buttons,
         }
 
-    async def _started(self, view: GameView) -> dict:
-        names = await self.names.seat_names(view)
+    @staticmethod
+    def _started(view: GameView, names: Sequence[str]) -> dict[str, Any]:
         if view.dealer is not None and view.deal_number:
             text = f"The rematch is on: same seats, **{escape(names[view.dealer])}** deals first."
         else:

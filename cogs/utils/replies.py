@@ -1,7 +1,8 @@
 """Answering Discord: a private word, a redraw of the clicked message, and the 3-second rule.
 
 Discord wants a first answer within 3 seconds of creating an interaction (``age``); a handler
-whose work may run late answers or defers by ``ANSWER_WITHIN`` (``in_time``).
+whose work may run late answers or defers by ``ANSWER_WITHIN`` (``in_time``). A slash command
+that fails is answered by :func:`answer_command_error`, the command tree's error handler.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import discord
+from discord import app_commands
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+FAILED = "Something went wrong on our side; the game is safe. Please try again."
 ANSWER_WITHIN = 2.0  # seconds after Discord created an interaction: answer or defer by then
 DEFER_AFTER = 1.0  # an interaction this old when its handler starts is deferred at once
 
@@ -24,6 +27,13 @@ DEFER_AFTER = 1.0  # an interaction this old when its handler starts is deferred
 def age(interaction: discord.Interaction) -> float:
     """Seconds since Discord created the interaction (its 3-second clock started then)."""
     return (discord.utils.utcnow() - interaction.created_at).total_seconds()
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel an interaction came from (a command used in a server always has one)."""
+    if interaction.channel_id is None:
+        raise ValueError(f"interaction {interaction.id} came from no channel")
+    return interaction.channel_id
 
 
 async def say(interaction: discord.Interaction, message: str) -> None:
@@ -59,3 +69,20 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], **defer:
     if not done:
         await interaction.response.defer(**defer)
     return await task
+
+
+async def answer_command_error(
+    interaction: discord.Interaction, error: app_commands.AppCommandError
+) -> None:
+    """One place for every slash-command error: answer the user, log the traceback."""
+    if isinstance(error, app_commands.CheckFailure):
+        message = str(error) or "You can't use that here."
+    else:
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        log.error(
+            "Command %s failed",
+            interaction.command.qualified_name if interaction.command else "?",
+            exc_info=original,
+        )
+        message = FAILED
+    await tell(interaction, message)

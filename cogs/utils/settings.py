@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 
 from bot.render.settings import settings_embed, turn_time_text
-from db.settings import MAX_TURN_MINUTES
+from bot.sessions import MAX_TURN_MINUTES
+
+if TYPE_CHECKING:
+    from cogs.cribbage import Cribbage
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +70,7 @@ async def turn_time_choices(
 
 
 async def answer_settings(
-    cog: Any,
+    cog: Cribbage,
     interaction: discord.Interaction,
     *,
     target: int | None = None,
@@ -111,7 +114,7 @@ async def answer_settings(
     await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-def settings_command(cog: Any) -> app_commands.Command:
+def settings_command(cog: Cribbage) -> app_commands.Command[Any, ..., None]:
     """``/cribbage settings`` for ``cog`` (a new command object per cog: one bot, one parent)."""
 
     @app_commands.command(name="settings", description="This server's cribbage settings")

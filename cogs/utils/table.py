@@ -5,7 +5,11 @@ and the story of the current deal, with the "Your hand" button. When a deal ends
 becomes the deal's record (its whole story and the show) and a fresh table is posted below it,
 so the live table is always the newest message of the game. The end of the game posts the
 result with a Rematch button. Everything here is public: it renders events and the public view
-only, never a hand.
+only, never a hand (but for each player's own open hand message, redrawn with their own view).
+
+A click is shown in one pass: :meth:`Table.publish` takes the :class:`~bot.sessions.Outcome`,
+which carries the public view, every player's private view and the server's settings, and the
+seat names the cog looked up once; nothing is asked of the manager again.
 """
 
 from __future__ import annotations
@@ -16,16 +20,17 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
-from bot.engine import Dealt, GameOver, Shown
+from bot.engine import Dealt, Event, GameOver, Shown
 from bot.render.embeds import game_embed, lobby_embed, result_embed
 from bot.render.images import board_picture, shows_picture
 from bot.render.matches import add_match_field, add_match_result
 from bot.render.text import chunk, story_lines
 from bot.render.timers import timeout_lines
-from bot.sessions import GameStatus, GameView, Outcome
+from bot.sessions import GameSessionManager, GameStatus, GameView, Outcome
 from cogs.utils.buttons import HandButton, LobbyButton, RematchButton, view_of
 from cogs.utils.hand import PublicTable, hand_message
 from cogs.utils.muggins import muggins_buttons, muggins_line
@@ -38,6 +43,9 @@ HAND_TOKEN_LIFE = 14 * 60  # Discord lets us edit an ephemeral message for 15 mi
 NO_PINGS = discord.AllowedMentions.none()
 PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
+Follower = Callable[[Outcome, Sequence[str]], Awaitable[None]]  # (outcome, seat names)
+MessageAt = tuple[int, int]  # (channel id, message id)
+
 
 @dataclass
 class OpenHand:
@@ -46,7 +54,8 @@ class OpenHand:
     interaction: discord.Interaction
     opened: float = field(default_factory=time.monotonic)
     picture: str | None = None  # the file name of the hand picture it shows
-    shown: tuple = ()  # (phase, must_act) as last drawn: redraw only when it changes
+    shown: tuple[object, ...] = ()  # (phase, must_act, step) as last drawn: redraw on a change
+    step: int = -1  # the step of the outcome it was last redrawn from
 
     @property
     def fresh(self) -> bool:
@@ -64,28 +73,27 @@ class TableState:
     deal: int = 0
     pending: int = 0  # outcomes waiting for the lock: only the newest redraws the table
     published_step: int = -1
-    ping: discord.PartialMessage | None = None
+    table: MessageAt | None = None  # the live table message, once this process posted one
+    ping: discord.Message | None = None
     pinged: tuple[int, ...] = ()
 
 
 class Table:
     """Publishes what happens in games to their channels."""
 
-    def __init__(self, bot: discord.Client, manager, names: NameBook) -> None:
+    def __init__(self, bot: discord.Client, manager: GameSessionManager, names: NameBook) -> None:
         self.bot = bot
         self.manager = manager
         self.names = names
         self._tables: dict[int, TableState] = {}
         self.hands: dict[tuple[int, int], OpenHand] = {}
         # awaited with every outcome after the table shows it (the spectators' view, watch.py)
-        self.followers: list[Callable[[Outcome], Awaitable[None]]] = []
+        self.followers: list[Follower] = []
 
     async def images_enabled(self, guild_id: int | None) -> bool:
-        """Pictures of the board and the cards, unless the server turned them off."""
-        settings = getattr(self.manager, "server_settings", None)
-        if settings is None or guild_id is None:
-            return True
-        return bool(getattr(await settings(guild_id), "images", True))
+        """Pictures of the board and the cards, unless the server turned them off (a click's
+        outcome carries its server's settings: this is for the other answers)."""
+        return (await self.manager.server_settings(guild_id)).images
 
     def state(self, game_id: int) -> TableState:
         return self._tables.setdefault(game_id, TableState())
@@ -95,8 +103,12 @@ class Table:
 
     # ------------------------------------------------------------------ the lobby
 
-    async def lobby_payload(self, view: GameView, level: str = "standard") -> dict:
-        names = await self.names.seat_names(view)
+    async def lobby_payload(
+        self, view: GameView, level: str = "standard", *, names: Sequence[str] | None = None
+    ) -> dict[str, Any]:
+        """The lobby message (``names``: the seat names, if the caller has them already)."""
+        if names is None:
+            names = await self.names.seat_names(view)
         seats = [names[i] if view.seats[i] is not None else None for i in range(len(view.seats))]
         host = await self.names.name(view.host_id, view.guild_id)
         closed = view.status is not GameStatus.LOBBY
@@ -125,14 +137,18 @@ class Table:
     # ------------------------------------------------------------------ the game
 
     async def table_payload(
-        self, view: GameView, *, story: Sequence[str], new_message: bool = False
-    ) -> dict:
+        self,
+        view: GameView,
+        *,
+        names: Sequence[str],
+        images: bool,
+        story: Sequence[str],
+        new_message: bool = False,
+    ) -> dict[str, Any]:
         """The live table. The board image is drawn and sent only when the scores it shows
         changed (or on a new message); otherwise the edit keeps the attached one."""
-        names = await self.names.seat_names(view)
         st = self.state(view.game_id)
         public = PublicTable(view)
-        images = await self.images_enabled(view.guild_id)
         embed = game_embed(public, names, story=story, board_image="board.png" if images else None)
         add_match_field(embed, view, names)
         files = []
@@ -147,7 +163,7 @@ class Table:
         closes_at = self.manager.muggins_window_closes_at(view.game_id)
         if line := muggins_line(view, names, closes_at):  # muggins: an open claim (cogs/muggins)
             content = f"{content}\n{line}".strip()
-        payload = {
+        payload: dict[str, Any] = {
             "content": content or None,
             "embed": embed,
             "view": view_of(HandButton(view.game_id), *muggins_buttons(view)),
@@ -168,12 +184,20 @@ class Table:
         st.scores_seen = scores
         return list(st.back_pegs)
 
-    async def publish(self, outcome: Outcome, *, actor: int | None = None) -> None:
-        """Show an outcome in the channel: story, table, deal records, result, pings, hands."""
+    async def publish(
+        self, outcome: Outcome, *, actor: int | None = None, names: Sequence[str] | None = None
+    ) -> None:
+        """Show an outcome in the channel: story, table, deal records, result, pings, hands.
+
+        ``names``: the seat names, when the caller looked them up already (else here, once).
+        """
         view = outcome.view
         if view.phase is None:  # a lobby that never started was closed
             await self.close_lobby(view)
             return
+        if names is None:
+            names = await self.names.seat_names(view)
+        images = outcome.settings.images
         st = self.state(view.game_id)
         st.pending += 1
         async with st.lock:
@@ -181,14 +205,13 @@ class Table:
             if outcome.step < st.published_step:
                 return  # a newer outcome of this game is already on the table
             st.published_step = outcome.step
-            names = await self.names.seat_names(view)
             st.story += timeout_lines(outcome.timeouts, names)  # moves made for absent players
-            batch: list = []  # events of the current deal, flushed at each new deal
+            batch: list[Event] = []  # events of the current deal, flushed at each new deal
             for step_event in outcome.events:
                 event = step_event.event
                 if isinstance(event, Dealt):
                     if st.story or batch:
-                        await self._close_deal(view, names, batch, st)
+                        await self._close_deal(view, names, images, batch, st)
                         batch = []
                     st.deal = event.number
                 batch.append(event)
@@ -197,28 +220,37 @@ class Table:
             over = next((e for e in batch if isinstance(e, GameOver)), None)
             if view.status is GameStatus.ACTIVE:
                 if st.pending == 0:  # else a newer outcome is queued: it redraws the table
-                    await self._edit_table(view, st)
+                    await self._edit_table(view, names, images, st)
                     await self._ping(view, st)
             else:
-                await self._finish(view, names, st, over, outcome)
-        await self.refresh_hands(view, skip=actor)
+                await self._finish(view, names, images, st, over, outcome)
+        await self.refresh_hands(outcome, names, skip=actor)
         for follower in self.followers:
-            await follower(outcome)
+            await follower(outcome, names)
         if outcome.next_game is not None:  # the next game of a match: its table goes below
             await self.publish(outcome.next_game)
 
-    async def _close_deal(self, view: GameView, names, batch: list, st: TableState) -> None:
+    async def _close_deal(
+        self,
+        view: GameView,
+        names: Sequence[str],
+        images: bool,
+        batch: list[Event],
+        st: TableState,
+    ) -> None:
         """Turn the live table into the record of the deal that just ended; post a new table."""
         st.story += story_lines(batch, names, view.variant)
         st.shows += [e for e in batch if isinstance(e, Shown)]
-        old = view.messages.get("table")
-        record = await self._record_payload(view, names, st)
+        old = self._table_message(view, st)
+        record = await self._record_payload(names, images, st)
         st.story, st.shows = [], []
         if old is not None:
-            await self._edit(old.channel_id, old.message_id, **record)
-        await self.post_table(view)
+            await self._edit(*old, **record)
+        await self.post_table(view, names, images=images)
 
-    async def _record_payload(self, view: GameView, names, st: TableState) -> dict:
+    async def _record_payload(
+        self, names: Sequence[str], images: bool, st: TableState
+    ) -> dict[str, Any]:
         pages = chunk(st.story, limit=4000)
         embed = discord.Embed(
             title=f"Deal {st.deal} — the story" if st.deal else "The cut for the deal",
@@ -226,45 +258,65 @@ class Table:
             colour=discord.Colour.dark_green(),
         )
         files = []
-        if st.shows and await self.images_enabled(view.guild_id):
+        if st.shows and images:
             files.append(await attachment(shows_picture(st.shows, names), "show.png"))
             embed.set_image(url="attachment://show.png")
         return {"content": None, "embed": embed, "view": None, "attachments": files}
 
-    async def post_table(self, view: GameView) -> None:
+    async def post_table(self, view: GameView, names: Sequence[str], *, images: bool) -> None:
         """Post a fresh live table (the old one, if any, keeps what it shows but loses buttons)."""
         st = self.state(view.game_id)
-        payload = await self.table_payload(view, story=st.story, new_message=True)
+        payload = await self.table_payload(
+            view, names=names, images=images, story=st.story, new_message=True
+        )
         files = payload.pop("attachments")
         message = await self.channel(view.channel_id).send(
             files=files, allowed_mentions=PING_USERS, **payload
         )
+        st.table = (view.channel_id, message.id)
         await self.manager.set_message(view.game_id, "table", view.channel_id, message.id)
 
     async def move_table(self, view: GameView) -> None:
         """Re-post the live table at the bottom of the channel (``/cribbage board``)."""
-        old = view.messages.get("table")
-        await self.post_table(view)
+        old = self._table_message(view, self.state(view.game_id))
+        names = await self.names.seat_names(view)
+        await self.post_table(view, names, images=await self.images_enabled(view.guild_id))
         if old is not None:
-            await self._edit(old.channel_id, old.message_id, view=None)
+            await self._edit(*old, view=None)
 
-    async def _edit_table(self, view: GameView, st: TableState) -> None:
-        current = self.manager.view(view.game_id) or view
-        ref = current.messages.get("table")
-        if ref is None:
-            await self.post_table(current)
-            return
-        payload = await self.table_payload(current, story=st.story)
-        if not await self._edit(ref.channel_id, ref.message_id, **payload):
-            await self.post_table(current)
-
-    async def _finish(self, view: GameView, names, st, over: GameOver | None, outcome) -> None:
+    def _table_message(self, view: GameView, st: TableState) -> MessageAt | None:
+        """Where the live table is: as this process last posted it, else as the game says
+        (the view of an outcome may be older than the newest table)."""
+        if st.table is not None:
+            return st.table
         ref = view.messages.get("table")
-        if ref is not None:
-            record = await self._record_payload(view, names, st)
-            await self._edit(ref.channel_id, ref.message_id, **record)
+        return None if ref is None else (ref.channel_id, ref.message_id)
+
+    async def _edit_table(
+        self, view: GameView, names: Sequence[str], images: bool, st: TableState
+    ) -> None:
+        where = self._table_message(view, st)
+        if where is None:
+            await self.post_table(view, names, images=images)
+            return
+        payload = await self.table_payload(view, names=names, images=images, story=st.story)
+        if not await self._edit(*where, **payload):
+            await self.post_table(view, names, images=images)
+
+    async def _finish(
+        self,
+        view: GameView,
+        names: Sequence[str],
+        images: bool,
+        st: TableState,
+        over: GameOver | None,
+        outcome: Outcome,
+    ) -> None:
+        where = self._table_message(view, st)
+        if where is not None:
+            record = await self._record_payload(names, images, st)
+            await self._edit(*where, **record)
         await self._clear_ping(st)
-        images = await self.images_enabled(view.guild_id)
         if view.status is GameStatus.FINISHED and over is not None:
             embed = result_embed(over, names, view.variant, image="board.png" if images else None)
         else:
@@ -279,14 +331,16 @@ class Table:
             files.append(await attachment(board, "board.png"))
         add_match_result(embed, view, names)
         match_over = view.match is None or view.match.over  # else its next game starts now
-        rematch = view_of(RematchButton(view.game_id)) if view.user_ids and match_over else None
+        rematch: dict[str, Any] = {}  # the Rematch button, when there is a rematch to offer
+        if view.user_ids and match_over:
+            rematch["view"] = view_of(RematchButton(view.game_id))
         await self.channel(view.channel_id).send(
-            embed=embed, files=files, view=rematch, allowed_mentions=NO_PINGS
+            embed=embed, files=files, allowed_mentions=NO_PINGS, **rematch
         )
         self._tables.pop(view.game_id, None)
 
     @staticmethod
-    def _ending_text(view: GameView, names, outcome: Outcome) -> str:
+    def _ending_text(view: GameView, names: Sequence[str], outcome: Outcome) -> str:
         finished = outcome.finished
         scores = " – ".join(str(s) for s in view.scores)
         if finished and finished.reason == "forfeit" and finished.forfeit_seat is not None:
@@ -311,7 +365,7 @@ class Table:
             f"{mentions} — your move in the cribbage game: click **Your hand** on the table.",
             allowed_mentions=PING_USERS,
         )
-        st.ping = message  # type: ignore[assignment]
+        st.ping = message
 
     async def _clear_ping(self, st: TableState) -> None:
         if st.ping is not None:
@@ -328,29 +382,28 @@ class Table:
         hand = self.hands.get((game_id, user_id))
         return hand is not None and hand.fresh
 
-    async def refresh_hands(self, view: GameView, *, skip: int | None = None) -> None:
-        """Edit every other player's open hand so it shows the game as it is now."""
-        names = await self.names.seat_names(view)
+    async def refresh_hands(
+        self, outcome: Outcome, names: Sequence[str], *, skip: int | None = None
+    ) -> None:
+        """Edit every other player's open hand so it shows the game as the outcome left it."""
+        view = outcome.view
         for user_id in view.user_ids:
             if user_id == skip:
                 continue
             hand = self.hands.get((view.game_id, user_id))
             if hand is None:
                 continue
-            if not hand.fresh:
-                del self.hands[(view.game_id, user_id)]
+            private = outcome.hands.get(user_id)
+            if not hand.fresh or private is None or not view.status.is_open:
+                del self.hands[(view.game_id, user_id)]  # too old to edit, or the game ended
                 continue
-            private = self.manager.private_view(view.game_id, user_id)
-            current = self.manager.view(view.game_id)
-            if not private.ok or current is None:
-                del self.hands[(view.game_id, user_id)]
-                continue
+            if outcome.step < hand.step:
+                continue  # a newer outcome has redrawn it already
             shown = (private.phase, private.must_act, private.step if private.must_act else 0)
             if shown == hand.shown:
                 continue  # nothing this player must know has changed
-            hand.shown = shown
-            images = await self.images_enabled(view.guild_id)
-            message = hand_message(current, private, names, images=images)
+            hand.shown, hand.step = shown, outcome.step
+            message = hand_message(view, private, names, images=outcome.settings.images)
             try:
                 await hand.interaction.edit_original_response(**await message.edit(hand.picture))
                 hand.picture = message.filename
@@ -360,7 +413,7 @@ class Table:
 
     # ------------------------------------------------------------------ plumbing
 
-    async def _edit(self, channel_id: int, message_id: int, **fields) -> bool:
+    async def _edit(self, channel_id: int, message_id: int, **fields: Any) -> bool:
         message = self.channel(channel_id).get_partial_message(message_id)
         try:
             await message.edit(allowed_mentions=NO_PINGS, **fields)

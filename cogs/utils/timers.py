@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import tasks
 
 from bot.render.timers import reminder_text
 from bot.sessions import SWEEP_TURNS_EVERY, TurnReminder, TurnReport
+
+if TYPE_CHECKING:
+    from cogs.cribbage import Cribbage
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +30,7 @@ PING_USER = discord.AllowedMentions(users=True, roles=False, everyone=False)
 class TurnKeeper:
     """Drives the turn timers of one bot (see the module docstring)."""
 
-    def __init__(self, cog: Any) -> None:
+    def __init__(self, cog: Cribbage) -> None:
         self.cog = cog
         # (game, seat) -> (the turn's step, the reminder message): deleted once the turn is over
         self.reminders: dict[tuple[int, int], tuple[int, discord.Message]] = {}

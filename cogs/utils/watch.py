@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
-from bot.engine import Dealt, Phase
+from bot.engine import Dealt, Event, Phase
 from bot.render.embeds import game_embed
 from bot.render.matches import add_match_field, watch_footer
 from bot.render.text import story_lines
-from bot.sessions import GameStatus, GameView, Outcome
+from bot.sessions import GameSessionManager, GameStatus, GameView, Outcome
 from cogs.utils.hand import PublicTable
 from cogs.utils.names import NameBook
 
@@ -47,15 +49,17 @@ class _Watched:
 class Watch:
     """Keeps each game's spectators' message current (one per game, public)."""
 
-    def __init__(self, bot: discord.Client, manager, names: NameBook) -> None:
+    def __init__(self, bot: discord.Client, manager: GameSessionManager, names: NameBook) -> None:
         self.bot = bot
         self.manager = manager
         self.names = names
         self._watched: dict[int, _Watched] = {}
+        # game -> (channel, message) of its view, as this process last posted or moved it (an
+        # outcome's view may be older than the newest message)
+        self._messages: dict[int, tuple[int, int]] = {}
 
-    async def open(self, interaction: discord.Interaction) -> None:
-        """``/cribbage watch``: post the view of this channel's game (anyone may)."""
-        view = self.manager.game_in_channel(interaction.channel_id)
+    async def open(self, interaction: discord.Interaction, view: GameView | None) -> None:
+        """``/cribbage watch``: post the view of this channel's game, ``view`` (anyone may)."""
         if view is None or view.status is not GameStatus.ACTIVE:
             await interaction.response.send_message(
                 "There's no cribbage game being played in this channel to watch.", ephemeral=True
@@ -64,44 +68,56 @@ class Watch:
         watched = self._watched.setdefault(view.game_id, _Watched())
         async with watched.lock:
             view = self.manager.view(view.game_id) or view
-            payload = await self.payload(view, watched)
+            payload = await self.payload(view, watched, await self.names.seat_names(view))
             await interaction.response.send_message(**payload, allowed_mentions=NO_PINGS)
             message = await interaction.original_response()
-            old = view.messages.get("watch")
+            old = self._message(view)
+            self._messages[view.game_id] = (message.channel.id, message.id)
             await self.manager.set_message(view.game_id, "watch", message.channel.id, message.id)
-        if old is not None and old.message_id != message.id:
-            await self._edit(old.channel_id, old.message_id, content=MOVED, embed=None)
+        if old is not None and old[1] != message.id:
+            await self._edit(*old, content=MOVED, embed=None)
 
-    async def follow(self, outcome: Outcome) -> None:
-        """Called by the table with every outcome: redraw the game's view if it has one."""
-        current = self.manager.view(outcome.game_id) or outcome.view
-        ref = current.messages.get("watch")
-        if ref is None or current.phase is None:
+    def _message(self, view: GameView) -> tuple[int, int] | None:
+        """Where the game's view is: (channel, message), or None when nobody watches."""
+        known = self._messages.get(view.game_id)
+        if known is not None:
+            return known
+        ref = view.messages.get("watch")
+        return None if ref is None else (ref.channel_id, ref.message_id)
+
+    async def follow(self, outcome: Outcome, names: Sequence[str]) -> None:
+        """Called by the table with every outcome (and its seat names): redraw the game's
+        view if it has one."""
+        view = outcome.view
+        where = self._message(view)
+        if where is None or view.phase is None:
             self._watched.pop(outcome.game_id, None)
             return
         watched = self._watched.setdefault(outcome.game_id, _Watched())
-        names = await self.names.seat_names(current)
-        watched.story = self._story(watched.story, outcome, names, current)
+        watched.story = self._story(watched.story, outcome, names, view)
+        over = not view.status.is_open
         watched.pending += 1
         async with watched.lock:
             watched.pending -= 1
-            live = self.manager.view(outcome.game_id)
-            if watched.pending and live is not None:
+            if watched.pending and not over:
                 return  # a newer outcome is queued: it draws the newest state
-            latest = live or outcome.view
-            payload = await self.payload(latest, watched)
-            await self._edit(ref.channel_id, ref.message_id, **payload)
-        if live is None:  # the game ended
+            payload = await self.payload(view, watched, names)
+            await self._edit(*where, **payload)
+        if over:  # the game ended
             self._watched.pop(outcome.game_id, None)
+            self._messages.pop(outcome.game_id, None)
             if outcome.next_game is not None:  # a match goes on: so does its view
                 following = outcome.next_game.game_id
-                await self.manager.set_message(following, "watch", ref.channel_id, ref.message_id)
+                self._messages[following] = where
+                await self.manager.set_message(following, "watch", *where)
 
     @staticmethod
-    def _story(story: list[str], outcome: Outcome, names: list[str], view: GameView) -> list[str]:
+    def _story(
+        story: list[str], outcome: Outcome, names: Sequence[str], view: GameView
+    ) -> list[str]:
         """The story of the current deal only: a new deal is dealt from a fresh pack, so cards
         seen in an earlier deal (or the cut for it) may now be in someone's hand."""
-        segment: list = []
+        segment: list[Event] = []
         for step_event in outcome.events:
             if isinstance(step_event.event, Dealt):
                 if segment:
@@ -110,8 +126,9 @@ class Watch:
             segment.append(step_event.event)
         return (story + story_lines(segment, names, view.variant))[-KEEP_LINES:]
 
-    async def payload(self, view: GameView, watched: _Watched) -> dict:
-        names = await self.names.seat_names(view)
+    async def payload(
+        self, view: GameView, watched: _Watched, names: Sequence[str]
+    ) -> dict[str, Any]:
         embed = game_embed(PublicTable(view), names, story=watched.story, story_count=SHOW_LINES)
         over = view.status is not GameStatus.ACTIVE
         if over and view.phase is not Phase.GAME_OVER:  # a forfeit or an abandoned game
@@ -122,7 +139,7 @@ class Watch:
         embed.set_footer(text=watch_footer(over))
         return {"content": None, "embed": embed}
 
-    async def _edit(self, channel_id: int, message_id: int, **fields) -> None:
+    async def _edit(self, channel_id: int, message_id: int, **fields: Any) -> None:
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             await message.edit(allowed_mentions=NO_PINGS, **fields)

@@ -5,6 +5,7 @@ import asyncio
 import pytest
 
 from bot.engine import Phase
+from cogs.utils import replies
 from tests.support.discord_players import Driver, Seat, make_bot, open_club
 
 
@@ -16,7 +17,7 @@ async def club(tmp_path):
 
 
 def snapshot(driver: Driver):
-    session = driver.bot.manager._sessions[driver.game_id()]
+    session = driver.bot.manager._tables.sessions[driver.game_id()]
     return session.step, session.game.to_dict()
 
 
@@ -36,7 +37,7 @@ async def two_player_game(driver: Driver) -> dict:
 
 
 def game(driver: Driver):
-    return driver.bot.manager._sessions[driver.game_id()].game
+    return driver.bot.manager._tables.sessions[driver.game_id()].game
 
 
 async def test_people_not_seated_are_refused_privately(club):
@@ -77,8 +78,8 @@ async def test_out_of_turn_cards_are_disabled_and_stale_clicks_change_nothing(cl
     await club.click(mover.user, hand, custom_id=enabled[0].custom_id)
     before = snapshot(club)
     others = [b for b in enabled[1:]]
-    if not others:
-        pytest.skip("the mover had a single playable card")
+    # one card is down, so the mover holds four, each playable (the count is ten at most)
+    assert others, "the mover could lay only one card"
     result = await club.click(mover.user, hand, custom_id=others[0].custom_id, allow_stale=True)
     assert "out of date" in result.message.content
     assert result.ephemeral and snapshot(club) == before
@@ -150,11 +151,11 @@ async def test_a_lobby_nobody_starts_is_closed(club):
     result = await club.click(alice, lobby, "Start")
     assert result.ephemeral and "Waiting for 1 more player" in result.message.content
     manager = club.bot.manager
-    later = manager._clock() + manager.idle_abandon_after + 10
+    later = manager._tables.clock() + manager.idle_abandon_after + 10
     cog = club.bot.get_cog("Cribbage")
-    manager._clock = lambda: later
+    manager._tables.clock = lambda: later
     await cog.sweep.coro(cog)  # warns
-    manager._clock = lambda: later + manager.idle_abandon_after
+    manager._tables.clock = lambda: later + manager.idle_abandon_after
     await cog.sweep.coro(cog)  # closes
     assert manager.game_in_channel(club.channel.id) is None
     assert "Nobody started" in club.emu.message(lobby.id).text
@@ -174,6 +175,10 @@ async def test_a_player_can_forfeit(club):
 
 
 async def test_a_slow_move_is_deferred_within_three_seconds_then_answered(club, monkeypatch):
+    """A move slower than ``ANSWER_WITHIN`` (e.g. an expert computer thinking through a long
+    turn) is deferred by then, inside Discord's 3 seconds, and answered when it is made. Time
+    runs fast here: the rule's 2 s become 0.05 s and the move takes 0.15 s, not 2.3 s."""
+    assert club.emu.response_deadline > replies.ANSWER_WITHIN  # the rule defers in time
     seats = await two_player_game(club)
     await play_until(club, seats, lambda: game(club).phase is Phase.PLAY)
     mover = seats[club.whose_move()[0]]
@@ -188,13 +193,71 @@ async def test_a_slow_move_is_deferred_within_three_seconds_then_answered(club, 
     real_act = manager.act
 
     async def slow_act(*args, **kwargs):
-        await asyncio.sleep(2.3)  # e.g. an expert computer thinking through a long turn
+        await asyncio.sleep(0.15)  # longer than ANSWER_WITHIN below
         return await real_act(*args, **kwargs)
 
     monkeypatch.setattr(manager, "act", slow_act)
+    monkeypatch.setattr(replies, "ANSWER_WITHIN", 0.05)
     step = snapshot(club)[0]
     result = await club.click(mover.user, hand, custom_id=card.custom_id)
-    assert result.response_name.startswith("DEFERRED")  # within the 3 seconds
-    assert result.latency < 3.0
+    assert result.response_name.startswith("DEFERRED")  # before the move was made
+    assert result.latency < club.emu.response_deadline  # within the 3 seconds
     assert snapshot(club)[0] > step  # and the move was made
     assert card.label not in " ".join(b.label for b in hand.buttons if not b.disabled)
+
+
+async def test_a_forged_button_id_is_answered_as_out_of_date(club):
+    """A click carrying a custom id the bot never drew (here with a superscript digit, which
+    ``str.isdigit`` accepts and ``int`` refuses) is answered like any stale click, no error."""
+    await two_player_game(club)
+    alice = club.users[0]
+    table = club.table_message()
+    forged = "crib:p:²:1:5H"
+    data = {"custom_id": forged, "component_type": 2}
+    fields = {**data, "message_id": str(table.id)}
+    # the emulator's own click refuses an id the message does not show: send it as a client would
+    result = await club.emu._interact(
+        "component", 3, alice, table.channel, data, forged, fields, table, True
+    )
+    assert result.ephemeral and "out of date" in result.message.content
+    assert not club.emu.take_bot_errors()
+
+
+def test_button_templates_take_ascii_digits_only():
+    """``\\d`` would also match other scripts' digits ("٣"): every template spells [0-9]."""
+    from cogs.standings import LeaderboardPageButton
+    from cogs.utils.buttons import ALL_BUTTONS, PlayButton
+    from cogs.utils.muggins import MUGGINS_ITEMS
+    from cogs.utils.rematch import REMATCH_BUTTONS
+
+    items = (*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS, LeaderboardPageButton)
+    for item in items:
+        assert r"\d" not in item.__discord_ui_compiled_template__.pattern, item.__name__
+    assert PlayButton.__discord_ui_compiled_template__.fullmatch("crib:p:12:3:5H")
+    assert not PlayButton.__discord_ui_compiled_template__.fullmatch("crib:p:١٢:3:5H")
+
+
+async def test_a_failing_click_or_command_is_logged_and_the_user_told(club, monkeypatch, caplog):
+    """One guard for every button (and menu), one handler for every slash command: the error
+    is logged with what was clicked or typed, and the user gets a private word."""
+    await two_player_game(club)
+    alice = club.users[0]
+    cog = club.bot.get_cog("Cribbage")
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cog, "open_hand", broken)
+    result = await club.click(alice, club.table_message(), "Your hand")
+    assert result.ephemeral and "went wrong" in result.message.content
+    failed = [r for r in caplog.records if r.levelname == "ERROR" and r.exc_info]
+    assert [r.getMessage() for r in failed] == [f"Click on crib:h:{club.game_id()} failed"]
+    assert str(failed[0].exc_info[1]) == "boom"
+
+    caplog.clear()
+    monkeypatch.setattr(cog.watcher, "open", broken)
+    result = await club.slash(alice, "cribbage watch")
+    assert result.ephemeral and "went wrong" in result.message.content
+    failed = [r for r in caplog.records if r.levelname == "ERROR" and r.exc_info]
+    assert [r.getMessage() for r in failed] == ["Command cribbage watch failed"]
+    assert str(failed[0].exc_info[1]) == "boom"

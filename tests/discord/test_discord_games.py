@@ -30,6 +30,7 @@ async def play_game(driver: Driver, humans: int, **options) -> str:
     return final_result(driver)
 
 
+@pytest.mark.slow  # a whole game, click by click
 async def test_two_players_play_a_whole_game_to_121(club):
     text = await play_game(club, 2)
     assert "121" in text and "wins" in text
@@ -41,6 +42,7 @@ async def test_two_players_play_a_whole_game_to_121(club):
     assert len(club.emu.public_messages(club.channel)) < 60
 
 
+@pytest.mark.slow  # a whole game, click by click
 async def test_a_whole_game_leaves_nothing_behind_in_discord_py(club):
     """Buttons are dynamic items: discord.py keeps no view per message sent or edited, and no
     timeout task per ephemeral hand (a busy bot piled up thousands, and long GC pauses)."""
@@ -54,21 +56,25 @@ async def test_a_whole_game_leaves_nothing_behind_in_discord_py(club):
     assert "wins" in text
 
 
+@pytest.mark.slow  # a whole game, click by click
 async def test_three_players_to_61(club):
     text = await play_game(club, 3, players=3, target=61)
     assert "61" in text
 
 
+@pytest.mark.slow  # a whole game, click by click
 async def test_four_players_each_for_themselves_to_61(club):
     text = await play_game(club, 4, players=4, target=61)
     assert "61" in text
 
 
+@pytest.mark.slow  # a whole game, click by click
 async def test_four_players_in_partnerships_to_61(club):
     text = await play_game(club, 4, players=4, partnerships=True, target=61)
     assert " & " in text  # a team is named for both partners
 
 
+@pytest.mark.slow  # a whole game, click by click
 async def test_a_game_against_a_computer(club):
     alice = club.users[0]
     await club.open_lobby(alice, computer="expert")
@@ -125,7 +131,7 @@ async def test_a_hand_picture_is_uploaded_again_only_when_it_changes(club):
     assert first.hand.attachments[0].filename != before_first.filename
 
 
-async def test_cards_and_board_come_as_pictures_unless_images_are_off(club, monkeypatch):
+async def test_cards_and_board_come_as_pictures_unless_images_are_off(club):
     alice, bob = club.users[:2]
     await club.start_game(alice, [bob])
     seats = {u.id: Seat(u) for u in (alice, bob)}
@@ -139,12 +145,7 @@ async def test_cards_and_board_come_as_pictures_unless_images_are_off(club, monk
     assert re.fullmatch(r"hand-[0-9a-f]{12}\.png", hand.attachments[0].filename)
     assert hand.attachments[0].data[:8] == b"\x89PNG\r\n\x1a\n"
 
-    from cogs.utils.table import Table
-
-    async def images_off(self, guild_id):
-        return False
-
-    monkeypatch.setattr(Table, "images_enabled", images_off)
+    await club.bot.manager.update_settings(club.guild.id, images=False)  # as /cribbage settings
     for seat in seats.values():
         seat.hand = None
     await club.play_out(seats)

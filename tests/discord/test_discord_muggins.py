@@ -7,6 +7,8 @@ after every click and every pick.
 
 import time
 
+import pytest
+
 from tests.support.discord_players import Driver, Seat, exact_claim
 
 
@@ -14,6 +16,7 @@ def story(driver: Driver) -> str:
     return "\n".join(driver.emu.all_public_text())
 
 
+@pytest.mark.slow  # a whole game, click by click
 async def test_a_whole_muggins_game_against_a_computer(club):
     alice = club.users[0]
     await club.open_lobby(alice, computer="standard", muggins=True, target=61)

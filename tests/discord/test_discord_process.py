@@ -5,6 +5,8 @@ import asyncio
 import signal
 from pathlib import Path
 
+import pytest
+
 from tests.support.discord_players import TOKEN, bot_environment
 from tests.support.emulator import DiscordEmulator
 
@@ -37,6 +39,7 @@ def syncs(emu: DiscordEmulator) -> int:
     return sum(1 for r in emu.transcript.records if r.get("kind") == "command_sync")
 
 
+@pytest.mark.slow  # two bot processes in turn
 async def test_sigterm_then_a_new_process_carries_the_game_on(tmp_path):
     database = tmp_path / "cribbage.db"
     async with DiscordEmulator() as emu:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support.discord_players import Driver, Seat
 
 
@@ -28,7 +30,7 @@ def results(driver: Driver) -> list:
 
 
 async def losing_seat(driver: Driver, game_id: int) -> int:
-    rows = await driver.bot.store.results(game_id)
+    rows = await driver.bot.store.games.results(game_id)
     return next(r.seat for r in rows if not r.won)
 
 
@@ -86,6 +88,7 @@ async def test_a_declined_rematch_is_called_off(club):
     assert club.bot.manager.game_in_channel(club.channel.id) is None
 
 
+@pytest.mark.slow  # whole games, click by click
 async def test_a_best_of_3_match_with_a_computer_is_played_to_its_end(club):
     alice, _, carol = club.users[:3]
     await club.open_lobby(alice, computer="easy", target=61, match=3)
@@ -105,7 +108,7 @@ async def test_a_best_of_3_match_with_a_computer_is_played_to_its_end(club):
     assert "wins the match" in last.text and last.find_button("Rematch")
     # each next game was dealt by the loser of the one before, and the table showed the score
     for before, after in zip(games, games[1:], strict=False):
-        record = await club.bot.store.load_game(after)
+        record = await club.bot.store.games.load_game(after)
         assert record.first_dealer == await losing_seat(club, before)
     # the spectators' view followed the match to its last game
     final_watch = club.emu.message(watch.message.id)
@@ -129,7 +132,7 @@ async def test_a_slow_start_is_deferred_within_discords_three_seconds(club, monk
         time.sleep(0.05)
         return simple_strategy(game, seat, level)
 
-    monkeypatch.setattr(club.bot.manager, "_strategy", slow)
+    monkeypatch.setattr(club.bot.manager._play, "_strategy", slow)
     monkeypatch.setattr(sys.modules["cogs.utils.replies"], "ANSWER_WITHIN", 0.0)
     answer = await club.click(alice, club.emu.last_public(club.channel), "Rematch")
     assert answer.response_name == "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE"

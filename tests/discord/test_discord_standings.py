@@ -31,6 +31,7 @@ def fields(message) -> dict[str, str]:
     return {f["name"]: f["value"] for f in message.embeds[0].get("fields", [])}
 
 
+@pytest.mark.slow  # a whole game, click by click
 async def test_a_played_game_shows_on_the_leaderboard_stats_and_history(emu, tmp_path):
     alice, bob, carol = emu.people
     bot = make_bot(tmp_path / "cribbage.db")
@@ -42,7 +43,7 @@ async def test_a_played_game_shows_on_the_leaderboard_stats_and_history(emu, tmp
         for i, seat in enumerate(seats.values()):
             seat.rng.seed(i)
         await driver.play_out(seats)
-        (result,) = [r for r in await bot.store.results(game_id) if r.outcome == "won"]
+        (result,) = [r for r in await bot.store.games.results(game_id) if r.outcome == "won"]
         winner, loser = (alice, bob) if result.seat == 0 else (bob, alice)
 
         answer = await emu.slash(carol, emu.channel, "cribbage leaderboard")

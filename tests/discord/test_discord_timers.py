@@ -91,7 +91,7 @@ async def test_a_turn_that_runs_out_is_played_and_shown_in_the_channel(club):
     alice, bob = club.users
     clock = FakeClock()
     manager = club.bot.manager
-    manager._clock = clock
+    manager._tables.clock = clock
     keeper = club.bot.get_cog("Cribbage").turns
     await club.start_game(alice, [bob])
     await club.move(Seat(bob))  # bob cuts for the deal; alice does not

@@ -47,6 +47,7 @@ async def test_nothing_to_watch_is_said_privately(club):
     assert result.ephemeral and "no cribbage game being played" in result.message.content
 
 
+@pytest.mark.slow  # a whole game, click by click
 async def test_a_spectator_follows_a_whole_game_without_seeing_a_hand(club):
     alice, _, carol = club.users[:3]
     await club.open_lobby(alice, computer="easy", target=61)
@@ -87,8 +88,8 @@ async def test_the_spectator_check_catches_a_leaked_card(club, monkeypatch):
 
     real = Watch.payload
 
-    async def leaky(self, view, watched):
-        payload = await real(self, view, watched)
+    async def leaky(self, view, watched, names):
+        payload = await real(self, view, watched, names)
         hidden = sorted(hidden_cards(club.bot, view.game_id))
         if hidden:
             payload["embed"].description += f"\n(psst: {hidden[0]})"

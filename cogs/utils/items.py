@@ -1,0 +1,72 @@
+"""The one base of every persistent button and menu, and the one guard of their clicks.
+
+A :class:`CribItem` is a ``discord.ui.DynamicItem``: its state lives in its custom id, so a click
+after a restart rebuilds it from the id alone (``from_custom_id``). A click reaches
+:meth:`CribItem.run` with the loaded :class:`~cogs.cribbage.Cribbage` cog, and ``run`` calls the
+cog's handler as a plain method (``cog.on_play(interaction, game, step, card)``). The click is
+guarded in :meth:`CribItem.callback`, for every button and menu alike: a failure is logged with
+the custom id, and the clicker is told privately.
+
+Custom-id templates spell digits ``[0-9]``: a click carries whatever id a client sends, and
+``\\d`` would also take other scripts' digits.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import discord
+from discord.ext import commands
+
+from cogs.utils.replies import FAILED, tell
+
+if TYPE_CHECKING:
+    from cogs.cribbage import Cribbage
+
+log = logging.getLogger(__name__)
+
+HANDLED = "crib:handled"  # set in Interaction.extras by the item that takes a click
+NO_ID = r"(?!)"  # the template of the abstract base: it matches no custom id
+
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+
+
+class CribItem(discord.ui.DynamicItem[ItemT], template=NO_ID):
+    """A button or menu of the bot; subclasses give a ``template`` and implement :meth:`run`."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        interaction.extras[HANDLED] = True  # the stale-click listener leaves this click alone
+        try:
+            cog = cribbage_cog(interaction.client)
+            cog.names.learn(interaction.user)
+            await self.run(cog, interaction)
+        except Exception:
+            log.exception("Click on %s failed", self.custom_id)
+            await tell(interaction, FAILED)
+
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        """Hand the click to the cog's handler."""
+        raise NotImplementedError
+
+
+def cribbage_cog(client: discord.Client) -> Cribbage:
+    """The loaded :class:`~cogs.cribbage.Cribbage` cog, whose handlers answer every click."""
+    from cogs.cribbage import Cribbage  # imported when clicked: that module imports this one
+
+    cog = client.get_cog(Cribbage.__cog_name__) if isinstance(client, commands.Bot) else None
+    if not isinstance(cog, Cribbage):
+        raise RuntimeError("the Cribbage cog is not loaded")
+    return cog
+
+
+def handled(interaction: discord.Interaction) -> bool:
+    """Whether an item of ours has taken this click (discord.py runs it before any listener)."""
+    return bool(interaction.extras.get(HANDLED))
+
+
+def custom_id_of(interaction: discord.Interaction) -> str:
+    """The custom id a component interaction carries ("" for any other interaction)."""
+    data: Mapping[str, object] = interaction.data or {}
+    return str(data.get("custom_id", ""))
