@@ -2,8 +2,9 @@
 
 import random
 
-from bot.ai.expert_pegging import TwoHandedSolver, expert_play
+from bot.ai.expert_pegging import expert_play
 from bot.ai.pegging import peg_points, standard_candidates, standard_play
+from bot.ai.pegging_solver import TwoHandedSolver
 from bot.ai.players import decide
 from bot.ai.view import SeatView
 from bot.engine import FULL_PACK, Game, Phase, Play, Scored, ScoreReason, Variant, score_pegging

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sqlite3
 
 import pytest
@@ -13,7 +12,7 @@ from bot.ratings import DEFAULT_RATING, RATER, Rating
 from db import Store
 from db.leaderboard import PROVISIONAL_GAMES
 from db.standings import COMPUTER_PLAYERS
-from tests.support.leaderboard import record_game
+from tests.support.leaderboard import rated_copy, record_game
 
 ALICE, BOB, CAROL, DAVE = 11, 12, 13, 14
 
@@ -252,12 +251,8 @@ def league_file(tmp_path_factory):
 
 @pytest.fixture
 async def league(league_file, tmp_path):
-    path = tmp_path / "league.db"
-    shutil.copy(league_file, path)
-    store = await Store.open(path)
-    await store.standings.enable_ratings(RATER)
-    yield store
-    await store.close()
+    async with rated_copy(league_file, tmp_path / "league.db") as store:
+        yield store
 
 
 async def all_pages(store, **kwargs):

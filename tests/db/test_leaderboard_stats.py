@@ -10,15 +10,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
-import shutil
 from typing import Any
 
 import pytest
 
 from bot.engine import Variant
 from bot.ratings import RATER, Rating
-from db import Store
-from tests.support.leaderboard import record_game
+from tests.support.leaderboard import rated_copy, record_game
 from tests.support.sessions import (
     BOB,
     CAROL,
@@ -70,12 +68,8 @@ def played_file(tmp_path_factory):
 
 @pytest.fixture
 async def played(played_file, tmp_path):
-    path = tmp_path / "played.db"
-    shutil.copy(played_file, path)
-    store = await Store.open(path)
-    await store.standings.enable_ratings(RATER)
-    yield store
-    await store.close()
+    async with rated_copy(played_file, tmp_path / "played.db") as store:
+        yield store
 
 
 async def hand_computed(store, user_id: int) -> dict:

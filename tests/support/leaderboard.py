@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import shutil
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 
+from bot.ratings import RATER
 from db import Finish, SeatOutcome, SeatRecord, Store
 
 Player = int | str  # a user id, or a computer level ("easy", "standard", "expert")
+
+
+@contextlib.asynccontextmanager
+async def rated_copy(built: Path, path: Path) -> AsyncIterator[Store]:
+    """A store opened on a copy (at ``path``) of a database built once per module, rated."""
+    shutil.copy(built, path)
+    store = await Store.open(path)
+    try:
+        await store.standings.enable_ratings(RATER)
+        yield store
+    finally:
+        await store.close()
 
 
 async def record_game(
