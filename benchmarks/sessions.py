@@ -1,7 +1,8 @@
 """Session manager benchmark: concurrent games through GameSessionManager on a real SQLite file.
 
     .venv/bin/python benchmarks/sessions.py [--games 200] [--think-ms 1000] [--seconds 10]
-                                            [--resume-games 1000]
+                                            [--resume-games 1000] [--synchronous both]
+                                            [--size-games 100]
 
 Two-player games of humans clicking random legal buttons; every ``act`` is timed from the call
 to the durable outcome (commit included). Figures, one per line as ``name: value unit``:
@@ -14,9 +15,19 @@ to the durable outcome (commit included). Figures, one per line as ``name: value
   throughput ceiling; latency is then queueing: about games / throughput);
 * ``resume_<n>_games``: a cold start: open the store, load ``n`` active games, replay a sample
   against their logs;
-* ``memory_per_game``: Python memory held per active game after that resume (tracemalloc).
+* ``memory_per_game``: Python memory held per active game after that resume (tracemalloc);
+* ``db_bytes_per_finished_game`` (and ``_3p``, ``_4p``, ``_as_rows``, ``compact_per_game``,
+  ``compact_write_wait_p50`` / ``_max``, ``final_act_extra``): ``--size-games`` whole games to
+  121 per figure, the database's pages in use per finished game (:mod:`benchmarks.db_size`;
+  0: skipped).
 
-Goals: act_p99 <= 20 ms at 200 games, resume of 1,000 games <= 1 s, <= 64 KB per game.
+``--synchronous``: the clicking figures with the store's ``synchronous=FULL`` (the bot's
+setting: an acknowledged move survives a power cut; one fsync of the WAL per group-committed
+batch), with ``NORMAL`` (a process crash only; figures suffixed ``_normal``), or ``both`` (the
+default: the cost of FULL, measured in the same run).
+
+Goals: act_p99 <= 20 ms at 200 games, resume of 1,000 games <= 1 s, <= 64 KB per game,
+<= 3 KB of database per finished game.
 """
 
 from __future__ import annotations
@@ -33,9 +44,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.db_size import size_figures  # noqa: E402
 from bot.engine import Variant  # noqa: E402
 from bot.sessions import GameSessionManager, Outcome, PrivateView  # noqa: E402
 from db import Store  # noqa: E402
+from db.connection import Synchronous  # noqa: E402
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -133,31 +146,42 @@ async def resume_memory(path: Path) -> tuple[float, int]:
     return grown / max(1, report.active), report.active
 
 
+async def clicking(args: argparse.Namespace, path: Path, synchronous: Synchronous) -> None:
+    """The clicking figures on a new database with this ``synchronous`` setting."""
+    suffix = "" if synchronous == "FULL" else f"_{synchronous.lower()}"
+    store = await Store.open(path, synchronous=synchronous)
+    manager = GameSessionManager(store)
+    await manager.resume()
+    games = await open_games(manager, args.games, 1)
+    paced, paced_time = await play(manager, games, args.think_ms / 1000, args.seconds, 1)
+    live = [v.game_id for v in manager.live_games()][: args.games]
+    stress, _ = await play(manager, live, 0.1, args.seconds / 2, 2)
+    live = [v.game_id for v in manager.live_games()][: args.games]
+    rushed, rushed_time = await play(manager, live, 0.0, args.seconds / 2, 3)
+    await store.close()
+
+    ms = 1000
+    print(f"synchronous{suffix}: {synchronous}")
+    print(f"games{suffix}: {args.games} games")
+    print(f"act_p50{suffix}: {percentile(paced, 0.50) * ms:.2f} ms")
+    print(f"act_p99{suffix}: {percentile(paced, 0.99) * ms:.2f} ms")
+    print(f"paced_actions_per_second{suffix}: {len(paced) / paced_time:.0f} actions/s")
+    print(f"act_p50_stress{suffix}: {percentile(stress, 0.50) * ms:.2f} ms")
+    print(f"act_p99_stress{suffix}: {percentile(stress, 0.99) * ms:.2f} ms")
+    print(f"actions_per_second{suffix}: {len(rushed) / rushed_time:.0f} actions/s")
+    print(f"act_p99_saturated{suffix}: {percentile(rushed, 0.99) * ms:.2f} ms")
+
+
 async def main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING)
+    modes: tuple[Synchronous, ...] = (
+        ("FULL", "NORMAL") if args.synchronous == "both" else (args.synchronous,)
+    )
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.db"
-        store = await Store.open(path)
-        manager = GameSessionManager(store)
-        await manager.resume()
-        games = await open_games(manager, args.games, 1)
-        paced, paced_time = await play(manager, games, args.think_ms / 1000, args.seconds, 1)
-        live = [v.game_id for v in manager.live_games()][: args.games]
-        stress, _ = await play(manager, live, 0.1, args.seconds / 2, 2)
-        live = [v.game_id for v in manager.live_games()][: args.games]
-        rushed, rushed_time = await play(manager, live, 0.0, args.seconds / 2, 3)
-        await store.close()
+        for mode in modes:
+            await clicking(args, Path(tmp) / f"bench-{mode.lower()}.db", mode)
 
         ms = 1000
-        print(f"games: {args.games} games")
-        print(f"act_p50: {percentile(paced, 0.50) * ms:.2f} ms")
-        print(f"act_p99: {percentile(paced, 0.99) * ms:.2f} ms")
-        print(f"paced_actions_per_second: {len(paced) / paced_time:.0f} actions/s")
-        print(f"act_p50_stress: {percentile(stress, 0.50) * ms:.2f} ms")
-        print(f"act_p99_stress: {percentile(stress, 0.99) * ms:.2f} ms")
-        print(f"actions_per_second: {len(rushed) / rushed_time:.0f} actions/s")
-        print(f"act_p99_saturated: {percentile(rushed, 0.99) * ms:.2f} ms")
-
         resume_path = Path(tmp) / "resume.db"
         store = await Store.open(resume_path)
         manager = GameSessionManager(store)
@@ -169,6 +193,9 @@ async def main(args: argparse.Namespace) -> int:
         print(f"resume_{active}_games: {elapsed * ms:.0f} ms")
         per_game, active = await resume_memory(resume_path)
         print(f"memory_per_game: {per_game / 1024:.1f} KB")
+        if args.size_games:
+            for line in await size_figures(Path(tmp), args.size_games):
+                print(line)
     return 0
 
 
@@ -180,4 +207,13 @@ if __name__ == "__main__":
     )
     parser.add_argument("--seconds", type=float, default=10.0, help="paced run length (10)")
     parser.add_argument("--resume-games", type=int, default=1000, help="games to resume (1000)")
+    parser.add_argument(
+        "--size-games", type=int, default=100, help="games per database size figure (100)"
+    )
+    parser.add_argument(
+        "--synchronous",
+        choices=("FULL", "NORMAL", "both"),
+        default="both",
+        help="the store's synchronous setting for the clicking figures (both: FULL, then NORMAL)",
+    )
     raise SystemExit(asyncio.run(main(parser.parse_args())))

@@ -1,4 +1,6 @@
-"""``python -m bot``: start the Discord bot.  ``python -m bot play``: a game in the terminal."""
+"""``python -m bot``: start the Discord bot.  ``python -m bot play``: a game in the terminal.
+``python -m bot backup PATH`` / ``python -m bot check [DB]``: the operator's commands
+(:mod:`bot.app.operations`)."""
 
 from __future__ import annotations
 
@@ -12,10 +14,27 @@ def main(argv: list[str] | None = None) -> int:
         from bot.app.terminal import main as play
 
         return play(argv[1:])
+    if argv[:1] == ["backup"]:
+        from bot.app.operations import backup_main
+
+        return backup_main(argv[1:])
+    if argv[:1] == ["check"]:
+        from bot.app.operations import check_main
+
+        return check_main(argv[1:])
     if argv and argv[0] in ("-h", "--help"):
-        print("usage: python -m bot            start the Discord bot (reads .env)")
-        print("       python -m bot play ...   play in the terminal (python -m bot play --help)")
+        print("usage: python -m bot              start the Discord bot (reads .env)")
+        print("       python -m bot play ...     play in the terminal (python -m bot play --help)")
+        print("       python -m bot backup PATH  copy the database (safe while the bot runs)")
+        print("       python -m bot check [DB]   check the database and replay every game")
         return 0
+    if argv:
+        print(
+            f"python -m bot: unknown command {argv[0]!r}; commands: play, backup, check "
+            "(python -m bot --help). Started without arguments, it runs the Discord bot.",
+            file=sys.stderr,
+        )
+        return 2
 
     from bot.app.config import ConfigError, load_config
 
@@ -27,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    from bot.app.logs import install
+
+    install(config.token)  # no token, webhook URL or interaction payload in any log line
     from bot.app.client import run
 
     return run(config)

@@ -1,7 +1,11 @@
 """The ``/cribbage`` commands and every button click: read, ask the manager, render, respond.
 
 No rule and no SQL here: the session manager decides, the renderers format, the table
-publishes. Every interaction is answered within Discord's 3 seconds (slow moves defer first).
+publishes. Every interaction is answered within Discord's 3 seconds, whatever the database does:
+work that may wait on it runs through :func:`~cogs.utils.replies.in_time`, which defers first.
+Every command is checked before it runs (a server channel, options within their choices:
+:mod:`cogs.utils.checks`), and every request on a game is made through the manager's door for
+the interaction's server and channel (``manager.at(place_of(interaction))``).
 """
 
 from __future__ import annotations
@@ -9,15 +13,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Iterable
 from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
-from bot.engine import Action, Card, Cut, Discard, Play, Variant
+from bot.engine import Variant
 from bot.render.embeds import help_embed, rules_embed
 from bot.sessions import (
     LEVELS,
@@ -26,28 +29,29 @@ from bot.sessions import (
     GameView,
     Level,
     Outcome,
-    PrivateView,
     Refusal,
 )
-from cogs.standings import Against, Scope, SortChoice, StandingsDesk
-from cogs.utils.buttons import ALL_BUTTONS
-from cogs.utils.hand import hand_message, selected_cards, shown_picture
+from cogs.standings import Against, LeaderboardPageButton, Scope, SortChoice, StandingsDesk
+from cogs.utils.buttons import ALL_BUTTONS, GAME_ID
+from cogs.utils.checks import check_command
+from cogs.utils.hand_clicks import HandClicks
 from cogs.utils.items import custom_id_of, handled
 from cogs.utils.muggins import MUGGINS_ITEMS, MugginsKeeper
 from cogs.utils.names import NameBook
 from cogs.utils.pictures import start_painters, stop_painters
 from cogs.utils.rematch import REMATCH_BUTTONS, Rematches
 from cogs.utils.replies import (
-    DEFER_AFTER,
-    age,
     answer_command_error,
     channel_of,
+    defer_if_late,
     in_time,
+    place_of,
     redraw,
     say,
 )
 from cogs.utils.settings import settings_command
 from cogs.utils.table import Table
+from cogs.utils.ticker import Ticker
 from cogs.utils.timers import TurnKeeper
 from cogs.utils.watch import Watch
 
@@ -56,13 +60,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SWEEP_EVERY_MINUTES = 5
-GAME_OVER = "The game is over: the result is in the channel."
+SWEEP_EVERY = 5 * 60.0  # seconds between two idle sweeps
 COMPUTER_VERBS: dict[str, Level] = {f"cpu_{level}": level for level in LEVELS}
 # a click on a hand's button (play, select, discard, cut, hint, claim): its game, for a redraw
-HAND_CLICK = re.compile(r"crib:[psdcin]:(?P<game>[0-9]+):")
+HAND_CLICK = re.compile(rf"crib:[psdcin]:(?P<game>{GAME_ID}):")
+# every button and menu of the bot (dynamic items, registered at load)
+ITEMS = (*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS, LeaderboardPageButton)
 
 
+@app_commands.guild_only()  # the whole group: Discord ignores guild_only on a subcommand
 class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play cribbage"):
     def __init__(self, bot: CribbageBot) -> None:
         self.bot = bot
@@ -72,9 +78,13 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.rematches = Rematches(self)  # the Rematch button and its answers: utils/rematch.py
         self.watcher = Watch(bot, self.manager, self.names)  # /cribbage watch: utils/watch.py
         self.table.followers.append(self.watcher.follow)
+        self.hands = HandClicks(self)  # clicks on a hand: utils/hand_clicks.py
         self.turns = TurnKeeper(self)  # turn timers: utils/timers.py
         self.muggins = MugginsKeeper(self)  # claims, muggins calls, their windows: utils/muggins.py
         self.standings = StandingsDesk(bot.store.standings, self.names)  # cogs/standings.py
+        self.idle = Ticker(  # the idle sweep, every SWEEP_EVERY seconds
+            bot, self.sweep, seconds=SWEEP_EVERY, failure="The idle sweep failed", logger=log
+        )
         self._resumed: asyncio.Future[None] | None = None
         super().__init__()
         group = self.app_command
@@ -85,7 +95,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.bot.add_dynamic_items(*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS)
         self._tree_error = self.bot.tree.on_error
         self.bot.tree.error(answer_command_error)  # every slash command of the bot is ours
-        self.sweep.start()
+        self.idle.start()
         self.turns.start()
         self.muggins.start()
         await start_painters()
@@ -101,14 +111,16 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
 
     async def cog_unload(self) -> None:
         self.bot.tree.error(self._tree_error)
-        self.sweep.cancel()
+        self.idle.stop()
         self.turns.stop()
         self.muggins.stop()
         stop_painters()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Before every command of the group (``/cribbage settings`` checks the same): a server
+        channel, and only options the command allows (:mod:`cogs.utils.checks`)."""
         self.names.learn(interaction.user)
-        return True
+        return check_command(interaction)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -119,14 +131,13 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         """
         if interaction.type is not discord.InteractionType.component or handled(interaction):
             return  # not a click, or one of our buttons took it (discord.py runs it first)
-        custom_id = custom_id_of(interaction)
-        if not custom_id.startswith("crib:") or interaction.message is None:
-            return
-        if _shows(interaction.message.components, custom_id):
+        custom_id, message = custom_id_of(interaction), interaction.message
+        if message is not None and _shows(message.components, custom_id) and _ours(custom_id):
             return  # the button is there: its DynamicItem handles the click
-        self.names.learn(interaction.user)
-        if hand := HAND_CLICK.match(custom_id):
-            await self._update_hand(interaction, int(hand["game"]), note=f"⚠️ {STALE_MESSAGE}")
+        self.names.learn(interaction.user)  # any other id (stale, or forged) gets an answer
+        hand = HAND_CLICK.match(custom_id)
+        if hand and message is not None and message.flags.ephemeral:  # a hand is private
+            await self.hands.update_hand(interaction, int(hand["game"]), note=f"⚠️ {STALE_MESSAGE}")
         else:
             await say(interaction, STALE_MESSAGE)
 
@@ -152,37 +163,58 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         muggins: bool | None = None,
         match: Literal[1, 3, 5] = 1,
     ) -> None:
-        if target is None or muggins is None:  # the server's defaults
-            settings = await self.manager.server_settings(interaction.guild_id)
-            to = settings.target if target is None else target
-            muggins = settings.muggins if muggins is None else muggins
-        else:
-            to = target
+        # every option was checked against its choices (interaction_check): here, the rules
         try:
-            variant = Variant(players, partnerships, to, muggins)
+            Variant(players, partnerships, target or 121, bool(muggins))
         except ValueError as err:
-            await say(interaction, f"{err}.")
+            await say(interaction, f"{err}. Nothing was created.")
             return
-        lobby = await self.manager.create_lobby(
-            guild_id=interaction.guild_id,
-            channel_id=channel_of(interaction),
-            host_id=interaction.user.id,
-            variant=variant,
-            best_of=match,
-        )
+        level: Level = "standard" if computer == "none" else computer
+        # slow (the database busy): deferred privately, so that a refusal or an error stays
+        # private; the lobby then goes to the channel as a message of its own
+        work = self._open_lobby(interaction, players, partnerships, target, muggins, match)
+        lobby = await in_time(interaction, work, ephemeral=True, thinking=True)
         if isinstance(lobby, Refusal):
             await say(interaction, lobby.message)
             return
-        level: Level = "standard" if computer == "none" else computer
         if computer != "none":
+            door = self.manager.at(place_of(interaction))
             for _ in range(players - 1):
-                filled = await self.manager.add_computer(lobby.game_id, interaction.user.id, level)
+                filled = await door.add_computer(lobby.game_id, interaction.user.id, level)
                 if isinstance(filled, GameView):
                     lobby = filled
+        await defer_if_late(interaction, ephemeral=True, thinking=True)
         payload = await self.table.lobby_payload(lobby, level)
-        await interaction.response.send_message(**payload)
-        message = await interaction.original_response()
+        message: discord.Message
+        if interaction.response.is_done():
+            message = await self.table.channel(lobby.channel_id).send(**payload)
+            await say(interaction, "Your table is open in the channel.")
+        else:
+            await interaction.response.send_message(**payload)
+            message = await interaction.original_response()
         await self.manager.set_message(lobby.game_id, "lobby", message.channel.id, message.id)
+
+    async def _open_lobby(
+        self,
+        interaction: discord.Interaction,
+        players: int,
+        partnerships: bool,
+        target: int | None,
+        muggins: bool | None,
+        match: int,
+    ) -> GameView | Refusal:
+        """The lobby of ``/cribbage start``, the server's defaults filling what was left out."""
+        if target is None or muggins is None:
+            settings = await self.manager.server_settings(interaction.guild_id)
+            target = settings.target if target is None else target
+            muggins = settings.muggins if muggins is None else muggins
+        return await self.manager.create_lobby(
+            guild_id=interaction.guild_id,
+            channel_id=channel_of(interaction),
+            host_id=interaction.user.id,
+            variant=Variant(players, partnerships, target, muggins),
+            best_of=match,
+        )
 
     @app_commands.command(name="hand", description="Show your cards in this channel's game")
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -190,7 +222,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         if view is None:
             await say(interaction, "You have no cribbage game in this channel.")
             return
-        await self.open_hand(interaction, view.game_id)
+        await self.hands.open_hand(interaction, view.game_id)
 
     @app_commands.command(name="board", description="Post this channel's game table again")
     async def board(self, interaction: discord.Interaction) -> None:
@@ -221,11 +253,12 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         if view is None:
             await say(interaction, "You have no cribbage game in this channel.")
             return
-        outcome = await self.manager.forfeit(view.game_id, interaction.user.id)
+        work = self.manager.at(place_of(interaction)).forfeit(view.game_id, interaction.user.id)
+        outcome = await in_time(interaction, work, ephemeral=True, thinking=True)
         if isinstance(outcome, Refusal):
             await say(interaction, outcome.message)
             return
-        await interaction.response.send_message("You forfeited the game.", ephemeral=True)
+        await say(interaction, "You forfeited the game.")
         await self.table.publish(outcome, actor=interaction.user.id)
 
     def _channel_game(self, interaction: discord.Interaction) -> GameView | None:
@@ -247,173 +280,35 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     ) -> None:
         user = interaction.user.id
         level = COMPUTER_VERBS.get(verb)
-        result: GameView | Outcome | Refusal
+        door = self.manager.at(place_of(interaction))
+        work: Awaitable[GameView | Outcome | Refusal]
         if level is not None:
-            result = await self.manager.add_computer(game_id, user, level)
+            work = door.add_computer(game_id, user, level)
         elif verb == "join":
-            result = await self.manager.join(game_id, user)
+            work = door.join(game_id, user)
         elif verb == "leave":
-            result = await self.manager.leave(game_id, user)
+            work = door.leave(game_id, user)
         elif verb == "cancel":
-            result = await self.manager.cancel(game_id, user)
+            work = door.cancel(game_id, user)
         else:
-            result = await self.manager.start(game_id, user)
+            work = door.start(game_id, user)
+        result = await in_time(interaction, work)
         if isinstance(result, Refusal):
             await say(interaction, result.message)
             return
         view = result.view if isinstance(result, Outcome) else result
+        await defer_if_late(interaction)
         names = await self.names.seat_names(view)
         payload = await self.table.lobby_payload(view, level or "standard", names=names)
-        await interaction.response.edit_message(**payload)
+        await redraw(interaction, **payload)
         if isinstance(result, Outcome):  # the game started: its table goes below
             await self.table.publish(result, actor=user, names=names)
 
-    # ------------------------------------------------------------------ the hand
-
-    async def open_hand(self, interaction: discord.Interaction, game_id: int) -> None:
-        """The "Your hand" button: the player's cards, privately, in a new message."""
-        private = self.manager.private_view(game_id, interaction.user.id)
-        view = self.manager.view(game_id)
-        if isinstance(private, Refusal) or view is None:
-            await say(interaction, private.message if isinstance(private, Refusal) else GAME_OVER)
-            return
-        if age(interaction) > DEFER_AFTER:  # a busy moment: keep the 3-second promise first
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        names = await self.names.seat_names(view)
-        images = await self.table.images_enabled(view.guild_id)
-        message = hand_message(view, private, names, images=images)
-        files = await message.files()
-        if interaction.response.is_done():
-            await interaction.followup.send(
-                message.content, view=message.view, files=files, ephemeral=True
-            )
-        else:
-            await interaction.response.send_message(
-                message.content, view=message.view, files=files, ephemeral=True
-            )
-        self.table.remember_hand(game_id, interaction.user.id, interaction, message.filename)
-
-    async def _update_hand(
-        self,
-        interaction: discord.Interaction,
-        game_id: int,
-        *,
-        mask: int = 0,
-        note: str = "",
-        private: PrivateView | Refusal | None = None,
-    ) -> None:
-        """Redraw the clicked hand message in place, from the game as it is now (``private``:
-        the player's view when the caller has it already)."""
-        view = self.manager.view(game_id)
-        if private is None:
-            private = self.manager.private_view(game_id, interaction.user.id)
-        if view is None:  # the game has ended
-            await self._close_hand(interaction, GAME_OVER, note)
-            return
-        if isinstance(private, Refusal):
-            await self._close_hand(interaction, private.message, note)
-            return
-        names = await self.names.seat_names(view)
-        images = await self.table.images_enabled(view.guild_id)
-        await self._redraw_hand(interaction, view, private, names, images, mask=mask, note=note)
-
-    async def _redraw_hand(
-        self,
-        interaction: discord.Interaction,
-        view: GameView,
-        private: PrivateView,
-        names: Sequence[str],
-        images: bool,
-        *,
-        mask: int = 0,
-        note: str = "",
-    ) -> None:
-        """Redraw the clicked hand message with ``private`` (the answer to a click on it)."""
-        if not interaction.response.is_done() and age(interaction) > DEFER_AFTER:
-            await interaction.response.defer()
-        message = hand_message(view, private, names, mask=mask, note=note, images=images)
-        await redraw(interaction, **await message.edit(shown_picture(interaction.message)))
-        self.table.remember_hand(view.game_id, interaction.user.id, interaction, message.filename)
-
-    @staticmethod
-    async def _close_hand(interaction: discord.Interaction, message: str, note: str = "") -> None:
-        """The clicked hand message says why it has no cards to show (and loses its buttons)."""
-        await redraw(interaction, content=f"{note}\n{message}".strip(), view=None, attachments=[])
-
-    async def on_pick(
-        self, interaction: discord.Interaction, game_id: int, step: int, mask: int
-    ) -> None:
-        private = self.manager.private_view(game_id, interaction.user.id)
-        if not isinstance(private, Refusal) and private.step != step:
-            await self._update_hand(
-                interaction, game_id, note="Your hand has changed.", private=private
-            )
-            return
-        await self._update_hand(interaction, game_id, mask=mask, private=private)
-
-    async def on_discard(
-        self, interaction: discord.Interaction, game_id: int, step: int, mask: int
-    ) -> None:
-        private = self.manager.private_view(game_id, interaction.user.id)
-        if isinstance(private, Refusal):
-            await self._update_hand(interaction, game_id, private=private)
-            return
-        await self.act(interaction, game_id, Discard(selected_cards(private, mask)), step)
-
-    async def on_play(
-        self, interaction: discord.Interaction, game_id: int, step: int, card: Card
-    ) -> None:
-        await self.act(interaction, game_id, Play(card), step)
-
-    async def on_cut(
-        self, interaction: discord.Interaction, game_id: int, step: int, where: str
-    ) -> None:
-        private = self.manager.private_view(game_id, interaction.user.id)
-        depths = (
-            []
-            if isinstance(private, Refusal)
-            else [a.depth for a in private.legal_actions if isinstance(a, Cut)]
-        )
-        if not depths:
-            await self._update_hand(
-                interaction, game_id, note="It's not your cut.", private=private
-            )
-            return
-        third = max(1, len(depths) // 3)
-        zone = {"t": depths[:third], "m": depths[third:-third] or depths, "b": depths[-third:]}
-        depth = secrets.choice(zone[where])
-        await self.act(interaction, game_id, Cut(depth), step)
-
-    async def on_hint(self, interaction: discord.Interaction, game_id: int, step: int) -> None:
-        await interaction.response.defer()
-        advice = await self.manager.advise(game_id, interaction.user.id)
-        note = advice.message if isinstance(advice, Refusal) else f"💡 {advice}"
-        await self._update_hand(interaction, game_id, note=note)
-
-    async def act(
-        self, interaction: discord.Interaction, game_id: int, action: Action, step: int
-    ) -> None:
-        """Apply a move; answer by redrawing the hand; then tell the table. Everything the
-        replies show comes from the outcome: nothing is looked up again."""
-        user = interaction.user.id
-        outcome = await in_time(interaction, self.manager.act(game_id, user, action, step=step))
-        if isinstance(outcome, Refusal):
-            await self._update_hand(interaction, game_id, note=f"⚠️ {outcome.message}")
-            return
-        view, private = outcome.view, outcome.hands.get(user)
-        names = await self.names.seat_names(view)
-        if not view.status.is_open:
-            await self._close_hand(interaction, GAME_OVER)
-        elif private is None:  # not in the outcome's hands (never so for a seated player)
-            await self._update_hand(interaction, game_id)
-        else:
-            await self._redraw_hand(interaction, view, private, names, outcome.settings.images)
-        await self.table.publish(outcome, actor=user, names=names)
-
     # ------------------------------------------------------------------ upkeep
 
-    @tasks.loop(minutes=SWEEP_EVERY_MINUTES)
     async def sweep(self) -> None:
+        """Warn about idle games, publish the abandoned and the resumed (every ``SWEEP_EVERY``)."""
+        self.table.hands.expire()  # open hands whose token ran out, if no click dropped them yet
         report = await self.manager.sweep_idle()
         for warning in report.warnings:
             mentions = " ".join(f"<@{u}>" for u in warning.user_ids)
@@ -424,14 +319,6 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             )
         for outcome in (*report.abandoned, *report.resumed):
             await self.table.publish(outcome)
-
-    @sweep.before_loop
-    async def before_sweep(self) -> None:
-        await self.bot.wait_until_ready()
-
-    @sweep.error
-    async def sweep_failed(self, error: BaseException) -> None:
-        log.error("The idle sweep failed", exc_info=error)
 
     # ------------------------------------------------------------ standings: cogs/standings.py
 
@@ -450,7 +337,8 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         against: Against | None = None,
     ) -> None:
         if against is None:
-            settings = await self.manager.server_settings(interaction.guild_id)
+            work = self.manager.server_settings(interaction.guild_id)
+            settings = await in_time(interaction, work, thinking=True)
             against = "anyone" if settings.computer_games_count else "people"
         await self.standings.leaderboard(interaction, scope=scope, sort=sort, against=against)
 
@@ -473,6 +361,11 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         scope: Scope = "global",
     ) -> None:
         await self.standings.history(interaction, user or interaction.user, scope=scope)
+
+
+def _ours(custom_id: str) -> bool:
+    """Whether ``custom_id`` is one a button or menu of the bot answers (its template)."""
+    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ITEMS)
 
 
 def _shows(components: Iterable[object], custom_id: str) -> bool:

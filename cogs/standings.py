@@ -20,7 +20,6 @@ after a restart (well under Discord's 100 characters)::
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Iterable, Mapping
@@ -39,6 +38,7 @@ from bot.render.text import escape
 from cogs.utils.buttons import view_of
 from cogs.utils.items import CribItem
 from cogs.utils.names import COMPUTER_NAMES, NameBook
+from cogs.utils.replies import in_time
 
 if TYPE_CHECKING:
     from bot.app.client import CribbageBot
@@ -54,7 +54,6 @@ SortChoice = Literal["rating", "wins", "win rate", "skunks"]
 Against = Literal["people", "computers", "anyone"]
 Pool = Literal["people", "computers", "all"]  # the store's name of each
 
-ANSWER_WITHIN = 2.0  # seconds before a slow answer (names to look up) is deferred
 HISTORY_GAMES = 10
 NO_PINGS = discord.AllowedMentions.none()
 
@@ -70,7 +69,7 @@ def _decode(codes: Mapping[K, str], code: str) -> K:
 
 class LeaderboardPageButton(
     CribItem[discord.ui.Button],
-    template=r"crib:b:(?P<owner>[0-9]+):(?P<scope>[sg])(?P<sort>[rwps])(?P<pool>[hca])"
+    template=r"crib:b:(?P<owner>[0-9]{1,20}):(?P<scope>[sg])(?P<sort>[rwps])(?P<pool>[hca])"
     r":(?P<page>[0-9]{1,6}):(?P<direction>[pn])",
 ):
     """◀ / ▶ on a leaderboard: redraws the message at another page."""
@@ -259,12 +258,9 @@ class StandingsDesk:
 
     @staticmethod
     async def _within(interaction: discord.Interaction, work: Awaitable[T]) -> T:
-        """Run ``work``; defer the interaction if it takes long (names to fetch)."""
-        task = asyncio.ensure_future(work)
-        done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
-        if not done and not interaction.response.is_done():
-            await interaction.response.defer()
-        return await task
+        """Run ``work`` (the store, names to fetch); defer the interaction if it would answer
+        late (:func:`~cogs.utils.replies.in_time`)."""
+        return await in_time(interaction, work)
 
     @staticmethod
     async def _answer(

@@ -5,7 +5,16 @@ Callers use the intent-named async methods of :class:`Store`'s repositories (``s
 never SQL or cursors.
 """
 
-from .errors import Conflict, DatabaseTooNew, NotACribbageDatabase, StoreError
+from .errors import (
+    CannotOpenDatabase,
+    Conflict,
+    DatabaseBusy,
+    DatabaseCorrupt,
+    DatabaseNotWritable,
+    DatabaseTooNew,
+    NotACribbageDatabase,
+    StoreError,
+)
 from .migrations import APPLICATION_ID, LATEST_VERSION, MIGRATIONS, Migration
 from .records import (
     ActionRecord,
@@ -27,7 +36,11 @@ __all__ = [
     "MIGRATIONS",
     "ActionRecord",
     "ActionWrite",
+    "CannotOpenDatabase",
     "Conflict",
+    "DatabaseBusy",
+    "DatabaseCorrupt",
+    "DatabaseNotWritable",
     "DatabaseTooNew",
     "DealPoints",
     "Finish",

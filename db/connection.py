@@ -12,8 +12,17 @@
   the games) and commits whatever is queued in one transaction. If a batch fails, its items are
   written one by one (still holding the lock) so that only the faulty one fails.
 
-Rules of the connection: WAL journal, ``synchronous=NORMAL`` (a committed transaction survives
-the process being killed), foreign keys on, a busy timeout.
+Rules of the connection: WAL journal, ``synchronous=FULL`` (a committed transaction survives
+the process being killed *and* the machine losing power: SQLite syncs the WAL to the disk at each
+commit, and the group commit makes that one sync per batch of actions, not per click), foreign
+keys on, a busy timeout.
+
+Opening checks, before any game is loaded, that the file is a cribbage-bot database (or new),
+and that it can be written: a write inside a transaction that is rolled back. Every failure
+comes out as one of :mod:`db.errors`' classes with a message naming the file and the cause
+(:mod:`db.diagnosis`). ``read_only=True`` opens for reading only (``check``, ``backup``): no
+write, no migration, and every read sees the database as it was when it was opened (one read
+transaction, held until :meth:`Database.close`), however the bot writes meanwhile.
 """
 
 from __future__ import annotations
@@ -22,14 +31,15 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar, cast
 
 import aiosqlite
 
-from . import migrations
-from .errors import Conflict, StoreError
+from . import diagnosis, migrations
+from .errors import CannotOpenDatabase, Conflict, DatabaseNotWritable, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -38,48 +48,75 @@ T = TypeVar("T")
 #: Writes a batch of queued items inside the transaction the writer opened.
 BatchWrite = Callable[[aiosqlite.Connection, Sequence[T]], Awaitable[None]]
 Params = Sequence[Any] | Mapping[str, Any]
+#: ``FULL``: a commit survives a power cut (the default); ``NORMAL``: only a process crash.
+Synchronous = Literal["FULL", "NORMAL"]
+SYNCHRONOUS_MODES: tuple[Synchronous, ...] = ("FULL", "NORMAL")
 
 
 class Database:
     """The process's connection to one database file. Open with ``await Database.open(path)``."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, schema_version: int) -> None:
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        path: Path,
+        schema_version: int,
+        *,
+        read_only: bool = False,
+    ) -> None:
         self.path = path
         self.schema_version = schema_version
+        self.read_only = read_only
         self._conn = conn
         self._lock = asyncio.Lock()
         self._writers: list[GroupCommit[Any]] = []
         self._closed = False
 
     @classmethod
-    async def open(cls, path: str | Path, *, busy_timeout_ms: int = 5000) -> Database:
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        busy_timeout_ms: int = 5000,
+        synchronous: Synchronous = "FULL",
+        read_only: bool = False,
+    ) -> Database:
         """Open (creating if needed) and migrate the database at ``path``.
 
-        Raises :class:`~db.errors.NotACribbageDatabase` or :class:`~db.errors.DatabaseTooNew`
-        (leaving the file untouched) when the file is not one this version may use.
+        Raises (leaving the file untouched) :class:`~db.errors.NotACribbageDatabase`,
+        :class:`~db.errors.DatabaseTooNew`, :class:`~db.errors.DatabaseCorrupt`,
+        :class:`~db.errors.DatabaseBusy`, :class:`~db.errors.DatabaseNotWritable` or
+        :class:`~db.errors.CannotOpenDatabase`, each naming the file and the cause.
+        ``read_only``: open an existing file for reading only (no write probe, no migration),
+        reading one consistent moment: the database as it was when opened.
         """
         path = Path(path)
-        if not path.parent.is_dir():
-            raise StoreError(
-                f"Cannot open the database {path}: the directory {path.parent} does not exist. "
-                "Create it, or point CRIBBAGE_DB at a file in an existing directory."
-            )
+        if synchronous not in SYNCHRONOUS_MODES:
+            raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}, not {synchronous!r}")
+        if not path.parent.is_dir() or (read_only and not path.exists()):
+            raise CannotOpenDatabase(diagnosis.cannot_open_message(path))
+        target = str(path)
+        if read_only:
+            target = f"file:{urllib.parse.quote(str(path.absolute()))}?mode=ro"
         try:
-            conn = await aiosqlite.connect(str(path), isolation_level=None)
+            # Tried first on a worker thread: when aiosqlite's own connect fails, its thread
+            # may report to an event loop that has closed meanwhile (a traceback at exit).
+            await asyncio.to_thread(_try_connect, target, read_only)
+            conn = await aiosqlite.connect(target, isolation_level=None, uri=read_only)
         except sqlite3.Error as err:
-            raise StoreError(f"Cannot open the database {path}: {err}") from err
+            raise diagnosis.explain(err, path, "opening it") from err
         try:
             await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await migrations.identify(conn, path)  # before any pragma that writes the file
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            version = await migrations.migrate(conn, path)
+            if read_only:  # from its first read on, the transaction sees one moment
+                await conn.execute("BEGIN")
+            _, version = await migrations.identify(conn, path)  # writes nothing
+            if not read_only:
+                version = await _prepare(conn, path, synchronous)
         except BaseException:
             await conn.close()
             raise
-        log.info("database %s open (schema version %d)", path, version)
-        return cls(conn, path, version)
+        log.info("database %s open%s (schema version %d)", path, " read-only" * read_only, version)
+        return cls(conn, path, version, read_only=read_only)
 
     @property
     def closed(self) -> bool:
@@ -105,6 +142,8 @@ class Database:
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """``BEGIN IMMEDIATE … COMMIT`` under the lock; rolled back on any exception."""
         self._check_open()
+        if self.read_only:
+            raise DatabaseNotWritable(f"The database {self.path} was opened read-only.")
         async with self._lock, _atomic(self._conn):
             yield self._conn
 
@@ -129,6 +168,25 @@ class Database:
         async with self.read() as conn:
             rows = await conn.execute_fetchall(sql, params)
         return cast("list[tuple[Any, ...]]", list(rows))  # no row factory: rows are tuples
+
+    async def backup(self, target: Path) -> None:
+        """Copy the committed database into the new file ``target`` with SQLite's online backup
+        (a consistent snapshot, whatever other connections write meanwhile), synced to the disk
+        and in rollback-journal mode: one self-contained file."""
+        self._check_open()
+
+        def finish(dest: sqlite3.Connection) -> None:
+            dest.execute("PRAGMA journal_mode = DELETE")  # one file, no -wal beside it
+            dest.close()
+
+        dest = sqlite3.connect(str(target), isolation_level=None, check_same_thread=False)
+        try:
+            async with self.read() as conn:
+                await conn.backup(dest)
+            await asyncio.to_thread(finish, dest)
+        except BaseException:
+            dest.close()
+            raise
 
     # ------------------------------------------------------------------ group commit
 
@@ -214,6 +272,43 @@ class GroupCommit(Generic[T]):
                 await self._write(self._conn, items)
         except sqlite3.IntegrityError as err:
             raise Conflict(f"The action log refused the write: {err}") from err
+
+
+def _try_connect(target: str, uri: bool) -> None:
+    sqlite3.connect(target, uri=uri).close()
+
+
+async def _prepare(conn: aiosqlite.Connection, path: Path, synchronous: Synchronous) -> int:
+    """Probe a write, set the connection's rules, migrate; the schema version."""
+    doing = "checking that it can be written"
+    try:
+        await _probe_write(conn)
+        if diagnosis.disk_full(path):  # the probe's page never reached the disk
+            raise DatabaseNotWritable(diagnosis.not_writable_message(path, "before writing"))
+        doing = "switching it to write-ahead logging"
+        cursor = await conn.execute("PRAGMA journal_mode = WAL")
+        row = await cursor.fetchone()
+        if row is None or str(row[0]).lower() != "wal":
+            log.warning("database %s: journal mode is %s, not wal", path, row and row[0])
+        await conn.execute(f"PRAGMA synchronous = {synchronous}")
+        await conn.execute("PRAGMA foreign_keys = ON")
+        doing = "upgrading its schema"
+        return await migrations.migrate(conn, path)
+    except sqlite3.Error as err:
+        raise diagnosis.explain(err, path, doing) from err
+
+
+async def _probe_write(conn: aiosqlite.Connection) -> None:
+    """Write inside a transaction and roll it back: fails now, with SQLite's reason, when the
+    file, its directory (no room for the -journal / -wal file) or the disk refuses writes, or
+    another program holds the write lock. Leaves the file as it was."""
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        await conn.execute("CREATE TABLE IF NOT EXISTS cribbage_write_probe (written INTEGER)")
+        await conn.execute("INSERT INTO cribbage_write_probe DEFAULT VALUES")
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            await conn.execute("ROLLBACK")
 
 
 @contextlib.asynccontextmanager

@@ -1,4 +1,9 @@
-"""The store's exceptions. Messages are written for the operator who starts the bot."""
+"""The store's exceptions. Messages are written for the operator who starts the bot: each names
+the file and the likely cause, and says what to do (see :mod:`db.diagnosis`).
+
+Only :class:`NotACribbageDatabase` ever suggests pointing ``CRIBBAGE_DB`` at a new file: every
+other error concerns the bot's own database, whose games a new file would leave behind.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +19,27 @@ class NotACribbageDatabase(StoreError):
     """
 
 
+class DatabaseCorrupt(StoreError):
+    """The file is an SQLite database but damaged (``SQLITE_CORRUPT``): restore a backup."""
+
+
 class DatabaseTooNew(StoreError):
     """The database was written by a newer cribbage-bot; this version will not touch it."""
+
+
+class DatabaseBusy(StoreError):
+    """Another program holds the database's lock (``SQLITE_BUSY`` / ``SQLITE_LOCKED``): another
+    cribbage-bot, an ``sqlite3`` shell in a transaction, a backup tool. The file is fine."""
+
+
+class DatabaseNotWritable(StoreError):
+    """The database can be read but not written: a read-only file, a read-only directory (so the
+    ``-wal`` / ``-journal`` files cannot be created), a read-only file system, a full disk."""
+
+
+class CannotOpenDatabase(StoreError):
+    """The file cannot be opened at all (``SQLITE_CANTOPEN`` / ``SQLITE_PERM`` /
+    ``SQLITE_AUTH``): a missing directory, a directory in its place, no permission to read."""
 
 
 class Conflict(StoreError):

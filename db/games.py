@@ -1,6 +1,10 @@
 """Games and their logs: lobbies, seats, the group-committed action log, endings and results,
 the public message ids and the points of each deal.
 
+A game that ends is compacted in the transaction that ends it (:mod:`db.archive`): its log,
+last snapshot and points per deal become a few small compressed rows, read back exactly as
+before; :meth:`Games.prune_logs` is the optional retention of old logs.
+
 >>> import asyncio, tempfile, pathlib
 >>> from db import Store
 >>> async def demo(path):
@@ -17,16 +21,20 @@ the public message ids and the points of each deal.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import sqlite3
+import time
 from collections.abc import Sequence
 from typing import Any
 
 import aiosqlite
 
+from . import archive
 from . import statements as sql
 from .connection import Database
-from .errors import Conflict
+from .errors import Conflict, StoreError
 from .leaderboard import Standings
 from .records import (
     ActionRecord,
@@ -39,10 +47,13 @@ from .records import (
     SeatRecord,
 )
 
+log = logging.getLogger(__name__)
+
 
 class Games:
     """The games and their action logs, on the :class:`~db.connection.Database`. A game that
-    ends is rated in its ending transaction by ``standings`` (once ratings are enabled)."""
+    ends is rated in its ending transaction by ``standings`` (once ratings are enabled), then
+    compacted (:func:`db.archive.archive_or_keep`)."""
 
     #: The most action writes committed together in one transaction.
     max_batch = 256
@@ -51,6 +62,9 @@ class Games:
         self._database = database
         self._standings = standings
         self._actions = database.group_commit(self._write_actions, max_batch=self.max_batch)
+        self._archiving: asyncio.Task[int] | None = None
+        #: False only for a database opened read-only before schema 7 (no archive table).
+        self._archived = database.schema_version >= archive.SCHEMA_VERSION
 
     # ------------------------------------------------------------------ lobbies
 
@@ -258,21 +272,31 @@ class Games:
         return await self._load_games("g.status IN ('lobby', 'active')", ())
 
     async def load_game(self, game_id: int) -> GameRecord | None:
-        """One game in any status, or ``None``."""
+        """One game in any status, or ``None`` (an ended game's last snapshot comes from its
+        archive: the same record as before it was compacted)."""
         games = await self._load_games("g.id = ?", (game_id,))
         return games[0] if games else None
 
     async def _load_games(self, where: str, params: Sequence[Any]) -> list[GameRecord]:
         async with self._database.read() as conn:
-            return await sql.select_games(conn, where, params)
+            return await sql.select_games(conn, where, params, archived=self._archived)
 
     async def load_actions(self, game_id: int) -> list[ActionRecord]:
-        """A game's action log, in order."""
-        rows = await self._database.fetchall(
-            "SELECT seq, seat, action, created_at FROM actions WHERE game_id = ? ORDER BY seq",
-            (game_id,),
-        )
-        return [ActionRecord(game_id, seq, seat, json.loads(a), at) for seq, seat, a, at in rows]
+        """A game's action log, in order: the same records once it is archived (empty once a
+        retention pruned it: :meth:`log_pruned`)."""
+        async with self._database.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT seq, seat, action, created_at FROM actions WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            )
+            if rows:
+                return [
+                    ActionRecord(game_id, seq, seat, json.loads(a), at) for seq, seat, a, at in rows
+                ]
+            archived = await archive.load_log(conn, game_id) if self._archived else None
+        if archived is None:
+            return []
+        return [ActionRecord(game_id, *action) for action in archived.actions]
 
     async def game_status(self, game_id: int) -> str | None:
         """``'lobby'``, ``'active'``, ``'finished'``, ``'abandoned'``, ``'cancelled'`` or None."""
@@ -315,10 +339,91 @@ class Games:
         ]
 
     async def deal_points(self, game_id: int) -> list[DealPoints]:
-        """A game's points per deal and seat, in deal order."""
+        """A game's points per deal and seat, in deal order (archived or not)."""
+        async with self._database.read() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT {archive.POINTS_COLUMNS} FROM deal_points WHERE game_id = ? "
+                "ORDER BY deal, seat",
+                (game_id,),
+            )
+            if rows or not self._archived:
+                return [DealPoints(*row) for row in rows]
+            points = await archive.load_points(conn, game_id)
+        return [DealPoints(*row) for row in points]
+
+    # ------------------------------------------------------------------ compacting and retention
+
+    async def archive_ended(self, *, limit: int | None = None) -> int:
+        """Compact the ended games whose logs are still rows (those that ended before schema
+        version 7, or whose log could not be compacted then; a game that ends now is compacted
+        as it ends): :data:`~db.archive.ARCHIVE_BATCH` games per transaction, then a pause as
+        long as it took, so that clicks have the database at least half the time. Returns how
+        many were compacted; a game that cannot be is logged and left as it is."""
+        done = tried = 0
+        after = 0
+        while limit is None or tried < limit:
+            size = archive.ARCHIVE_BATCH
+            if limit is not None:
+                size = min(size, limit - tried)
+            async with self._database.read() as conn:  # no write lock when none is left
+                if not await archive.pending(conn, after=after, limit=1):
+                    break
+            began = time.perf_counter()
+            async with self._database.write() as conn:
+                ids = await archive.pending(conn, after=after, limit=size)
+                for game_id in ids:
+                    done += await archive.archive_or_keep(conn, game_id)
+            if not ids:
+                break
+            tried += len(ids)
+            after = ids[-1]
+            await asyncio.sleep(time.perf_counter() - began)  # queued clicks go first
+        return done
+
+    def start_archiving(self) -> asyncio.Task[int]:
+        """Run :meth:`archive_ended` in the background (the store does at open: after an
+        upgrade, the games that ended before are compacted while the bot plays)."""
+        if self._archiving is None or self._archiving.done():
+            self._archiving = asyncio.get_running_loop().create_task(self._archive_quietly())
+        return self._archiving
+
+    async def stop_archiving(self) -> None:
+        """Stop the background :meth:`archive_ended` (its open transaction is rolled back)."""
+        task, self._archiving = self._archiving, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _archive_quietly(self) -> int:
+        try:
+            done = await self.archive_ended()
+        except (StoreError, sqlite3.Error) as err:  # e.g. closed, or another program's lock
+            log.warning("compacting the ended games stopped (%s); the next start goes on", err)
+            return 0
+        if done:
+            log.info("compacted the logs of %d ended games", done)
+        return done
+
+    async def prune_logs(self, *, ended_before: float) -> int:
+        """Retention: drop the action logs (and last snapshots) of the archived games that ended
+        before ``ended_before`` (a time, e.g. ``time.time() - 365 * 86400``), except those of a
+        match still being played. Their results, points per deal, ratings and rows stay; their
+        replay is gone. Returns how many logs were dropped; the space is reused by new games."""
+        pruned = 0
+        while True:
+            async with self._database.write() as conn:
+                count = await archive.prune(conn, ended_before=ended_before, limit=500)
+            pruned += count
+            if count < 500:
+                return pruned
+            await asyncio.sleep(0)
+
+    async def log_pruned(self, game_id: int) -> bool:
+        """Whether a retention dropped this game's action log (see :meth:`prune_logs`)."""
+        if not self._archived:
+            return False
         rows = await self._database.fetchall(
-            "SELECT deal, seat, pegging, hand, crib, heels, hand_value, hand_cards, crib_value, "
-            "crib_cards FROM deal_points WHERE game_id = ? ORDER BY deal, seat",
-            (game_id,),
+            "SELECT 1 FROM game_archive WHERE game_id = ? AND log_parts IS NULL", (game_id,)
         )
-        return [DealPoints(*row) for row in rows]
+        return bool(rows)

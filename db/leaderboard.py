@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from . import standings
+from . import archive, standings
 from .connection import Database
 from .standings import ALL, COMPUTERS, EVERYWHERE, PEOPLE, Rater
 
@@ -95,7 +95,7 @@ STATS = f"""
                r.pegging, r.hand, r.crib, r.heels, r.best_hand, r.best_hand_cards, g.ended_at,
                EXISTS (SELECT 1 FROM seats c WHERE c.game_id = r.game_id AND c.computer IS NOT NULL)
                    AS computers,
-               (SELECT MAX(d.deal) FROM deal_points d WHERE d.game_id = r.game_id) AS deals
+               {archive.deals_of("r.game_id")} AS deals
         FROM seats s  -- CROSS JOIN keeps this order: from the player's seats (seats_by_user)
         CROSS JOIN games g ON g.id = s.game_id
         CROSS JOIN results r ON r.game_id = s.game_id AND r.seat = s.seat

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from . import diagnosis
 from .errors import DatabaseTooNew, NotACribbageDatabase
 
 APPLICATION_ID = 0x43524942  # "CRIB"
@@ -253,6 +254,53 @@ _V6 = (
     "ALTER TABLE games ADD COLUMN muggins INTEGER NOT NULL DEFAULT 0 CHECK (muggins IN (0, 1))",
 )
 
+_V7 = (
+    # Ended games are compacted (db/archive.py): their actions, last snapshot and points per
+    # deal become two compressed blobs (db/logcodec.py), the points and the log, cut into
+    # parts of at most 400 bytes in `archive_parts` (small rows fill the pages; appended in the
+    # order games end, from `first_part`: first the points', then the log's). `log_parts` is NULL
+    # once a retention pruned the log; `last_seq`: the log's last seq; `deals`: MAX(deal).
+    """CREATE TABLE game_archive (
+        game_id      INTEGER PRIMARY KEY REFERENCES games (id),
+        last_seq     INTEGER NOT NULL CHECK (last_seq >= 0),
+        deals        INTEGER,
+        first_part   INTEGER NOT NULL,
+        points_parts INTEGER NOT NULL CHECK (points_parts >= 1),
+        log_parts    INTEGER CHECK (log_parts >= 1)
+    ) STRICT""",
+    """CREATE TABLE archive_parts (
+        id      INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL,
+        data    BLOB NOT NULL
+    ) STRICT""",
+    # Ended games still to compact (those of older versions; any that could not be): few.
+    "ALTER TABLE games ADD COLUMN archived INTEGER NOT NULL DEFAULT 0 CHECK (archived IN (0, 1))",
+    """CREATE INDEX games_to_archive ON games (id)
+        WHERE archived = 0 AND started_at IS NOT NULL AND status IN ('finished', 'abandoned')""",
+    # The log stays append-only: only the archive step, which writes the archive row first,
+    # may delete the actions of an ended game. The archive is kept and never rewritten: only a
+    # retention may drop a log (its parts, once `log_parts` is NULL).
+    "DROP TRIGGER actions_are_append_only_delete",
+    """CREATE TRIGGER actions_are_append_only_delete BEFORE DELETE ON actions
+        WHEN NOT EXISTS (SELECT 1 FROM game_archive z JOIN games g ON g.id = z.game_id
+                         WHERE z.game_id = OLD.game_id AND g.status IN ('finished', 'abandoned'))
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END""",
+    """CREATE TRIGGER game_archive_is_kept BEFORE DELETE ON game_archive
+        BEGIN SELECT RAISE(ABORT, 'the game archive is kept'); END""",
+    """CREATE TRIGGER game_archive_only_prunes BEFORE UPDATE ON game_archive
+        WHEN NEW.log_parts IS NOT NULL OR NEW.game_id IS NOT OLD.game_id
+             OR NEW.last_seq IS NOT OLD.last_seq OR NEW.deals IS NOT OLD.deals
+             OR NEW.first_part IS NOT OLD.first_part
+             OR NEW.points_parts IS NOT OLD.points_parts
+        BEGIN SELECT RAISE(ABORT, 'an archived log can only be pruned'); END""",
+    """CREATE TRIGGER archive_parts_are_kept BEFORE UPDATE ON archive_parts
+        BEGIN SELECT RAISE(ABORT, 'the game archive is kept'); END""",
+    """CREATE TRIGGER archive_parts_only_pruned BEFORE DELETE ON archive_parts
+        WHEN NOT EXISTS (SELECT 1 FROM game_archive z WHERE z.game_id = OLD.game_id
+                         AND z.log_parts IS NULL AND OLD.id >= z.first_part + z.points_parts)
+        BEGIN SELECT RAISE(ABORT, 'the game archive is kept'); END""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, seats, action log, snapshots, per-deal points, results", _V1),
     Migration(2, "meta: the bot's own key-value facts", _V2),
@@ -260,6 +308,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "server settings and turn timers", _V4),
     Migration(5, "matches and rematches", _V5),
     Migration(6, "muggins: the variant flag of a game", _V6),
+    Migration(7, "ended games compacted: one archive row instead of their log rows", _V7),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
@@ -278,18 +327,23 @@ async def _pragma(conn: aiosqlite.Connection, name: str) -> int:
 
 
 async def identify(conn: aiosqlite.Connection, path: Path) -> tuple[int, int]:
-    """Read (application_id, user_version), refusing files that are not ours. Writes nothing."""
+    """Read (application_id, user_version), refusing files that are not ours. Writes nothing.
+
+    Raises :class:`NotACribbageDatabase` (not an SQLite database, another application's, or one
+    of ours missing tables), :class:`DatabaseTooNew`, or, when SQLite cannot read the file, the
+    error :func:`db.diagnosis.explain` tells from its result code (``DatabaseCorrupt``,
+    ``DatabaseBusy``, ``DatabaseNotWritable``, ``CannotOpenDatabase``); each names the file.
+    """
     try:
         app_id = await _pragma(conn, "application_id")
         version = await _pragma(conn, "user_version")
         rows = await conn.execute_fetchall(
             "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
         )
-    except sqlite3.DatabaseError as err:
-        raise NotACribbageDatabase(
-            f"{path} is not an SQLite database ({err}). cribbage-bot did not change it. "
-            "Point CRIBBAGE_DB at the bot's own database file, or at a new file name."
-        ) from err
+    except sqlite3.Error as err:
+        # Told apart by SQLite's result code: not a database, damaged, locked by another
+        # program, read-only, cannot be opened (db/diagnosis.py).
+        raise diagnosis.explain(err, path, "reading its header") from err
     tables = sorted(r[0] for r in rows)
     if app_id == 0 and version == 0 and not tables:
         return app_id, version  # a new, empty database
@@ -303,15 +357,16 @@ async def identify(conn: aiosqlite.Connection, path: Path) -> tuple[int, int]:
     if version > LATEST_VERSION:
         raise DatabaseTooNew(
             f"{path} was written by a newer cribbage-bot (schema version {version}; this version "
-            f"understands up to {LATEST_VERSION}). It was not changed. Upgrade cribbage-bot, or "
-            "point CRIBBAGE_DB at another file."
+            f"understands up to {LATEST_VERSION}). It was not changed. Upgrade cribbage-bot "
+            "(or run the newer version that wrote it); its games are intact."
         )
     missing = REQUIRED_TABLES - set(tables) if version >= 1 else set()
     if missing:
         raise NotACribbageDatabase(
             f"{path} claims to be a cribbage-bot database (schema version {version}) but lacks "
-            f"the tables {', '.join(sorted(missing))}. It was not changed; restore it from a "
-            "backup or point CRIBBAGE_DB at a new file."
+            f"the tables {', '.join(sorted(missing))}: it is damaged. It was not changed. Stop "
+            "the bot, restore your latest backup over it and run `python -m bot check` "
+            "(README: Backups and restore)."
         )
     return app_id, version
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import aiosqlite
 
-from . import standings
+from . import archive, logcodec, standings
 from .errors import Conflict
 from .records import ActionWrite, DealPoints, Finish, GameRecord, MessageRef, SeatRecord
 
@@ -20,7 +20,20 @@ GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.players, g.partnerships, g.target, g.seed, "
     "g.first_dealer, g.host_id, g.step, g.created_at, g.updated_at, g.warned_at, g.ended_at, "
     "g.end_reason, g.winner_side, g.forfeit_seat, s.seq, s.state, s.ready, "
-    "(SELECT MAX(a.seq) FROM actions a WHERE a.game_id = g.id), g.muggins"
+    "COALESCE((SELECT MAX(a.seq) FROM actions a WHERE a.game_id = g.id), {last_seq}), "
+    "g.muggins, {log}"  # whether an archived log holds the snapshot
+)
+#: A game's row with its snapshot and, once it is archived (db/archive.py), its archive row.
+SELECT_GAMES = (
+    f"SELECT {GAME_COLUMNS.format(last_seq='z.last_seq', log='z.log_parts IS NOT NULL')} "
+    "FROM games g LEFT JOIN snapshots s ON s.game_id = g.id "
+    "LEFT JOIN game_archive z ON z.game_id = g.id"
+)
+STATE = 19  # the index of s.state in GAME_COLUMNS
+#: The same from a database opened read-only before schema 7 (no archive yet).
+SELECT_GAMES_UNARCHIVED = (
+    f"SELECT {GAME_COLUMNS.format(last_seq='NULL', log='NULL')} "
+    "FROM games g LEFT JOIN snapshots s ON s.game_id = g.id"
 )
 DEAL_POINTS_UPSERT = """
     INSERT INTO deal_points (game_id, deal, seat, pegging, hand, crib, heels,
@@ -42,6 +55,12 @@ def dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
+def log_time(at: float) -> float:
+    """An action's time as logged: to the millisecond (what the compact log keeps in two
+    bytes or so; a finer time costs 8), e.g. ``1700000000.1234567`` -> ``1700000000.123``."""
+    return round(at, 3)
+
+
 async def write_actions(
     conn: aiosqlite.Connection,
     writes: Sequence[ActionWrite],
@@ -50,18 +69,20 @@ async def write_actions(
     """Append actions with their snapshots, steps, per-deal points and (final actions) results.
 
     Call inside a write transaction. Raises :class:`Conflict` when a write does not follow its
-    game's snapshot or its game is not active (the caller rolls back).
+    game's snapshot or its game is not active (the caller rolls back). An action's time is
+    kept to the millisecond (:func:`log_time`).
     """
     await conn.executemany(
         "INSERT INTO actions (game_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
-        [(w.game_id, w.seq, w.seat, dumps(w.action), w.at) for w in writes],
+        [(w.game_id, w.seq, w.seat, dumps(w.action), log_time(w.at)) for w in writes],
     )
     cursor = await conn.executemany(
         "UPDATE snapshots SET seq = ?, state = ?, ready = ? WHERE game_id = ? AND seq = ?",
         [(w.seq, dumps(w.state), dumps(list(w.ready)), w.game_id, w.seq - 1) for w in writes],
     )
     if cursor.rowcount != len(writes):
-        raise Conflict("An action does not follow its game's latest snapshot.")
+        astray = await _astray(conn, writes)
+        raise Conflict(f"An action does not follow its game's latest snapshot ({astray}).")
     cursor = await conn.executemany(
         "UPDATE games SET step = ?, updated_at = ?, warned_at = NULL "
         "WHERE id = ? AND status = 'active'",
@@ -77,6 +98,21 @@ async def write_actions(
             await finish_game(conn, write.game_id, write.finish, write.at, rater)
 
 
+async def _astray(conn: aiosqlite.Connection, writes: Sequence[ActionWrite]) -> str:
+    """Which writes did not follow their game's snapshot (for the error message)."""
+    rows = await conn.execute_fetchall(
+        "SELECT game_id, seq FROM snapshots WHERE game_id IN (SELECT value FROM json_each(?))",
+        (dumps([w.game_id for w in writes]),),
+    )
+    snapshots: dict[int, int] = {game_id: seq for game_id, seq in rows}
+    return ", ".join(
+        f"game {w.game_id} step {w.seq} after "
+        + (f"step {snapshots[w.game_id]}" if w.game_id in snapshots else "no snapshot")
+        for w in writes
+        if snapshots.get(w.game_id) != w.seq
+    )
+
+
 async def finish_game(
     conn: aiosqlite.Connection,
     game_id: int,
@@ -86,7 +122,9 @@ async def finish_game(
 ) -> None:
     """End an active game: status, reason, winner, and one results row per seat (with the
     point sums and best hand from ``deal_points``); with a ``rater``, a finished game is rated
-    at once (:func:`db.standings.rate_pending`). Call inside a write transaction."""
+    at once (:func:`db.standings.rate_pending`). Then its log, snapshot and points per deal are
+    compacted into its archive row (:func:`db.archive.archive_or_keep`: if they cannot be, they
+    stay as rows and the game still ends). Call inside a write transaction."""
     cursor = await conn.execute(
         "UPDATE games SET status = ?, end_reason = ?, winner_side = ?, forfeit_seat = ?, "
         "ended_at = ?, updated_at = ? WHERE id = ? AND status = 'active'",
@@ -134,17 +172,16 @@ async def finish_game(
     )
     if rater is not None and finish.status == "finished":
         await standings.rate_pending(conn, rater, now)
+    await archive.archive_or_keep(conn, game_id)
 
 
 async def select_games(
-    conn: aiosqlite.Connection, where: str, params: Sequence[Any]
+    conn: aiosqlite.Connection, where: str, params: Sequence[Any], *, archived: bool = True
 ) -> list[GameRecord]:
-    """Games matching ``where`` (on ``games g``), with seats, messages and snapshot."""
-    rows = await conn.execute_fetchall(
-        f"SELECT {GAME_COLUMNS} FROM games g LEFT JOIN snapshots s ON s.game_id = g.id "
-        f"WHERE {where} ORDER BY g.id",
-        params,
-    )
+    """Games matching ``where`` (on ``games g``), with seats, messages and snapshot (an ended
+    game's from its archive row; ``archived=False``: a database before schema 7)."""
+    select = SELECT_GAMES if archived else SELECT_GAMES_UNARCHIVED
+    rows = await conn.execute_fetchall(f"{select} WHERE {where} ORDER BY g.id", params)
     seat_rows = await conn.execute_fetchall(
         "SELECT g.id, x.seat, x.user_id, x.computer, x.team FROM games g "
         f"JOIN seats x ON x.game_id = g.id WHERE {where} ORDER BY g.id, x.seat",
@@ -161,7 +198,14 @@ async def select_games(
     messages: dict[int, dict[str, MessageRef]] = {}
     for game_id, kind, channel_id, message_id in message_rows:
         messages.setdefault(game_id, {})[kind] = MessageRef(channel_id, message_id)
-    return [game_record(row, seats.get(row[0], ()), messages.get(row[0], {})) for row in rows]
+    records = []
+    for row in rows:
+        snapshot = None
+        if row[STATE] is None and row[-1]:  # an ended game: its last snapshot is archived
+            log = await archive.load_log(conn, row[0])
+            snapshot = None if log is None else log.snapshot
+        records.append(game_record(row, seats.get(row[0], ()), messages.get(row[0], {}), snapshot))
+    return records
 
 
 def deal_row(game_id: int, p: DealPoints) -> tuple[Any, ...]:
@@ -174,7 +218,10 @@ def deal_row(game_id: int, p: DealPoints) -> tuple[Any, ...]:
 
 
 def game_record(
-    row: Iterable[Any], seats: Sequence[SeatRecord], messages: dict[str, MessageRef]
+    row: Iterable[Any],
+    seats: Sequence[SeatRecord],
+    messages: dict[str, MessageRef],
+    archived_snapshot: logcodec.SnapshotRow | None = None,
 ) -> GameRecord:
     (
         game_id,
@@ -200,7 +247,10 @@ def game_record(
         ready,
         last_seq,
         muggins,
+        _,
     ) = row
+    if archived_snapshot is not None:
+        snapshot_seq, state, ready = archived_snapshot
     return GameRecord(
         id=game_id,
         guild_id=guild_id,

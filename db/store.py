@@ -11,7 +11,9 @@ group-commit writer) and hands it to one repository per group of tables:
 * ``store.matches`` (:class:`~db.matches.Matches`): matches and rematches;
 * ``store.settings`` (:class:`~db.settings.GuildSettings`): each server's settings;
 * ``store.turns`` (:class:`~db.turns.TurnMarks`): the turn timers' marks;
-* ``store.meta`` (:class:`~db.meta.Meta`): the facts the bot keeps about itself.
+* ``store.meta`` (:class:`~db.meta.Meta`): the facts the bot keeps about itself;
+* ``store.maintenance`` (:class:`~db.maintenance.Maintenance`): integrity checks, the list of
+  every game, the online backup (``python -m bot check`` / ``backup``).
 
 >>> import asyncio, tempfile, pathlib
 >>> async def demo(path):
@@ -28,9 +30,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .connection import Database
+from .connection import Database, Synchronous
 from .games import Games
 from .leaderboard import Standings
+from .maintenance import Maintenance
 from .matches import Matches
 from .meta import Meta
 from .settings import GuildSettings
@@ -48,18 +51,38 @@ class Store:
         self.settings = GuildSettings(database)
         self.turns = TurnMarks(database)
         self.meta = Meta(database)
+        self.maintenance = Maintenance(database)
 
     @classmethod
-    async def open(cls, path: str | Path, *, busy_timeout_ms: int = 5000) -> Store:
-        """Open (creating if needed) and migrate the database at ``path``.
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        busy_timeout_ms: int = 5000,
+        synchronous: Synchronous = "FULL",
+        read_only: bool = False,
+    ) -> Store:
+        """Open (creating if needed) and migrate the database at ``path``, after checking that it
+        can be written (a write inside a transaction, rolled back).
 
-        Raises :class:`~db.errors.NotACribbageDatabase` or :class:`~db.errors.DatabaseTooNew`
-        (leaving the file untouched) when the file is not one this version may use.
+        Raises a :class:`~db.errors.StoreError` naming the file and the cause, leaving the file
+        untouched: :class:`~db.errors.NotACribbageDatabase`, :class:`~db.errors.DatabaseTooNew`,
+        :class:`~db.errors.DatabaseCorrupt`, :class:`~db.errors.DatabaseBusy`,
+        :class:`~db.errors.DatabaseNotWritable`, :class:`~db.errors.CannotOpenDatabase`.
+        ``synchronous``: ``"FULL"`` (a commit survives a power cut) or ``"NORMAL"`` (a process
+        crash only; for benchmarks). ``read_only``: an existing file, read only, not migrated.
         """
-        return cls(await Database.open(path, busy_timeout_ms=busy_timeout_ms))
+        database = await Database.open(
+            path, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous, read_only=read_only
+        )
+        store = cls(database)
+        if not read_only:
+            store.games.start_archiving()  # games ended before schema 7: compacted meanwhile
+        return store
 
     async def close(self) -> None:
         """Commit what is queued, then close the connection. Safe to call twice."""
+        await self.games.stop_archiving()
         await self._database.close()
 
     @property

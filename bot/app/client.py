@@ -1,9 +1,12 @@
 """The Discord application: the bot client, its start-up and its clean shutdown.
 
-``setup_hook`` opens the store, builds the session manager (which resumes every lobby and game),
-loads the extensions by name (they register the persistent buttons and the commands' error
-handler) and syncs the slash commands only when they changed since the last sync. The
-application never imports the extensions: they import it (for :class:`CribbageBot`'s type).
+``python -m bot`` opens the store before connecting to Discord (:func:`serve`), so a database
+that cannot be used stops the start at once, with one paragraph and exit status 2 (:func:`run`,
+:mod:`bot.app.failures`). ``setup_hook`` opens the store (unless it was handed one), builds the
+session manager (which resumes every lobby and game), loads the extensions by name (they
+register the persistent buttons and the commands' error handler) and syncs the slash commands
+only when they changed since the last sync. The application never imports the extensions: they
+import it (for :class:`CribbageBot`'s type).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import hashlib
 import json
 import logging
 import signal
+import sys
 from typing import Any
 
 import discord
@@ -22,6 +26,7 @@ from discord.ext import commands
 from bot.ai import choose_action
 from bot.ai.coach import hint
 from bot.app.config import Config
+from bot.app.failures import start_failure
 from bot.sessions import GameSessionManager, ResumeReport
 from db import Store
 
@@ -38,10 +43,11 @@ class CribbageBot(commands.Bot):
     """The bot. Needs no privileged intent: everything arrives as interactions.
 
     ``store``, ``manager`` and ``resume_report`` exist from ``setup_hook`` on (the extensions
-    are loaded after them); reading one earlier raises :class:`NotSetUp`.
+    are loaded after them); reading one earlier raises :class:`NotSetUp`. A ``store`` already
+    open may be handed in: the bot then uses it, and closes it with itself.
     """
 
-    def __init__(self, config: Config, **options: Any) -> None:
+    def __init__(self, config: Config, *, store: Store | None = None, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -52,7 +58,7 @@ class CribbageBot(commands.Bot):
             **options,
         )
         self.config = config
-        self._store: Store | None = None
+        self._store: Store | None = store
         self._manager: GameSessionManager[str] | None = None  # the coach answers in words
         self._resume_report: ResumeReport | None = None
 
@@ -78,7 +84,9 @@ class CribbageBot(commands.Bot):
         return self._resume_report
 
     async def setup_hook(self) -> None:
-        store = self._store = await Store.open(self.config.database)
+        store = self._store
+        if store is None:
+            store = self._store = await Store.open(self.config.database)
         manager = self._manager = GameSessionManager(
             store,
             strategy=lambda game, seat, level: choose_action(game, seat, level=level),
@@ -119,8 +127,14 @@ class CribbageBot(commands.Bot):
 
 
 async def serve(config: Config) -> None:
-    """Run the bot until SIGINT or SIGTERM, then close everything cleanly."""
-    bot = CribbageBot(config)
+    """Open the database (failing fast, before any network: :class:`db.StoreError`), then run
+    the bot until SIGINT or SIGTERM, then close everything cleanly."""
+    store = await Store.open(config.database)
+    try:
+        bot = CribbageBot(config, store=store)
+    except BaseException:
+        await store.close()
+        raise
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -149,10 +163,15 @@ async def settle_memory(bot: CribbageBot) -> None:
 
 
 def run(config: Config) -> int:
-    """Start the bot (blocking); the exit status for ``python -m bot``."""
+    """Start the bot (blocking); the exit status for ``python -m bot``: 0 after a clean stop;
+    2 (a configuration or database error) or 1 (Discord unreachable) with one paragraph on
+    stderr and no traceback."""
     try:
         asyncio.run(serve(config))
-    except discord.LoginFailure:
-        log.error("Discord refused the token (DISCORD_TOKEN in .env): reset it and try again")
-        return 2
+    except Exception as err:
+        failure = start_failure(err, config.database)
+        if failure is None:
+            raise
+        print(failure.text, file=sys.stderr)
+        return failure.status
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,13 +40,24 @@ class Config:
         return f"Config(token=<hidden>, database={str(self.database)!r}, guild_id={self.guild_id})"
 
 
-def load_config(environ: dict[str, str] | None = None, *, dotenv: bool = True) -> Config:
-    """Read the configuration (after loading ``.env`` when ``dotenv``); raise ConfigError."""
+def _environment(environ: Mapping[str, str] | None, dotenv: bool) -> Mapping[str, str]:
     if dotenv and environ is None:
         from dotenv import load_dotenv
 
         load_dotenv()
-    env = os.environ if environ is None else environ
+    return os.environ if environ is None else environ
+
+
+def database_path(environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Path:
+    """``CRIBBAGE_DB`` (default ``cribbage.db``): all that ``python -m bot backup`` / ``check``
+    need, so they run without a token."""
+    env = _environment(environ, dotenv)
+    return Path(env.get("CRIBBAGE_DB", "").strip() or "cribbage.db")
+
+
+def load_config(environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Config:
+    """Read the configuration (after loading ``.env`` when ``dotenv``); raise ConfigError."""
+    env = _environment(environ, dotenv)
     token = env.get("DISCORD_TOKEN", "").strip()
     if not token:
         raise ConfigError("DISCORD_TOKEN is not set. " + SETUP_HELP)
@@ -63,5 +75,4 @@ def load_config(environ: dict[str, str] | None = None, *, dotenv: bool = True) -
                 "Leave it empty to sync commands globally."
             )
         guild_id = int(guild_text)
-    database = Path(env.get("CRIBBAGE_DB", "").strip() or "cribbage.db")
-    return Config(token=token, database=database, guild_id=guild_id)
+    return Config(token=token, database=database_path(env, dotenv=False), guild_id=guild_id)

@@ -27,6 +27,7 @@ A cog, in outline::
     await store.close()                          # on shutdown, after the cogs stopped
 """
 
+from .door import MAX_GAME_ID, Door, Place, known_game_id
 from .history import DealReplay, Replay, ReplayStep
 from .manager import GameSessionManager
 from .matchplay import BEST_OF, MatchView, RematchView
@@ -56,11 +57,13 @@ __all__ = [
     "BEST_OF",
     "FORFEIT_AFTER",
     "LEVELS",
+    "MAX_GAME_ID",
     "MAX_TURN_MINUTES",
     "SETTING_NAMES",
     "STALE_MESSAGE",
     "SWEEP_TURNS_EVERY",
     "DealReplay",
+    "Door",
     "Finished",
     "GameSessionManager",
     "GameStatus",
@@ -69,6 +72,7 @@ __all__ = [
     "Level",
     "MatchView",
     "Outcome",
+    "Place",
     "PrivateView",
     "Refusal",
     "RefusalReason",
@@ -85,5 +89,6 @@ __all__ = [
     "Turn",
     "TurnReminder",
     "TurnReport",
+    "known_game_id",
     "simple_strategy",
 ]

@@ -20,18 +20,21 @@ The parts (one module each; plain objects handed what they use, no part inherits
 :mod:`.muggins`     muggins windows nobody answered, let go
 :mod:`.upkeep`      resume (checked against the logs), idle warnings and abandons
 :mod:`.settings`    each server's settings (the turn time; carried by every outcome)
+:mod:`.reading`     views, private views, the coach, message ids, replays (reads only)
+:mod:`.rounds`      the resume and the sweeps, each joined to the matches
 ==================  ===============================================================
 
-Beside them, without state of their own: :mod:`.session` (one table's record, and its public
-and private views built in one place each), :mod:`.views` (the values handed to callers),
-:mod:`.bookkeeping` (button freshness, points per deal, endings), :mod:`.history` (replaying a
-log), :mod:`.matchplay` (the rules of a match) and :mod:`.strategy` (the fallback computer).
+Beside them, without state of their own: :mod:`.session` (one table's record and its views),
+:mod:`.views` (the values handed to callers), :mod:`.bookkeeping` (button freshness, points per
+deal, endings), :mod:`.history` (replaying a log), :mod:`.matchplay` (the rules of a match),
+:mod:`.strategy` (the fallback computer) and :mod:`.door` (a person's requests, checked: see
+:meth:`GameSessionManager.at`).
 
 They hear of each other through :class:`~bot.sessions.tables.TableEvents`, subscribed here:
 a table registered shows its match; a lobby started begins its match and ends its rematch
 wait; a lobby closed cancels both; a game ended updates its match's tally. And every request
 that can end a game passes its outcome through :meth:`Matches.follow
-<bot.sessions.matches.Matches.follow>` here, which starts the match's next game.
+<bot.sessions.matches.Matches.follow>` (here or in :mod:`.rounds`): it starts the next game.
 
 >>> import asyncio, tempfile, pathlib
 >>> from db import Store
@@ -52,8 +55,6 @@ that can end a game passes its outcome through :meth:`Matches.follow
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
 import secrets
 import time
 from collections.abc import Callable
@@ -63,21 +64,22 @@ from bot.engine import Action, Game, Variant
 from db import MessageRef, Store
 from db.settings import ServerSettings
 
-from .history import Replay, build_replay, rebuild
+from .door import Door, Place
+from .history import Replay
 from .lobby import Lobbies
 from .matches import Matches
 from .matchplay import BEST_OF, RematchView
 from .muggins import MugginsWindows
 from .play import GamePlay
+from .reading import Reading
 from .rematch import Rematches
-from .session import seat_view
+from .rounds import Rounds
 from .settings import Settings
 from .strategy import Strategy, simple_strategy
 from .tables import Tables
 from .timers import FORFEIT_AFTER, Turn, TurnReport, TurnTimers
 from .upkeep import Check, Upkeep
 from .views import (
-    GameStatus,
     GameView,
     Level,
     Outcome,
@@ -86,7 +88,6 @@ from .views import (
     RefusalReason,
     ResumeReport,
     SweepReport,
-    level_of,
 )
 
 T = TypeVar("T")
@@ -103,12 +104,9 @@ class GameSessionManager(Generic[Advice]):
 
     ``strategy(game, seat, level) -> Action`` plays the computer seats (default:
     :func:`~bot.sessions.strategy.simple_strategy`); ``coach(game, seat)`` answers
-    :meth:`advise` (the app passes ``bot.ai.coach.hint``). A game untouched for
-    ``idle_warn_after`` seconds gets a warning from :meth:`sweep_idle`; one untouched for
-    ``idle_abandon_after`` (and warned at least ``idle_abandon_after - idle_warn_after`` before)
-    is abandoned. People's turns are timed by :meth:`sweep_turns` (``forfeit_after``: see
-    :mod:`bot.sessions.timers`). Call :meth:`resume` once after construction, before serving
-    requests.
+    :meth:`advise` (the app passes ``bot.ai.coach.hint``). ``idle_warn_after``,
+    ``idle_abandon_after`` and ``verify_sample``: see :class:`~bot.sessions.upkeep.Upkeep`;
+    ``forfeit_after``: :mod:`bot.sessions.timers`. Call :meth:`resume` once, before serving.
     """
 
     @overload
@@ -155,10 +153,9 @@ class GameSessionManager(Generic[Advice]):
         forfeit_after: int = FORFEIT_AFTER,
     ) -> None:
         self._store = store
-        self._coach = coach
-        self._resumed = False
         games = store.games
         self._tables = tables = Tables(games, clock)
+        self._reading = Reading(games, tables, coach)
         self._settings = settings = Settings(store.settings)
         self._play = play = GamePlay(
             games,
@@ -170,11 +167,11 @@ class GameSessionManager(Generic[Advice]):
         self._lobbies = lobbies = Lobbies(games, tables, play)
         self._matches = matches = Matches(store.matches, games, tables, play)
         self._rematches = rematches = Rematches(store.matches, games, tables, lobbies, matches)
-        self._timers = TurnTimers(
+        self._timers = timers = TurnTimers(
             store.turns, games, tables, play, settings, forfeit_after=forfeit_after
         )
-        self._muggins = MugginsWindows(tables, play)
-        self._upkeep = Upkeep(
+        self._muggins = muggins = MugginsWindows(tables, play)
+        self._upkeep = upkeep = Upkeep(
             games,
             tables,
             play,
@@ -183,6 +180,7 @@ class GameSessionManager(Generic[Advice]):
             idle_abandon_after=idle_abandon_after,
             verify_sample=verify_sample,
         )
+        self._rounds = Rounds(tables, matches, rematches, upkeep, timers, muggins)
         events = tables.events
         events.registered.append(matches.on_registered)
         events.started += [matches.on_started, rematches.on_started]
@@ -213,100 +211,56 @@ class GameSessionManager(Generic[Advice]):
         """Seconds an opponent has to call muggins on a claim before it is let go."""
         return self._muggins.window
 
-    # ------------------------------------------------------------------ reading
+    def at(self, where: Place) -> Door[Advice]:
+        """A person's requests, made at ``where``: checked at the door first (:mod:`.door`)."""
+        return Door(self, self._tables, self._store.games, where)
+
+    # ------------------------------------------------------------------ reading (.reading)
 
     def view(self, game_id: int) -> GameView | None:
         """The public view of a live lobby or game (``None`` if not live)."""
-        s = self._tables.sessions.get(game_id)
-        return None if s is None else s.view()
+        return self._reading.view(game_id)
 
     def game_in_channel(self, channel_id: int) -> GameView | None:
         """The open lobby or game of a channel, if any."""
-        game_id = self._tables.by_channel.get(channel_id)
-        return None if game_id is None else self.view(game_id)
+        return self._reading.game_in_channel(channel_id)
 
     def live_games(self) -> list[GameView]:
         """Every live lobby and game, by game id."""
-        sessions = self._tables.sessions
-        return [sessions[game_id].view() for game_id in sorted(sessions)]
+        return self._reading.live_games()
 
     def games_of(self, user_id: int) -> list[GameView]:
         """The live lobbies and games where this user holds a seat."""
-        sessions = self._tables.sessions.values()
-        return [s.view() for s in sessions if s.seat_of(user_id) is not None]
+        return self._reading.games_of(user_id)
 
     def private_view(self, game_id: int, user_id: int) -> PrivateView | Refusal:
         """This user's hand, kept cards and legal actions, and the step to put on buttons
         (the same value as the ``hands`` of the last outcome)."""
-        s = self._tables.sessions.get(game_id)
-        if s is None:
-            return Refusal(R.UNKNOWN_GAME, "This game is not running any more.")
-        if s.seat_of(user_id) is None:
-            return Refusal(R.NOT_SEATED, "You're not playing in this game.")
-        if s.game is None:
-            return Refusal(R.NOT_STARTED, "The game hasn't started yet.")
-        return s.hands()[user_id]
+        return self._reading.private_view(game_id, user_id)
 
     async def consult(
         self, game_id: int, user_id: int, advisor: Callable[[Game, int], T]
     ) -> T | Refusal:
-        """Ask ``advisor(game, seat)`` about this user's position (the coach), in a thread.
-
-        The advisor gets a private copy of the game and must use only what that seat may know
-        (``bot.ai`` builds a seat's view from it); the live game is never touched.
-        """
-        s = self._tables.sessions.get(game_id)
-        if s is None:
-            return Refusal(R.UNKNOWN_GAME, "This game is not running any more.")
-        seat = s.seat_of(user_id)
-        if seat is None:
-            return Refusal(R.NOT_SEATED, "You're not playing in this game.")
-        if s.game is None or s.status is not GameStatus.ACTIVE:
-            return Refusal(R.NOT_STARTED, "There's no hand to advise on now.")
-        return await asyncio.to_thread(advisor, s.game.copy(), seat)
+        """Ask ``advisor(game, seat)`` about this user's position, on a copy of the game, in a
+        thread (:meth:`Reading.consult <bot.sessions.reading.Reading.consult>`)."""
+        return await self._reading.consult(game_id, user_id, advisor)
 
     async def advise(self, game_id: int, user_id: int) -> Advice | Refusal:
         """The coach's advice on this user's position (see :meth:`consult`)."""
-        if self._coach is None:
-            return Refusal(R.INVALID, "There's no coach at this table.")
-        return await self.consult(game_id, user_id, self._coach)
+        return await self._reading.advise(game_id, user_id)
 
     async def messages(self, game_id: int) -> dict[str, MessageRef]:
         """The stored public message ids of a game (live or not), by kind."""
-        s = self._tables.sessions.get(game_id)
-        if s is not None:
-            return dict(s.messages)
-        return await self._store.games.messages(game_id)
+        return await self._reading.messages(game_id)
 
     async def set_message(self, game_id: int, kind: str, channel_id: int, message_id: int) -> None:
         """Remember the public message of ``kind`` (e.g. ``"lobby"``, ``"table"``) of a game."""
-        ref = MessageRef(channel_id, message_id)
-        await self._store.games.set_message(game_id, kind, ref)
-        s = self._tables.sessions.get(game_id)
-        if s is not None:
-            s.messages[kind] = ref
-            s.changed()
+        await self._reading.set_message(game_id, kind, channel_id, message_id)
 
     async def replay(self, game_id: int, *, allow_active: bool = False) -> Replay | Refusal:
-        """A game rebuilt from its log, deal by deal (hands as dealt included).
-
-        Only for games that have ended, unless ``allow_active`` (it reveals every hand).
-        """
-        games = self._store.games
-        record = await games.load_game(game_id)
-        if record is None:
-            return Refusal(R.UNKNOWN_GAME, "I can't find that game.")
-        if record.seed is None:
-            return Refusal(R.NOT_STARTED, "That game never started, so there is nothing to replay.")
-        if record.status == "active" and not allow_active:
-            return Refusal(R.HIDDEN, "That game is still being played; replay it when it ends.")
-        variant = Variant(record.players, record.partnerships, record.target, record.muggins)
-        actions = await games.load_actions(game_id)
-        rebuilt = rebuild(variant, record.seed, record.first_dealer, actions)
-        seats = tuple(
-            seat_view(variant, r.seat, r.user_id, level_of(r.computer)) for r in record.seats
-        )
-        return build_replay(game_id, seats, rebuilt)
+        """A game rebuilt from its log, deal by deal (hands as dealt included): only for games
+        that have ended, unless ``allow_active`` (it reveals every hand)."""
+        return await self._reading.replay(game_id, allow_active=allow_active)
 
     # ------------------------------------------------------------------ playing
 
@@ -335,10 +289,6 @@ class GameSessionManager(Generic[Advice]):
 
     async def _follow(self, result: Outcome | Refusal) -> Outcome | Refusal:
         return result if isinstance(result, Refusal) else await self._matches.follow(result)
-
-    async def _follow_all(self, outcomes: tuple[Outcome, ...] | list[Outcome]) -> list[Outcome]:
-        """Every outcome after :meth:`Matches.follow` (a match's next game started), in order."""
-        return [await self._matches.follow(o) for o in outcomes]
 
     # ------------------------------------------------------------------ lobbies
 
@@ -398,11 +348,9 @@ class GameSessionManager(Generic[Advice]):
     async def start(
         self, game_id: int, user_id: int, *, first_dealer: int | None = None
     ) -> Outcome | Refusal:
-        """The host starts a full lobby: the seats cut for the deal (computers at once).
-
-        With ``first_dealer`` (or the dealer a rematch lobby planned) there is no cut: that seat
-        deals the first hand at once. A rematch starts by itself once everyone has accepted.
-        """
+        """The host starts a full lobby: the seats cut for the deal (computers at once). With
+        ``first_dealer`` (or the dealer a rematch lobby planned) there is no cut: that seat deals
+        the first hand at once. A rematch starts by itself once everyone has accepted."""
         waiting = self._rematches.refuse_start(game_id)
         if waiting is not None:
             return waiting
@@ -441,16 +389,7 @@ class GameSessionManager(Generic[Advice]):
         a match whose game ended just before a restart starts its next game; the outcomes are
         in the report so the cogs can update the channels.
         """
-        if self._resumed:
-            raise RuntimeError("resume() runs once, before the manager serves requests")
-        self._resumed = True
-        await self._rematches.load()
-        await self._matches.load()
-        report = await self._upkeep.resume(verify=verify)
-        outcomes = await self._follow_all(report.outcomes)
-        await self._matches.begin_started()
-        outcomes += await self._matches.continue_due()
-        return dataclasses.replace(report, outcomes=tuple(outcomes))
+        return await self._rounds.resume(verify=verify)
 
     async def verify(self, game_id: int) -> Check:
         """Replay one live game's log and compare it with its state: ``'ok'``, ``'repaired'``
@@ -467,11 +406,7 @@ class GameSessionManager(Generic[Advice]):
 
         Call it periodically (e.g. every few minutes) and send the warnings to the channels.
         """
-        report = await self._upkeep.sweep_idle(self._tables.now() if now is None else now)
-        abandoned = await self._follow_all(report.abandoned)
-        resumed = await self._follow_all(report.resumed)
-        resumed += await self._matches.continue_due()
-        return dataclasses.replace(report, abandoned=tuple(abandoned), resumed=tuple(resumed))
+        return await self._rounds.sweep_idle(now)
 
     # ------------------------------------------------------------------ turn timers
 
@@ -482,10 +417,7 @@ class GameSessionManager(Generic[Advice]):
     async def sweep_turns(self, now: float | None = None) -> TurnReport:
         """Remind the players at half time, act for those out of time, forfeit repeat cases
         (:mod:`.timers`); a match's next game starts after a game that ended so."""
-        report = await self._timers.sweep(self._tables.now() if now is None else now)
-        expired = await self._follow_all(report.expired)
-        forfeits = await self._follow_all(report.forfeits)
-        return dataclasses.replace(report, expired=tuple(expired), forfeits=tuple(forfeits))
+        return await self._rounds.sweep_turns(now)
 
     # ------------------------------------------------------------------ muggins windows
 
@@ -496,8 +428,7 @@ class GameSessionManager(Generic[Advice]):
     async def close_muggins_windows(self, now: float | None = None) -> list[Outcome]:
         """Let go every muggins window open for :attr:`muggins_window` seconds (:mod:`.muggins`);
         one outcome per game. The show goes on and may end a game (and start a match's next)."""
-        outcomes = await self._muggins.close_due(self._tables.now() if now is None else now)
-        return await self._follow_all(outcomes)
+        return await self._rounds.close_muggins_windows(now)
 
     # ------------------------------------------------------------------ server settings
 

@@ -50,7 +50,9 @@ class MugginsWindows:
             if not window_waiting(game) or now - s.updated_at < self.window:
                 continue
             async with s.lock:
-                if s.broken or s.game is None or not window_waiting(s.game):
+                if s.status is not GameStatus.ACTIVE or s.broken or s.game is None:
+                    continue  # it ended (a forfeit) while this waited for the lock
+                if not window_waiting(s.game):
                     continue
                 events: list[StepEvent] = []
                 for seat in window_waiting(s.game):

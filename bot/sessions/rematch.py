@@ -30,6 +30,7 @@ from db.games import Games
 from db.matches import OPEN_MATCH
 from db.matches import Matches as MatchRows
 
+from .door import known_game_id
 from .lobby import Lobbies
 from .matches import Matches
 from .matchplay import RematchView
@@ -101,7 +102,7 @@ class Rematches:
         """See :meth:`bot.sessions.GameSessionManager.rematch`."""
         if game_id in self._tables.sessions:
             return Refusal(R.ALREADY_STARTED, "That game is still being played.")
-        record = await self._games.load_game(game_id)
+        record = await self._games.load_game(game_id) if known_game_id(game_id) else None
         if record is None:
             return Refusal(R.UNKNOWN_GAME, "I can't find that game.")
         if user_id not in {seat.user_id for seat in record.seats}:

@@ -8,6 +8,7 @@ outcome of a click and the hand a player opens next read the same values.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -130,26 +131,7 @@ class Session:
 
 
 def build_view(s: Session) -> GameView:
-    seats = tuple(s.seats.get(i) for i in range(s.variant.players))
-    messages = MappingProxyType(dict(s.messages))
-    end_reason = None if s.finished is None else s.finished.reason
-    game = s.game
-    if game is None:
-        return GameView(
-            game_id=s.id,
-            guild_id=s.guild_id,
-            channel_id=s.channel_id,
-            status=s.status,
-            variant=s.variant,
-            host_id=s.host_id,
-            step=s.step,
-            seats=seats,
-            messages=messages,
-            end_reason=end_reason,
-            match=s.match,
-        )
-    window = game.muggins_window
-    return GameView(
+    table = GameView(  # the table as a lobby shows it; a started game adds its own fields
         game_id=s.id,
         guild_id=s.guild_id,
         channel_id=s.channel_id,
@@ -157,10 +139,17 @@ def build_view(s: Session) -> GameView:
         variant=s.variant,
         host_id=s.host_id,
         step=s.step,
-        seats=seats,
-        messages=messages,
-        end_reason=end_reason,
+        seats=tuple(s.seats.get(i) for i in range(s.variant.players)),
+        messages=MappingProxyType(dict(s.messages)),
+        end_reason=None if s.finished is None else s.finished.reason,
         match=s.match,
+    )
+    game = s.game
+    if game is None:
+        return table
+    window = game.muggins_window
+    return dataclasses.replace(
+        table,
         phase=game.phase,
         dealer=game.dealer,
         pone=game.pone,

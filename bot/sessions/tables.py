@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from db import Finish
 from db.games import Games
 
+from .door import known_game_id
 from .session import Session
 from .views import GameStatus, Refusal, RefusalReason
 
@@ -102,6 +103,8 @@ class Tables:
 
     async def missing(self, game_id: int) -> Refusal:
         """The refusal for a request on a game that is not live (unknown, or over)."""
+        if not known_game_id(game_id):  # no such game can exist: nothing to look up
+            return Refusal(R.UNKNOWN_GAME, "I can't find that game.")
         status = await self._games.game_status(game_id)
         if status is None or status in ("lobby", "active"):
             return Refusal(R.UNKNOWN_GAME, "I can't find that game.")

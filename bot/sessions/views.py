@@ -76,6 +76,7 @@ class RefusalReason(enum.Enum):
     SEATS_EMPTY = "seats empty"
     INVALID = "invalid"
     HIDDEN = "hidden"
+    WRONG_CHANNEL = "wrong channel"
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,12 @@ by the session manager. Formats (all well under Discord's 100 characters):
 ``crib:r:{game}``                          rematch a finished game
 =========================================  ===========================================
 
-Each button is a :class:`~cogs.utils.items.CribItem`: its ``run`` calls the handler of
-:class:`cogs.cribbage.Cribbage`; no rule is decided here.
+Every number in a template is ASCII digits of bounded length (:data:`GAME_ID`, :data:`STEP`,
+:data:`MASK`): a forged id of other digits or of a thousand digits matches no button (the
+stale-click listener answers it), and the session manager refuses a game id SQLite cannot hold.
+
+Each button is a :class:`~cogs.utils.items.CribItem`: its ``run`` calls a handler of
+:class:`cogs.cribbage.Cribbage` or of its helpers (``cog.hands``); no rule is decided here.
 """
 
 from __future__ import annotations
@@ -35,8 +39,14 @@ if TYPE_CHECKING:
 Button = discord.ui.Button
 Style = discord.ButtonStyle
 
+GAME_ID = "[0-9]{1,19}"  # a game id: SQLite's integers have at most 19 digits (the door checks)
+STEP = "[0-9]{1,9}"  # a game's step: a few hundred in the longest game
+MASK = "[0-9]{1,2}"  # the cards selected to lay away, one bit each of at most six
 
-class LobbyButton(CribItem[Button], template=r"crib:l:(?P<game>[0-9]+):(?P<verb>[a-z_]+)"):
+
+class LobbyButton(
+    CribItem[Button], template=rf"crib:l:(?P<game>{GAME_ID}):(?P<verb>[a-z_]{{1,16}})"
+):
     VERBS: dict[str, tuple[str, Style]] = {
         "join": ("Join", Style.success),
         "leave": ("Leave", Style.secondary),
@@ -67,7 +77,7 @@ class LobbyButton(CribItem[Button], template=r"crib:l:(?P<game>[0-9]+):(?P<verb>
         await cog.on_lobby_button(interaction, self.game_id, self.verb)
 
 
-class HandButton(CribItem[Button], template=r"crib:h:(?P<game>[0-9]+)"):
+class HandButton(CribItem[Button], template=rf"crib:h:(?P<game>{GAME_ID})"):
     def __init__(self, game_id: int) -> None:
         super().__init__(
             Button(label="Your hand", emoji="🂠", style=Style.primary, custom_id=f"crib:h:{game_id}")
@@ -81,12 +91,12 @@ class HandButton(CribItem[Button], template=r"crib:h:(?P<game>[0-9]+)"):
         return cls(int(match["game"]))
 
     async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.open_hand(interaction, self.game_id)
+        await cog.hands.open_hand(interaction, self.game_id)
 
 
 class PlayButton(
     CribItem[Button],
-    template=r"crib:p:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<card>(?:10|[2-9AJQK])[CDHS])",
+    template=rf"crib:p:(?P<game>{GAME_ID}):(?P<step>{STEP}):(?P<card>(?:10|[2-9AJQK])[CDHS])",
 ):
     def __init__(self, game_id: int, step: int, card: Card, *, playable: bool = True) -> None:
         super().__init__(
@@ -106,12 +116,12 @@ class PlayButton(
         return cls(int(match["game"]), int(match["step"]), card_from_code(match["card"]))
 
     async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.on_play(interaction, self.game_id, self.step, self.card)
+        await cog.hands.on_play(interaction, self.game_id, self.step, self.card)
 
 
 class PickButton(
     CribItem[Button],
-    template=r"crib:s:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<mask>[0-9]+):(?P<index>[0-9])",
+    template=rf"crib:s:(?P<game>{GAME_ID}):(?P<step>{STEP}):(?P<mask>{MASK}):(?P<index>[0-5])",
 ):
     """One card of the hand during the discard: a click toggles it in the selection."""
 
@@ -137,11 +147,11 @@ class PickButton(
 
     async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
         toggled = self.mask ^ (1 << self.index)
-        await cog.on_pick(interaction, self.game_id, self.step, toggled)
+        await cog.hands.on_pick(interaction, self.game_id, self.step, toggled)
 
 
 class DiscardButton(
-    CribItem[Button], template=r"crib:d:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<mask>[0-9]+)"
+    CribItem[Button], template=rf"crib:d:(?P<game>{GAME_ID}):(?P<step>{STEP}):(?P<mask>{MASK})"
 ):
     def __init__(self, game_id: int, step: int, mask: int, *, label: str, ready: bool) -> None:
         super().__init__(
@@ -163,11 +173,11 @@ class DiscardButton(
         )
 
     async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.on_discard(interaction, self.game_id, self.step, self.mask)
+        await cog.hands.on_discard(interaction, self.game_id, self.step, self.mask)
 
 
 class CutButton(
-    CribItem[Button], template=r"crib:c:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<where>[tmb])"
+    CribItem[Button], template=rf"crib:c:(?P<game>{GAME_ID}):(?P<step>{STEP}):(?P<where>[tmb])"
 ):
     LABELS = {"t": "Cut near the top", "m": "Cut in the middle", "b": "Cut near the bottom"}
 
@@ -189,10 +199,10 @@ class CutButton(
         return cls(int(match["game"]), int(match["step"]), match["where"])
 
     async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.on_cut(interaction, self.game_id, self.step, self.where)
+        await cog.hands.on_cut(interaction, self.game_id, self.step, self.where)
 
 
-class HintButton(CribItem[Button], template=r"crib:i:(?P<game>[0-9]+):(?P<step>[0-9]+)"):
+class HintButton(CribItem[Button], template=rf"crib:i:(?P<game>{GAME_ID}):(?P<step>{STEP})"):
     def __init__(self, game_id: int, step: int) -> None:
         super().__init__(
             Button(
@@ -211,10 +221,10 @@ class HintButton(CribItem[Button], template=r"crib:i:(?P<game>[0-9]+):(?P<step>[
         return cls(int(match["game"]), int(match["step"]))
 
     async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.on_hint(interaction, self.game_id, self.step)
+        await cog.hands.on_hint(interaction, self.game_id, self.step)
 
 
-class RematchButton(CribItem[Button], template=r"crib:r:(?P<game>[0-9]+)"):
+class RematchButton(CribItem[Button], template=rf"crib:r:(?P<game>{GAME_ID})"):
     def __init__(self, game_id: int) -> None:
         super().__init__(
             Button(label="Rematch", emoji="🔁", style=Style.success, custom_id=f"crib:r:{game_id}")

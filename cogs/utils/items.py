@@ -3,7 +3,7 @@
 A :class:`CribItem` is a ``discord.ui.DynamicItem``: its state lives in its custom id, so a click
 after a restart rebuilds it from the id alone (``from_custom_id``). A click reaches
 :meth:`CribItem.run` with the loaded :class:`~cogs.cribbage.Cribbage` cog, and ``run`` calls the
-cog's handler as a plain method (``cog.on_play(interaction, game, step, card)``). The click is
+cog's handler as a plain method (``cog.hands.on_play(interaction, game, step, card)``). The click is
 guarded in :meth:`CribItem.callback`, for every button and menu alike: a failure is logged with
 the custom id, and the clicker is told privately.
 
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord.ext import commands
 
-from cogs.utils.replies import FAILED, tell
+from cogs.utils.replies import database_busy, failure_text, tell
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
@@ -42,9 +42,12 @@ class CribItem(discord.ui.DynamicItem[ItemT], template=NO_ID):
             cog = cribbage_cog(interaction.client)
             cog.names.learn(interaction.user)
             await self.run(cog, interaction)
-        except Exception:
-            log.exception("Click on %s failed", self.custom_id)
-            await tell(interaction, FAILED)
+        except Exception as error:
+            if database_busy(error):  # another process held the database: nothing was done
+                log.warning("Click on %s: the database was locked (%s)", self.custom_id, error)
+            else:
+                log.exception("Click on %s failed", self.custom_id)
+            await tell(interaction, failure_text(error))
 
     async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
         """Hand the click to the cog's handler."""

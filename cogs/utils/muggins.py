@@ -17,15 +17,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.ext import tasks
 
 from bot.engine import Claim, LetGo, Muggins
 from bot.engine.muggins import CLAIMS
 from bot.render.words import escape, hand_line, join_and
 from bot.sessions import GameView, PrivateView, Refusal
-from cogs.utils.buttons import Button, Style
+from cogs.utils.buttons import GAME_ID, STEP, Button, Style
 from cogs.utils.items import CribItem
-from cogs.utils.replies import in_time, say
+from cogs.utils.replies import in_time, place_of, say
+from cogs.utils.ticker import Ticker
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
@@ -37,7 +37,7 @@ Select = discord.ui.Select
 
 
 class ClaimPicker(
-    CribItem[Select], template=r"crib:n:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<part>[lh])"
+    CribItem[Select], template=rf"crib:n:(?P<game>{GAME_ID}):(?P<step>{STEP}):(?P<part>[lh])"
 ):
     """The private number picker: how many points the player claims for the cards counted.
 
@@ -80,7 +80,7 @@ def claim_pickers(game_id: int, step: int, *, crib: bool) -> list[ClaimPicker]:
 
 class MugginsButton(
     CribItem[Button],
-    template=r"crib:m:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<verb>call|pass)",
+    template=rf"crib:m:(?P<game>{GAME_ID}):(?P<step>{STEP}):(?P<verb>call|pass)",
 ):
     """The public answers to an open claim: call muggins on it, or let it stand."""
 
@@ -161,23 +161,19 @@ class MugginsKeeper:
 
     def __init__(self, cog: Cribbage) -> None:
         self.cog = cog
+        self.ticker = Ticker(
+            cog.bot,
+            self.tick,
+            seconds=CLOSE_WINDOWS_EVERY,
+            failure="Closing the muggins windows failed",
+            logger=log,
+        )
 
     def start(self) -> None:
-        self.loop.start()
+        self.ticker.start()
 
     def stop(self) -> None:
-        self.loop.cancel()
-
-    @tasks.loop(seconds=CLOSE_WINDOWS_EVERY)
-    async def loop(self) -> None:
-        try:
-            await self.tick()
-        except Exception:  # the loop must live on: the next tick retries
-            log.exception("Closing the muggins windows failed")
-
-    @loop.before_loop
-    async def before_loop(self) -> None:
-        await self.cog.bot.wait_until_ready()
+        self.ticker.stop()
 
     async def tick(self, now: float | None = None) -> int:
         """Let go every window open too long; publish each; how many closed."""
@@ -193,14 +189,15 @@ class MugginsKeeper:
         self, interaction: discord.Interaction, game_id: int, step: int, points: int
     ) -> None:
         """The points picked in the hand's claim picker: a move like any other."""
-        await self.cog.act(interaction, game_id, Claim(points), step)
+        await self.cog.hands.act(interaction, game_id, Claim(points), step)
 
     async def answer(
         self, interaction: discord.Interaction, game_id: int, step: int, verb: str
     ) -> None:
         """A click on Muggins! or Let it go on the table (public: refusals go privately)."""
         action = Muggins() if verb == "call" else LetGo()
-        work = self.cog.manager.act(game_id, interaction.user.id, action, step=step)
+        door = self.cog.manager.at(place_of(interaction))
+        work = door.act(game_id, interaction.user.id, action, step=step)
         outcome = await in_time(interaction, work, ephemeral=True, thinking=True)
         if isinstance(outcome, Refusal):
             await say(interaction, outcome.message)

@@ -18,9 +18,9 @@ import discord
 from bot.render.matches import rematch_closed_embed, rematch_embed
 from bot.render.text import escape
 from bot.sessions import GameView, Outcome, Refusal
-from cogs.utils.buttons import Button, Style, view_of
+from cogs.utils.buttons import GAME_ID, Button, Style, view_of
 from cogs.utils.items import CribItem
-from cogs.utils.replies import in_time, redraw, say
+from cogs.utils.replies import defer_if_late, in_time, place_of, redraw, say
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
@@ -29,7 +29,7 @@ PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 NO_PINGS = discord.AllowedMentions.none()
 
 
-class RematchAnswer(CribItem[Button], template=r"crib:rm:(?P<game>[0-9]+):(?P<verb>yes|no)"):
+class RematchAnswer(CribItem[Button], template=rf"crib:rm:(?P<game>{GAME_ID}):(?P<verb>yes|no)"):
     """Accept or decline a rematch (on the rematch message)."""
 
     LABELS = {"yes": ("Accept", Style.success), "no": ("Decline", Style.secondary)}
@@ -65,12 +65,13 @@ class Rematches:
 
     async def ask(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Rematch button of an ended game: a new table with the same seats."""
-        work = self.manager.rematch(game_id, interaction.user.id)
+        work = self.manager.at(place_of(interaction)).rematch(game_id, interaction.user.id)
         result = await in_time(interaction, work, thinking=True)
         if isinstance(result, Refusal):
             await say(interaction, result.message)
             return
         view = result.view if isinstance(result, Outcome) else result
+        await defer_if_late(interaction, thinking=True)
         names = await self.names.seat_names(view)
         if isinstance(result, Outcome):
             payload, mentions = self._started(view, names), NO_PINGS
@@ -90,12 +91,13 @@ class Rematches:
             await self.table.publish(result, actor=interaction.user.id, names=names)
 
     async def accept(self, interaction: discord.Interaction, game_id: int) -> None:
-        work = self.manager.accept_rematch(game_id, interaction.user.id)
+        work = self.manager.at(place_of(interaction)).accept_rematch(game_id, interaction.user.id)
         result = await in_time(interaction, work, thinking=False)
         if isinstance(result, Refusal):
             await say(interaction, result.message)
             return
         view = result if isinstance(result, GameView) else result.view
+        await defer_if_late(interaction)
         names = await self.names.seat_names(view)
         if isinstance(result, GameView):
             await redraw(interaction, **await self.payload(view, names))
@@ -104,14 +106,16 @@ class Rematches:
         await self.table.publish(result, actor=interaction.user.id, names=names)
 
     async def decline(self, interaction: discord.Interaction, game_id: int) -> None:
-        result = await self.manager.decline_rematch(game_id, interaction.user.id)
+        work = self.manager.at(place_of(interaction)).decline_rematch(game_id, interaction.user.id)
+        result = await in_time(interaction, work)
         if isinstance(result, Refusal):
             await say(interaction, result.message)
             return
+        await defer_if_late(interaction)
         names = await self.names.seat_names(result)
         who = escape(interaction.user.display_name)
         embed = rematch_closed_embed(result, names, f"**{who}** declined: no rematch this time.")
-        await interaction.response.edit_message(content=None, embed=embed, view=None)
+        await redraw(interaction, content=None, embed=embed, view=None)
 
     async def payload(self, view: GameView, names: Sequence[str]) -> dict[str, Any]:
         """The rematch message while it waits: who has accepted, the buttons, a ping."""

@@ -17,6 +17,8 @@ from discord import app_commands
 
 from bot.render.settings import settings_embed, turn_time_text
 from bot.sessions import MAX_TURN_MINUTES
+from cogs.utils.checks import check_command
+from cogs.utils.replies import in_time, say
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
@@ -102,16 +104,18 @@ async def answer_settings(
             if value is not None:
                 changes[name] = value
         if changes:
-            settings = await manager.update_settings(
-                interaction.guild_id, by=interaction.user.id, **changes
-            )
+            work = manager.update_settings(interaction.guild_id, by=interaction.user.id, **changes)
         else:
-            settings = await manager.server_settings(interaction.guild_id)
+            work = manager.server_settings(interaction.guild_id)
+        settings = await in_time(interaction, work, ephemeral=True, thinking=True)
     except ValueError as err:
-        await interaction.response.send_message(f"Nothing changed: {err}", ephemeral=True)
+        await say(interaction, f"Nothing changed: {err}")
         return
     embed = settings_embed(settings, changed=set(changes), forfeit_after=manager.forfeit_after)
-    await interaction.response.send_message(embed=embed, ephemeral=True)
+    if interaction.response.is_done():  # deferred: this replaces the "thinking" message
+        await interaction.followup.send(embed=embed, ephemeral=True)
+    else:
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 def settings_command(cog: Cribbage) -> app_commands.Command[Any, ..., None]:
@@ -127,7 +131,7 @@ def settings_command(cog: Cribbage) -> app_commands.Command[Any, ..., None]:
     )
     @app_commands.autocomplete(turn_time=turn_time_choices)
     @app_commands.default_permissions(manage_guild=True)  # a hint only: checked at run time
-    @app_commands.guild_only()
+    @app_commands.check(check_command)  # as the group's other commands (cog.interaction_check)
     async def settings(
         interaction: discord.Interaction,
         target: Literal[121, 61] | None = None,

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,31 +34,16 @@ from cogs.utils.buttons import HandButton, LobbyButton, RematchButton, view_of
 from cogs.utils.hand import PublicTable, hand_message
 from cogs.utils.muggins import muggins_buttons, muggins_line
 from cogs.utils.names import NameBook
+from cogs.utils.open_hands import OpenHands
 from cogs.utils.pictures import attachment
 
 log = logging.getLogger(__name__)
 
-HAND_TOKEN_LIFE = 14 * 60  # Discord lets us edit an ephemeral message for 15 minutes
 NO_PINGS = discord.AllowedMentions.none()
 PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 Follower = Callable[[Outcome, Sequence[str]], Awaitable[None]]  # (outcome, seat names)
 MessageAt = tuple[int, int]  # (channel id, message id)
-
-
-@dataclass
-class OpenHand:
-    """A player's open ephemeral hand, editable through its interaction for a while."""
-
-    interaction: discord.Interaction
-    opened: float = field(default_factory=time.monotonic)
-    picture: str | None = None  # the file name of the hand picture it shows
-    shown: tuple[object, ...] = ()  # (phase, must_act, step) as last drawn: redraw on a change
-    step: int = -1  # the step of the outcome it was last redrawn from
-
-    @property
-    def fresh(self) -> bool:
-        return time.monotonic() - self.opened < HAND_TOKEN_LIFE
 
 
 @dataclass
@@ -86,7 +70,7 @@ class Table:
         self.manager = manager
         self.names = names
         self._tables: dict[int, TableState] = {}
-        self.hands: dict[tuple[int, int], OpenHand] = {}
+        self.hands = OpenHands()  # each player's open hand, while its token may edit it
         # awaited with every outcome after the table shows it (the spectators' view, watch.py)
         self.followers: list[Follower] = []
 
@@ -192,6 +176,9 @@ class Table:
         ``names``: the seat names, when the caller looked them up already (else here, once).
         """
         view = outcome.view
+        self.hands.expire()
+        if not view.status.is_open:  # ended (or closed): no hand of it will be edited again
+            self.hands.forget_game(view.game_id, view.user_ids)
         if view.phase is None:  # a lobby that never started was closed
             await self.close_lobby(view)
             return
@@ -223,7 +210,10 @@ class Table:
                     await self._edit_table(view, names, images, st)
                     await self._ping(view, st)
             else:
-                await self._finish(view, names, images, st, over, outcome)
+                try:
+                    await self._finish(view, names, images, st, over, outcome)
+                finally:  # the game's story is told: nothing of it stays in memory
+                    self._tables.pop(view.game_id, None)
         await self.refresh_hands(outcome, names, skip=actor)
         for follower in self.followers:
             await follower(outcome, names)
@@ -337,7 +327,6 @@ class Table:
         await self.channel(view.channel_id).send(
             embed=embed, files=files, allowed_mentions=NO_PINGS, **rematch
         )
-        self._tables.pop(view.game_id, None)
 
     @staticmethod
     def _ending_text(view: GameView, names: Sequence[str], outcome: Outcome) -> str:
@@ -353,7 +342,7 @@ class Table:
 
     async def _ping(self, view: GameView, st: TableState) -> None:
         """Ping the players who must act and have no fresh hand open; clear stale pings."""
-        waiting = tuple(u for u in view.to_act_users if not self._fresh_hand(view.game_id, u))
+        waiting = tuple(u for u in view.to_act_users if not self.hands.fresh(view.game_id, u))
         if waiting == st.pinged:
             return
         await self._clear_ping(st)
@@ -376,11 +365,7 @@ class Table:
     def remember_hand(
         self, game_id: int, user_id: int, interaction: discord.Interaction, picture: str | None
     ) -> None:
-        self.hands[(game_id, user_id)] = OpenHand(interaction, picture=picture)
-
-    def _fresh_hand(self, game_id: int, user_id: int) -> bool:
-        hand = self.hands.get((game_id, user_id))
-        return hand is not None and hand.fresh
+        self.hands.remember(game_id, user_id, interaction, picture)
 
     async def refresh_hands(
         self, outcome: Outcome, names: Sequence[str], *, skip: int | None = None
@@ -390,12 +375,12 @@ class Table:
         for user_id in view.user_ids:
             if user_id == skip:
                 continue
-            hand = self.hands.get((view.game_id, user_id))
+            hand = self.hands.get(view.game_id, user_id)
             if hand is None:
                 continue
             private = outcome.hands.get(user_id)
-            if not hand.fresh or private is None or not view.status.is_open:
-                del self.hands[(view.game_id, user_id)]  # too old to edit, or the game ended
+            if not hand.fresh(self.hands.clock()) or private is None or not view.status.is_open:
+                self.hands.drop(view.game_id, user_id)  # too old to edit, or the game ended
                 continue
             if outcome.step < hand.step:
                 continue  # a newer outcome has redrawn it already
@@ -409,7 +394,7 @@ class Table:
                 hand.picture = message.filename
             except discord.HTTPException:
                 log.info("game %d: could not refresh a player's hand", view.game_id)
-                del self.hands[(view.game_id, user_id)]
+                self.hands.drop(view.game_id, user_id)
 
     # ------------------------------------------------------------------ plumbing
 

@@ -14,10 +14,10 @@ import logging
 from typing import TYPE_CHECKING
 
 import discord
-from discord.ext import tasks
 
 from bot.render.timers import reminder_text
 from bot.sessions import SWEEP_TURNS_EVERY, TurnReminder, TurnReport
+from cogs.utils.ticker import Ticker
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
@@ -34,23 +34,19 @@ class TurnKeeper:
         self.cog = cog
         # (game, seat) -> (the turn's step, the reminder message): deleted once the turn is over
         self.reminders: dict[tuple[int, int], tuple[int, discord.Message]] = {}
+        self.ticker = Ticker(
+            cog.bot,
+            self.tick,
+            seconds=SWEEP_TURNS_EVERY,
+            failure="The turn timers' sweep failed",
+            logger=log,
+        )
 
     def start(self) -> None:
-        self.loop.start()
+        self.ticker.start()
 
     def stop(self) -> None:
-        self.loop.cancel()
-
-    @tasks.loop(seconds=SWEEP_TURNS_EVERY)
-    async def loop(self) -> None:
-        try:
-            await self.tick()
-        except Exception:  # the loop must live on: the next tick retries
-            log.exception("The turn timers' sweep failed")
-
-    @loop.before_loop
-    async def before_loop(self) -> None:
-        await self.cog.bot.wait_until_ready()
+        self.ticker.stop()
 
     async def tick(self) -> TurnReport:
         """One sweep of the turn timers, and everything it reports sent to Discord."""

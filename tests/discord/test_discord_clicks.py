@@ -154,9 +154,9 @@ async def test_a_lobby_nobody_starts_is_closed(club):
     later = manager._tables.clock() + manager.idle_abandon_after + 10
     cog = club.bot.get_cog("Cribbage")
     manager._tables.clock = lambda: later
-    await cog.sweep.coro(cog)  # warns
+    await cog.sweep()  # warns
     manager._tables.clock = lambda: later + manager.idle_abandon_after
-    await cog.sweep.coro(cog)  # closes
+    await cog.sweep()  # closes
     assert manager.game_in_channel(club.channel.id) is None
     assert "Nobody started" in club.emu.message(lobby.id).text
     # a new table can open in the channel
@@ -247,7 +247,7 @@ async def test_a_failing_click_or_command_is_logged_and_the_user_told(club, monk
     async def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cog, "open_hand", broken)
+    monkeypatch.setattr(cog.hands, "open_hand", broken)
     result = await club.click(alice, club.table_message(), "Your hand")
     assert result.ephemeral and "went wrong" in result.message.content
     failed = [r for r in caplog.records if r.levelname == "ERROR" and r.exc_info]

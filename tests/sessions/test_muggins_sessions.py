@@ -10,7 +10,15 @@ import sqlite3
 from bot.engine import Claim, CountSettled, Game, Muggins, Phase, Variant, action_from_dict
 from bot.engine.muggins import breakdown_of, window_waiting
 from bot.sessions import Outcome, PrivateView
-from tests.support.sessions import BOB, HOST, play_one, play_to_end, running, started_game
+from tests.support.sessions import (
+    BOB,
+    HOST,
+    play_one,
+    play_to_end,
+    running,
+    started_game,
+    stored_log,
+)
 
 MUGGINS_2 = Variant(2, target=61, muggins=True)
 
@@ -22,11 +30,9 @@ def replay_checks(path, game_id: int) -> Game:
         seed, first_dealer, muggins = conn.execute(
             "SELECT seed, first_dealer, muggins FROM games WHERE id = ?", (game_id,)
         ).fetchone()
-        (state,) = conn.execute("SELECT state FROM snapshots WHERE game_id = ?", (game_id,))
-        state = json.loads(state[0]) if isinstance(state, tuple) else json.loads(state)
-        rows = conn.execute(
-            "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-        ).fetchall()
+        log, snapshot = stored_log(conn, game_id)  # rows, or the archive once it ended
+        state = json.loads(snapshot[1])
+        rows = [(seat, json.dumps(action)) for _, seat, action, _ in log]
     finally:
         conn.close()
     variant = Variant.from_dict(state["variant"])

@@ -1,147 +1,309 @@
-"""kill -9 at random moments: nothing acknowledged is lost, nothing is applied twice.
+"""kill -9 at random moments, 200 times: nothing acknowledged is lost, nothing applied twice.
 
-A worker process (tests/support/sessions_kill_worker.py) plays several games at once on a
-database file and reports every acknowledged (committed) step; the test kills it with SIGKILL
-after a random number of acknowledgements, checks the database, and starts it again. Each
-restart must resume every game from its last committed action, and each snapshot must equal
-the replay of its log.
+A worker (tests/support/sessions_kill_worker.py, serving forked processes) plays six games at
+once on a database file through the session manager: two to four seats, computers in most,
+muggins games (claims, muggins calls, let-gos, windows let go by a ticker), best-of-3 matches
+(each next game started by the manager). It reports every acknowledged (committed) request.
+The test kills it with SIGKILL after a random number of acknowledgements (sometimes while it is
+still resuming), checks the database, and starts it again. Each time:
+
+* every action a person was told was done is in the log, exactly once, at a step between the
+  step before the request and the step after it (0 lost, 0 doubled);
+* no acknowledged step of any game is missing; each log has no gap and replays to its snapshot;
+  an ended game has its results, a live one none;
+* every restart resumes each game exactly where its last committed action left it.
+
+At the end a last process only resumes (starting any match game that was due), and every match
+is consistent: its stored tally is the tally of its games' results.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import sqlite3
 import subprocess
 import sys
+import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from bot.engine import Game, Variant, action_from_dict
+from bot.sessions.matchplay import GameResult, tally
+from tests.support.sessions import play_one, running, started_game, stored_log
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER = ROOT / "tests" / "support" / "sessions_kill_worker.py"
-KILLS = 20
+KILLS = int(os.environ.get("CRIBBAGE_KILLS", 200))
+QUOTAS = (0, 1, 2, 5, 13, 34, 89, 233, 377)  # acknowledged before the kill
 
-pytestmark = [
-    pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL"),
-    pytest.mark.slow,  # twenty worker processes, each killed
-]
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL and fork")
 
 
-def check_database(path: Path, acked: dict[int, int]) -> dict[int, int]:
-    """Check every started game; return {active game: its last committed step}."""
-    conn = sqlite3.connect(path)
+class Worker:
+    """The worker in ``--serve`` mode: one forked process per run, killed by the test."""
+
+    def __init__(self, log: Path) -> None:
+        with log.open("ab") as errors:
+            self.proc = subprocess.Popen(
+                [sys.executable, str(WORKER), "--serve"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, cwd=ROOT,
+            )
+
+    def _send(self, line: str) -> int:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+        words = self.proc.stdout.readline().decode().split()
+        assert words[:1] == ["CHILD"], words
+        return int(words[1])
+
+    def _until_dead(self, pid: int, lines: list[list[str]]) -> int:
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            words = raw.decode().split(" ", 6)
+            if words[0] == "DEAD" and int(words[1]) == pid:
+                return int(words[2])
+            lines.append([w.strip() for w in words])
+        raise AssertionError("the worker server stopped")
+
+    def run(self, path: Path, seed: int, quota: int | None) -> tuple[list[list[str]], int]:
+        """One run: kill it after ``quota`` acknowledgements once READY (None: at once, while
+        it starts and resumes); every line it wrote, and how it died."""
+        pid = self._send(f"RUN {path} {seed}")
+        lines: list[list[str]] = []
+        assert self.proc.stdout is not None
+        ready, acks = False, 0
+        while quota is not None and not (ready and acks >= quota):
+            words = self.proc.stdout.readline().decode().split(" ", 6)
+            words = [w.strip() for w in words]
+            assert words[0] != "DEAD", f"the run died by itself: {lines[-3:]}"
+            lines.append(words)
+            ready = ready or words[0] == "READY"
+            acks += ready and words[0] in ("ACK", "ACT")
+        os.kill(pid, signal.SIGKILL)
+        return lines, self._until_dead(pid, lines)
+
+    def check(self, path: Path) -> list[list[str]]:
+        lines: list[list[str]] = []
+        status = self._until_dead(self._send(f"CHECK {path}"), lines)
+        assert status == 0, lines
+        return lines
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"QUIT\n")
+        self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+
+
+class Ledger:
+    """What the runs acknowledged, and what the database must therefore hold."""
+
+    def __init__(self) -> None:
+        self.acked: dict[int, int] = {}  # game -> highest acknowledged step
+        self.taken: set[tuple[int, int]] = set()  # (game, seq) of acknowledged actions
+        self.counts: Counter[str] = Counter()
+        self.ended: set[int] = set()
+
+    def read(self, lines: list[list[str]]) -> tuple[list[tuple], set[int]]:
+        """Take a run's lines; its actions to check and the games it touched."""
+        acts, touched = [], set()
+        for words in lines:
+            kind = words[0]
+            if kind == "ACT":
+                game, lo, hi, seat = map(int, words[1:5])
+                action = json.loads(words[5])
+                acts.append((game, lo, hi, seat, action))
+                self._step(game, hi)
+                touched.add(game)
+                self.counts["acknowledged actions"] += 1
+                self.counts[action["type"]] += 1
+            elif kind == "ACK":
+                self._step(int(words[1]), int(words[2]))
+                touched.add(int(words[1]))
+            elif kind == "ENDED":
+                self.ended.add(int(words[1]))
+            elif kind == "TICK":
+                self.counts["windows let go by the loop"] += 1
+            elif kind == "NEXT":
+                self.counts["match games started"] += 1
+            elif kind == "RESUMED":
+                touched.add(int(words[1]))
+            assert kind != "CRASH", words
+        return acts, touched
+
+    def _step(self, game: int, step: int) -> None:
+        # (lines of two coroutines may come out of step order: the highest is what counts)
+        self.acked[game] = max(step, self.acked.get(game, 0))
+
+
+def check_games(path: Path, ledger: Ledger, acts: list[tuple], games: set[int] | None) -> dict:
+    """Check ``games`` (None: every started game) and the acknowledged ``acts``; return
+    {active game: its last committed step}."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        games = conn.execute(
-            "SELECT id, status, players, partnerships, target, seed, step FROM games "
-            "WHERE seed IS NOT NULL"
+        rows = conn.execute(
+            "SELECT id, status, players, partnerships, target, seed, first_dealer, step, "
+            "muggins FROM games WHERE seed IS NOT NULL"
         ).fetchall()
-        active = {}
-        for game_id, status, players, partnerships, target, seed, step in games:
-            seqs = [
-                r[0]
-                for r in conn.execute(
-                    "SELECT seq FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-                )
-            ]
-            assert seqs == list(range(1, len(seqs) + 1)), f"game {game_id}: gaps in {seqs}"
-            snapshot_seq, state = conn.execute(
-                "SELECT seq, state FROM snapshots WHERE game_id = ?", (game_id,)
-            ).fetchone()
-            assert snapshot_seq == step == len(seqs), (game_id, snapshot_seq, step, len(seqs))
-            assert len(seqs) >= acked.get(game_id, 0), f"game {game_id}: acknowledged step lost"
-            game = Game.new(Variant(players, bool(partnerships), target), int(seed))
-            for seat, action in conn.execute(
-                "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-            ):
-                game.apply(seat, action_from_dict(json.loads(action)))
-            assert game.to_dict() == json.loads(state), f"game {game_id}: snapshot != replay"
-            results = conn.execute(
-                "SELECT COUNT(*) FROM results WHERE game_id = ?", (game_id,)
-            ).fetchone()[0]
+        known = {r[0] for r in rows}
+        assert set(ledger.acked) <= known, f"acknowledged games gone: {set(ledger.acked) - known}"
+        active, logs = {}, {}
+        for game_id, status, players, partners, target, seed, first, step, muggins in rows:
             if status == "active":
-                assert results == 0 and not game.is_over
-                active[game_id] = len(seqs)
-            else:
-                assert results == players, f"game {game_id} ended without its results"
-        for game_id in acked:
-            assert game_id in {g[0] for g in games}, f"acknowledged game {game_id} is gone"
+                active[game_id] = step
+            if games is not None and game_id not in games and status != "active":
+                continue
+            log, snapshot = stored_log(conn, game_id)
+            logs[game_id] = log
+            seqs = [entry[0] for entry in log]
+            assert seqs == list(range(1, len(seqs) + 1)), f"game {game_id}: gaps in {seqs}"
+            assert snapshot is not None and snapshot[0] == step == len(seqs), (game_id, step)
+            assert step >= ledger.acked.get(game_id, 0), f"game {game_id}: acknowledged step lost"
+            variant = Variant(players, bool(partners), target, bool(muggins))
+            game = Game.new(variant, int(seed), first)
+            for _, seat, action, _ in log:
+                game.apply(seat, action_from_dict(action))
+            assert game.to_dict() == json.loads(snapshot[1]), f"game {game_id}: snapshot != replay"
+            (results,) = conn.execute(
+                "SELECT COUNT(*) FROM results WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            assert results == (0 if status == "active" else players), (game_id, status, results)
+        for game_id, lo, hi, seat, action in acts:
+            found = [seq for seq, s, a, _ in logs[game_id][lo:hi] if s == seat and a == action]
+            assert found, f"game {game_id}: acknowledged {action} by seat {seat} lost"
+            assert len(found) == 1, f"game {game_id}: {action} by seat {seat} applied twice"
+            assert (game_id, found[0]) not in ledger.taken, (
+                f"game {game_id}: step {found[0]} acknowledged twice"
+            )
+            ledger.taken.add((game_id, found[0]))
         return active
     finally:
         conn.close()
 
 
-def run_worker(path: Path, seed: int, quota: int, log: Path) -> tuple[list[list[str]], int]:
-    """Start the worker, read until ``quota`` ACKs after READY, SIGKILL it, read what it wrote."""
-    with log.open("ab") as errors:
-        proc = subprocess.Popen(
-            [sys.executable, str(WORKER), str(path), str(seed)],
-            stdout=subprocess.PIPE,
-            stderr=errors,
-            cwd=ROOT,
-        )
-    lines: list[list[str]] = []
-    ready, acks = False, 0
+def check_matches(path: Path) -> Counter[str]:
+    """Every match's stored tally is the tally of its ended games, and a match still being
+    played has its next game live."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    seen: Counter[str] = Counter()
     try:
-        assert proc.stdout is not None
-        for raw in proc.stdout:
-            words = raw.decode().split()
-            lines.append(words)
-            ready = ready or words[0] == "READY"
-            acks += ready and words[0] == "ACK"
-            if ready and acks >= quota:
-                break
+        for match_id, best_of, status, wins in conn.execute(
+            "SELECT id, best_of, status, wins FROM matches"
+        ).fetchall():
+            games = conn.execute(
+                "SELECT g.id, g.status, g.end_reason, g.winner_side, g.players, g.partnerships, "
+                "COALESCE((SELECT MAX(skunk_given) FROM results r WHERE r.game_id = g.id), 0) "
+                "FROM games g WHERE g.match_id = ? ORDER BY g.id", (match_id,)
+            ).fetchall()
+            assert games, match_id
+            seen[status] += 1
+            seen["match games"] += len(games)
+            if status in ("forming", "cancelled"):  # its first game never started
+                assert len(games) == 1 and games[0][1] in ("lobby", "cancelled"), games
+                continue
+            sides = 2 if games[0][5] else games[0][4]
+            ended = [GameResult(g[2] or "", g[3], g[6]) for g in games
+                     if g[1] in ("finished", "abandoned")]
+            expected = tally(best_of, sides, ended)
+            for played in range(1, len(ended)):  # a game was started only while undecided
+                assert tally(best_of, sides, ended[:played]).status == "playing", games
+            live = [g for g in games if g[1] in ("active", "lobby")]
+            if status == "playing":
+                assert expected.status == "playing" and len(live) == 1, (match_id, games)
+                assert games[-1][1] == "active", (match_id, games)
+            else:
+                assert status == expected.status and not live, (match_id, status, games)
+            assert tuple(json.loads(wins)) == expected.wins, (match_id, wins, expected)
+        return seen
     finally:
-        proc.send_signal(signal.SIGKILL)
-        rest = proc.stdout.read() if proc.stdout else b""
-        proc.wait(timeout=10)
-    lines += [line.split() for line in rest.decode().splitlines()]
-    return lines, proc.returncode
+        conn.close()
 
 
-def test_killed_at_random_moments_every_game_resumes_where_it_was_acknowledged(tmp_path):
+@pytest.mark.slow  # two hundred processes, each killed: about 40 s
+def test_killed_200_times_nothing_acknowledged_is_lost_or_doubled(tmp_path):
     path, log = tmp_path / "kill.db", tmp_path / "worker.log"
-    rng = random.Random(20261121)
-    acked: dict[int, int] = {}
+    rng = random.Random(20261124)
+    ledger = Ledger()
     last_committed: dict[int, int] = {}
-    total_acks = 0
-    ended: set[int] = set()
-    for run in range(KILLS):
-        quota = rng.choice((0, 1, 5, 20, 60, 150, 300, 500))
-        lines, returncode = run_worker(path, run, quota, log)
-        assert returncode == -signal.SIGKILL, f"the worker died by itself:\n{log.read_text()}"
-        assert not [w for w in lines if w[0] == "PROBLEM"], lines
-        resumed = {int(w[1]): int(w[2]) for w in lines if w[0] == "RESUMED" and w[3] == "active"}
-        ready_at = next((i for i, w in enumerate(lines) if w[0] == "READY"), len(lines))
-        moved_on_resume = {int(w[1]) for w in lines[:ready_at] if w[0] == "ACK"}
-        ended_on_resume = {int(w[1]) for w in lines[:ready_at] if w[0] == "ENDED"}
-        if ready_at < len(lines):
-            # Every game resumes exactly where its last committed action left it (computer
-            # seats that were about to move move on; they may even end the game).
-            assert set(resumed) == set(last_committed) - ended_on_resume, (resumed, last_committed)
-            for game_id, step in last_committed.items():
-                if game_id in resumed and game_id not in moved_on_resume:
-                    assert resumed[game_id] == step, (game_id, resumed[game_id], step)
-        for words in lines:
-            if words[0] == "ACK":
-                game_id, step = int(words[1]), int(words[2])
-                assert step >= acked.get(game_id, 0), f"game {game_id} went back to {step}"
-                acked[game_id] = step
-                total_acks += 1
-            elif words[0] == "ENDED":
-                ended.add(int(words[1]))
-        last_committed = check_database(path, acked)
-    assert total_acks > 1000 and len(acked) > 12 and len(ended) > 5, (total_acks, len(acked), ended)
+    worker = Worker(log)
+    started = time.perf_counter()
+    try:
+        for run in range(KILLS):
+            quota = None if rng.random() < 0.1 else rng.choice(QUOTAS)
+            lines, status = worker.run(path, run, quota)
+            assert status == -signal.SIGKILL, f"run {run} ended by itself ({status}): {lines[-3:]}"
+            ledger.counts["kills"] += 1
+            assert not [w for w in lines if w[0] == "PROBLEM"], lines
+            resumed = {
+                int(w[1]): int(w[2]) for w in lines if w[0] == "RESUMED" and w[3] == "active"
+            }
+            ready_at = next((i for i, w in enumerate(lines) if w[0] == "READY"), None)
+            if ready_at is not None:
+                before = lines[:ready_at]
+                moved = {int(w[1]) for w in before if w[0] in ("ACK", "ACT")}
+                ended = {int(w[1]) for w in before if w[0] == "ENDED"}
+                # every game resumes where its last commit left it (computers that were about
+                # to move move on, and may end it; a match's next game may start)
+                assert set(last_committed) - ended <= set(resumed), (resumed, last_committed)
+                for game_id, step in last_committed.items():
+                    if game_id in resumed and game_id not in moved:
+                        assert resumed[game_id] == step, (game_id, resumed[game_id], step)
+            acts, touched = ledger.read(lines)
+            last_committed = check_games(path, ledger, acts, touched)
+        worker.check(path)
+        check_games(path, ledger, [], None)
+        matches = check_matches(path)
+    finally:
+        worker.close()
+    seconds = time.perf_counter() - started
+    counts = ledger.counts
+    with_computers = computer_games(path)
+    print(f"\n{dict(counts)}, {len(ledger.acked)} games ({with_computers} with computers), "
+          f"{len(ledger.ended)} ended, matches {dict(matches)}, {seconds:.1f} s")
+    assert counts["kills"] >= 200 and counts["acknowledged actions"] > 3000, counts
+    assert len(ledger.ended) > 20 and with_computers > 20, (ledger.ended, with_computers)
+    assert counts["match games started"] > 3 and matches["won"] + matches["conceded"] > 0
+    assert counts["claim"] and counts["let_go"] and counts["windows let go by the loop"], counts
 
-    check = subprocess.run(
-        [sys.executable, str(WORKER), str(path), "0", "--check"],
-        capture_output=True,
-        cwd=ROOT,
-        timeout=60,
-        check=True,
-    )
-    words = [line.split() for line in check.stdout.decode().splitlines()]
-    assert [w[0] for w in words if w[0] in ("READY", "PROBLEM")] == ["READY"]
+
+def computer_games(path: Path) -> int:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return conn.execute(
+            "SELECT COUNT(DISTINCT game_id) FROM seats WHERE computer IS NOT NULL"
+        ).fetchone()[0]
+    finally:
+        conn.close()
+
+
+async def test_the_check_catches_a_lost_or_a_doubled_action(tmp_path):
+    """The check above is not blind: an acknowledged action missing from the log, or two
+    acknowledgements of one logged action, fail it."""
+    path = tmp_path / "check.db"
+    async with running(path) as manager:
+        game_id = (await started_game(manager)).game_id
+        rng = random.Random(3)
+        for _ in range(6):
+            await play_one(manager, game_id, rng)
+        step = manager.view(game_id).step
+    ledger = Ledger()
+    conn = sqlite3.connect(path)
+    log, _ = stored_log(conn, game_id)
+    conn.close()
+    seq, seat, action, _ = log[-1]
+    fine = (game_id, seq - 1, seq, seat, action)
+    check_games(path, ledger, [fine], {game_id})
+    with pytest.raises(AssertionError, match="lost"):
+        missing = {"type": "play", "card": "ZZ"}
+        check_games(path, Ledger(), [(game_id, seq - 1, seq, seat, missing)], {game_id})
+    with pytest.raises(AssertionError, match="acknowledged twice"):
+        check_games(path, ledger, [fine], {game_id})  # the same step acknowledged again
+    ledger.acked[game_id] = step + 1
+    with pytest.raises(AssertionError, match="acknowledged step lost"):
+        check_games(path, ledger, [], {game_id})

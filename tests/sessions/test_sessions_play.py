@@ -37,6 +37,7 @@ from tests.support.sessions import (
     play_to_end,
     running,
     started_game,
+    stored_deal_points,
 )
 
 R = RefusalReason
@@ -199,18 +200,16 @@ def assert_results_add_up(path, game_id):
         "skunk_taken FROM results WHERE game_id = ? ORDER BY seat",
         (game_id,),
     ).fetchall()
-    per_deal = conn.execute(
-        "SELECT seat, SUM(pegging + hand + crib + heels) FROM deal_points WHERE game_id = ? "
-        "GROUP BY seat",
-        (game_id,),
-    ).fetchall()
+    per_deal: dict[int, int] = {}  # rows, or the archive once it ended
+    for _, seat, pegging, hand, crib, heels, *_ in stored_deal_points(conn, game_id):
+        per_deal[seat] = per_deal.get(seat, 0) + pegging + hand + crib + heels
     conn.close()
     by_side: dict[int, int] = {}
     for _, side, _, _, points, _, _ in rows:
         by_side[side] = by_side.get(side, 0) + points
     for _, side, _, final, _, _, _ in rows:
         assert by_side[side] == final  # every point pegged is accounted for, once
-    assert {s: p for s, p in per_deal} == {r[0]: r[4] for r in rows if r[4]}
+    assert {s: p for s, p in per_deal.items() if p} == {r[0]: r[4] for r in rows if r[4]}
     return rows
 
 

@@ -31,16 +31,24 @@ def bot_environment(database: Path) -> dict[str, str]:
 
 
 @contextlib.asynccontextmanager
-async def open_club(tmp_path, *, names=("alice", "bob", "carol", "dave"), privacy=True):
+async def open_club(
+    tmp_path,
+    *,
+    names=("alice", "bob", "carol", "dave"),
+    privacy=True,
+    strict=True,
+    error_loggers=("discord",),
+):
     """A server with a #cribbage channel, these users, and the bot running on a database in
     ``tmp_path``; yields the :class:`Driver` (with ``users``, ``guild``, ``database`` and, with
-    ``privacy``, a :class:`PrivacyWatch` on every click)."""
-    async with DiscordEmulator() as emu:
+    ``privacy``, a :class:`PrivacyWatch` on every click). ``strict`` and ``error_loggers``: as
+    for :class:`DiscordEmulator` and its ``running``."""
+    async with DiscordEmulator(strict=strict) as emu:
         guild = emu.add_guild("Cribbage Club")
         channel = emu.add_text_channel(guild, "cribbage")
         users = [emu.add_user(name) for name in names]
         database = tmp_path / "cribbage.db"
-        async with emu.running(make_bot(database)) as bot:
+        async with emu.running(make_bot(database), error_loggers=error_loggers) as bot:
             driver = Driver(emu, channel, bot)
             driver.users, driver.guild, driver.database = users, guild, database
             if privacy:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import sqlite3
 from collections.abc import AsyncIterator
@@ -11,6 +12,7 @@ from pathlib import Path
 from bot.engine import Game, Variant, action_from_dict
 from bot.sessions import GameSessionManager, Outcome, PrivateView, Refusal
 from db import Store
+from db.logcodec import decode_log, decode_points
 
 HOST, BOB, CAROL, DAVE, EVE = 101, 102, 103, 104, 105
 
@@ -24,10 +26,58 @@ def dump_database(path: Path) -> list[str]:
         conn.close()
 
 
+def stored_log(
+    conn: sqlite3.Connection, game_id: int
+) -> tuple[list[tuple[int, int, dict, float]], tuple[int, str, str] | None]:
+    """A game's logged actions (seq, seat, action, time) and snapshot (seq, state text, ready
+    text) as stored: rows while it is played, its archive row (db/logcodec.py) once it ended."""
+    rows = conn.execute(
+        "SELECT seq, seat, action, created_at FROM actions WHERE game_id = ? ORDER BY seq",
+        (game_id,),
+    ).fetchall()
+    snapshot = conn.execute(
+        "SELECT seq, state, ready FROM snapshots WHERE game_id = ?", (game_id,)
+    ).fetchone()
+    archived = archived_blobs(conn, game_id)
+    if archived is not None:
+        assert not rows and snapshot is None, f"game {game_id}: archived and still in rows"
+        decoded = decode_log(archived[1])
+        return decoded.actions, decoded.snapshot
+    return [(seq, seat, json.loads(a), at) for seq, seat, a, at in rows], snapshot
+
+
+def archived_blobs(conn: sqlite3.Connection, game_id: int) -> tuple[bytes, bytes] | None:
+    """An archived game's (points blob, log blob) as db/archive.py stores them, or None."""
+    row = conn.execute(
+        "SELECT first_part, points_parts, log_parts FROM game_archive WHERE game_id = ?",
+        (game_id,),
+    ).fetchone()
+    if row is None:
+        return None
+    first, points, log = row
+    parts = [
+        data
+        for (data,) in conn.execute(
+            "SELECT data FROM archive_parts WHERE id >= ? AND id < ? ORDER BY id",
+            (first, first + points + (log or 0)),
+        )
+    ]
+    return b"".join(parts[:points]), b"".join(parts[points:])
+
+
+def stored_deal_points(conn: sqlite3.Connection, game_id: int) -> list[tuple]:
+    """A game's ``deal_points`` rows as stored: rows, or its archive row once it ended."""
+    rows = conn.execute(
+        "SELECT deal, seat, pegging, hand, crib, heels, hand_value, hand_cards, crib_value, "
+        "crib_cards FROM deal_points WHERE game_id = ? ORDER BY deal, seat",
+        (game_id,),
+    ).fetchall()
+    archived = archived_blobs(conn, game_id)
+    return decode_points(archived[0]) if archived is not None else rows
+
+
 def replay_from_database(path: Path, game_id: int) -> tuple[Game, dict, int]:
     """(the replay of the log, the stored snapshot, the number of logged actions)."""
-    import json
-
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         players, partnerships, target, seed, first_dealer = conn.execute(
@@ -35,16 +85,12 @@ def replay_from_database(path: Path, game_id: int) -> tuple[Game, dict, int]:
             (game_id,),
         ).fetchone()
         game = Game.new(Variant(players, bool(partnerships), target), int(seed), first_dealer)
-        rows = conn.execute(
-            "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-        ).fetchall()
-        for expected, (seq, seat, action) in enumerate(rows, start=1):
+        rows, snapshot = stored_log(conn, game_id)
+        for expected, (seq, seat, action, _) in enumerate(rows, start=1):
             assert seq == expected, f"game {game_id}: seq {seq} where {expected} was expected"
-            game.apply(seat, action_from_dict(json.loads(action)))
-        (state,) = conn.execute(
-            "SELECT state FROM snapshots WHERE game_id = ?", (game_id,)
-        ).fetchone()
-        return game, json.loads(state), len(rows)
+            game.apply(seat, action_from_dict(action))
+        assert snapshot is not None, f"game {game_id} has no snapshot"
+        return game, json.loads(snapshot[1]), len(rows)
     finally:
         conn.close()
 

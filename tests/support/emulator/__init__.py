@@ -46,6 +46,17 @@ Users can only do what Discord lets them: options are checked against the synced
 (types, required, choices, min/max), ``default_member_permissions`` and DM ``contexts`` are
 enforced, and a user must be a member of the channel's guild (``EmulatorError`` otherwise).
 
+Forged interactions (``forge.py``: what a modified client or a stale command cache sends, and a
+bot must survive): ``emu.forge_click(user, channel, custom_id, message=...)``,
+``emu.forge_select(user, channel, custom_id, values, message=...)`` and
+``emu.forge_slash(user, channel, "cribbage start", players=9)`` skip every check above: any
+custom id on any live message, any select values, option values outside their choices and
+ranges, a DM (``emu.dm_channel(user)``: no guild, ``context`` 1) whatever the command's
+``contexts``, a user outside the guild (``emu.stranger(name, user_id=...)``). They are answered,
+timed and checked like any other interaction. ``settle=False`` on any of them (and on
+``slash``/``click``) returns after the first answer; ``await emu.settle(result)`` waits for the
+handler later.
+
 Discord behaviour modelled (so tests catch what production would do):
 
 - the first followup after a type-5 defer *replaces* the "thinking" message and keeps the
@@ -102,7 +113,8 @@ kind ``interaction`` (inbound, a user acted): ``interaction_id``, ``interaction_
     ``guild_id``; slash: ``command`` ("cribbage start"), ``options`` ({name: value}; users,
     channels and roles as {id, name}); component: ``custom_id``, ``component_type`` (2 button,
     3 string select...), ``label`` (buttons), ``values`` (selects), ``message_id`` (the message
-    clicked); modal: ``custom_id``, ``values`` ({input: text}).
+    clicked); modal: ``custom_id``, ``values`` ({input: text}); ``forged: true`` when sent
+    with ``forge_click``/``forge_select``/``forge_slash``.
 kind ``response`` (the bot's initial response): ``interaction_id``, ``response_type`` (4, 5, 6,
     7, 9), ``response_name``, ``accepted`` (false when rejected as late), ``latency_ms``,
     ``ephemeral``; ``error`` when rejected.

@@ -547,6 +547,75 @@ class DiscordEmulator:
             shown.source_message, settle,
         )
 
+    # -----------------------------------------------------------------------------------------
+    # Forged interactions (``forge.py``): what Discord's own client would not send
+
+    async def forge_click(
+        self,
+        user: EmuUser,
+        channel: EmuChannel,
+        custom_id: str,
+        *,
+        message: EmuMessage | InteractionResult | None = None,
+        settle: bool = True,
+    ) -> InteractionResult:
+        """A button interaction with any ``custom_id``, from ``channel`` (another guild's, a DM
+        from :meth:`dm_channel`), as ``user`` (member of the guild or not), on ``message``
+        (default: the bot's newest message there that ``user`` sees). Nothing is checked."""
+        from .forge import forge_component
+
+        source = self._as_message(message) if message is not None else None
+        return await forge_component(
+            self, user, channel, custom_id, message=source, component_type=2, values=None,
+            settle=settle,
+        )
+
+    async def forge_select(
+        self,
+        user: EmuUser,
+        channel: EmuChannel,
+        custom_id: str,
+        values: list[str],
+        *,
+        message: EmuMessage | InteractionResult | None = None,
+        settle: bool = True,
+    ) -> InteractionResult:
+        """A string-select interaction with any ``custom_id`` and any ``values`` (see
+        :meth:`forge_click`)."""
+        from .forge import forge_component
+
+        source = self._as_message(message) if message is not None else None
+        return await forge_component(
+            self, user, channel, custom_id, message=source, component_type=3, values=values,
+            settle=settle,
+        )
+
+    async def forge_slash(
+        self,
+        user: EmuUser,
+        channel: EmuChannel,
+        command: str,
+        /,
+        *,
+        options: dict[str, Any] | None = None,
+        settle: bool = True,
+        **kw_options: Any,
+    ) -> InteractionResult:
+        """``/command`` with any option values (of the declared types: out of their choices or
+        ranges too), from any channel (a DM included, whatever the command's ``contexts``), as
+        any user, without the permission check. Unknown options are sent with a type guessed
+        from the value."""
+        from .forge import forge_slash
+
+        opts = {**(options or {}), **kw_options}
+        return await forge_slash(self, user, channel, command, opts, settle=settle)
+
+    def stranger(self, name: str, *, user_id: int | None = None) -> EmuUser:
+        """A user in no guild (``user_id``: any id, e.g. 2**64 - 1), for forged interactions."""
+        user = EmuUser(id=user_id if user_id is not None else self._next_id(), name=name)
+        self.users[user.id] = user
+        return user
+
     async def say(self, user: EmuUser, channel: EmuChannel, content: str) -> EmuMessage:
         """``user`` posts a plain message (the bot gets MESSAGE_CREATE)."""
         self._check_can_see(user, channel)
@@ -556,6 +625,19 @@ class DiscordEmulator:
         """``user`` adds a unicode reaction to a visible message."""
         self._check_can_see(user, message.channel, message)
         await self._react(message, user, emoji, True)
+
+    async def settle(self, result: InteractionResult, timeout: float | None = None) -> None:
+        """Wait until the bot's handler of an interaction sent with ``settle=False`` has
+        finished (in-process bots), as ``slash``/``click`` do by default."""
+        pending = self.interactions[result.interaction_id]
+        if timeout is None:
+            await self._settle(pending)
+            return
+        saved, self.settle_timeout = self.settle_timeout, timeout
+        try:
+            await self._settle(pending)
+        finally:
+            self.settle_timeout = saved
 
     async def wait_for(
         self,
@@ -1073,7 +1155,8 @@ class DiscordEmulator:
             "channel": channel_data,
         }
         if guild is not None:
-            member = guild.members[user.id]
+            # a forged interaction may come from a user outside the guild: a member, no roles
+            member = guild.members.get(user.id) or EmuMember(user, guild)
             bot_member = guild.members[self.bot_user.id]
             channel_data["permissions"] = str(member.permissions)
             payload.update(
