@@ -1,6 +1,6 @@
 """``python -m bot``: start the Discord bot.  ``python -m bot play``: a game in the terminal.
-``python -m bot backup PATH`` / ``python -m bot check [DB]``: the operator's commands
-(:mod:`bot.app.operations`)."""
+``python -m bot backup PATH`` / ``check [DB]`` / ``prune --days N``: the operator's commands
+(:mod:`bot.app.operations`, :mod:`bot.app.retention`)."""
 
 from __future__ import annotations
 
@@ -22,15 +22,20 @@ def main(argv: list[str] | None = None) -> int:
         from bot.app.operations import check_main
 
         return check_main(argv[1:])
+    if argv[:1] == ["prune"]:
+        from bot.app.retention import prune_main
+
+        return prune_main(argv[1:])
     if argv and argv[0] in ("-h", "--help"):
         print("usage: python -m bot              start the Discord bot (reads .env)")
         print("       python -m bot play ...     play in the terminal (python -m bot play --help)")
         print("       python -m bot backup PATH  copy the database (safe while the bot runs)")
         print("       python -m bot check [DB]   check the database and replay every game")
+        print("       python -m bot prune --days N  drop the moves of games older than N days")
         return 0
     if argv:
         print(
-            f"python -m bot: unknown command {argv[0]!r}; commands: play, backup, check "
+            f"python -m bot: unknown command {argv[0]!r}; commands: play, backup, check, prune "
             "(python -m bot --help). Started without arguments, it runs the Discord bot.",
             file=sys.stderr,
         )
