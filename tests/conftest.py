@@ -2,8 +2,21 @@
 
 import pytest
 
+from cogs.utils import pictures
 from tests.support.discord_players import open_club
 from tests.support.sessions import open_manager
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_painters():
+    """The bots of one test run share their painter processes: each bot's cog would otherwise
+    start two and stop them again (half a second a test, most of a Discord test's set-up).
+    Yields the real ``stop_painters`` for the tests of the painters themselves."""
+    stop = pictures.stop_painters
+    pictures.stop_painters = lambda: None
+    yield stop
+    pictures.stop_painters = stop
+    stop()
 
 
 @pytest.fixture

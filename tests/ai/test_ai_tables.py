@@ -82,6 +82,7 @@ def test_lookups_by_cards():
     )
 
 
+@pytest.mark.slow
 def test_the_tables_are_deterministic_from_the_seed():
     small = dict(seed=3, pool=150, samples=60, iterations=2, workers=1, log=lambda m: None)
     first = build(**small)

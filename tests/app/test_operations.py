@@ -151,6 +151,7 @@ async def test_check_reports_sqlite_integrity_problems(tmp_path, played):
     assert any("names a missing row of games" in p for p in report.integrity)
 
 
+@pytest.mark.slow
 def test_python_m_bot_check_exit_statuses(tmp_path, played):
     path, ids = played
     good = run_cli("check", str(path), cwd=tmp_path)

@@ -25,6 +25,9 @@ from tests.support.emulator import DiscordEmulator
 
 OTHER_TOKEN = "OTg3NjU0MzIxMDk4NzY1NDMy.XyZaBc.zyxwvutsrqponmlkjihgfedcba9876543210"
 
+# Each starts `python -m bot` in a subprocess: the quick loop leaves them to `make test`.
+pytestmark = pytest.mark.slow
+
 
 async def start_bot(
     emu: DiscordEmulator, database: Path, env: dict[str, str] | None = None

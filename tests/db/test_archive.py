@@ -122,6 +122,7 @@ def no_archiving(monkeypatch):
 # ---------------------------------------------------------------------- replays identical
 
 
+@pytest.mark.slow
 async def test_every_variant_reads_back_identically_once_archived(tmp_path, no_archiving):
     """Games of every variant played to the end (plus a forfeit), read before and after their
     archiving: the same records, and the log replays to the recorded final scores."""

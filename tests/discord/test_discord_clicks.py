@@ -109,6 +109,7 @@ async def test_a_double_click_plays_once(club):
     assert sum("⚠️" in text for text in answers) == 1  # one of them refused
 
 
+@pytest.mark.slow
 async def test_a_restart_mid_pegging_continues_exactly(club):
     seats = await two_player_game(club)
     await play_until(

@@ -126,6 +126,7 @@ async def test_a_five_second_lock_leaves_no_click_unanswered(tmp_path):
         assert driver.bot.manager.game_in_channel(driver.spare.id) is not None
 
 
+@pytest.mark.slow
 async def test_when_sqlite_gives_up_the_click_is_told_busy_and_nothing_changes(tmp_path):
     """With a short busy timeout (0.2 s) and the lock held longer, each write fails: the
     clicker is told the table is busy, nothing is stored or shown; once the lock is gone the

@@ -81,8 +81,11 @@ def random_game(variant: Variant, seed: int, roundtrip_every: int = 0) -> Game:
 
 @pytest.mark.parametrize(
     "variant",
-    # games to 121 take seconds each variant: the quick loop keeps the games to 61
-    [pytest.param(v, marks=pytest.mark.slow) if v.target == 121 else v for v in VARIANTS],
+    # games to 121 take seconds each variant: the quick loop keeps the 2-player games to 61
+    [
+        pytest.param(v, marks=pytest.mark.slow) if v.target == 121 or v.players > 2 else v
+        for v in VARIANTS
+    ],
     ids=lambda v: v.name,
 )
 def test_random_games_keep_the_invariants(variant):
