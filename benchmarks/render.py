@@ -1,5 +1,8 @@
 """Rendering benchmark: board (fresh and cached), private hand, one show, a whole deal's show.
 
+The boards are drawn 800 px wide to be shown 400 px wide (see ``bot.render.board_art``);
+``board_png_kb`` is the median size of a board's PNG (what each score change uploads).
+
 Run from the repository root: .venv/bin/python benchmarks/render.py [--repeat N]
 Prints one ``name: value unit`` line per figure (median milliseconds per image).
 """
@@ -49,6 +52,7 @@ def main() -> int:
     board_ms = median_ms(lambda b: render_board(*b), boards)
     board4_ms = median_ms(lambda b: render_board(*b), four)
     cached_ms = median_ms(lambda b: render_board(*b), boards)
+    png_kb = statistics.median(len(render_board(*b)) for b in boards + four) / 1024
 
     pack = [Card(r, s) for r in range(1, 14) for s in range(4)]
     hands = [tuple(pack[(i * 5 + k * 11) % 52] for k in range(6)) for i in range(n)]
@@ -69,6 +73,7 @@ def main() -> int:
     print(f"board_render_ms: {board_ms:.2f} ms")
     print(f"board4_render_ms: {board4_ms:.2f} ms")
     print(f"board_cached_ms: {cached_ms:.4f} ms")
+    print(f"board_png_kb: {png_kb:.1f} KB")
     print(f"hand_render_ms: {hand_ms:.2f} ms")
     print(f"show_render_ms: {show_ms:.2f} ms")
     print(f"deal_show_render_ms: {deal_show_ms:.2f} ms")

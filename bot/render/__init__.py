@@ -27,8 +27,8 @@ Text (:mod:`bot.render.text`) — markdown strings::
     side_name(side, names, variant) / side_names(names, variant)
     story_lines(events, names, variant) -> list[str]        the table talk of what happened
     chunk(lines, limit=2000) -> list[str]                   messages of at most 2000 characters
-    board_text(game, names) -> str                          scores, bars, skunk line, turn, count
-    status_text(game, names) -> str                         "Alice to play · count 22"
+    board_text(game, names) -> str                          scores with bars, turn, the count
+    status_text(game, names) -> str                         "Alice to play"
     hand_text(game, seat, names, *, emoji=False) -> str     PRIVATE: your cards, what to do now
     discard_prompt(game, seat, names) -> str                "Lay away 2 cards to Bob's crib"
     rules_text(variant=None) -> str / help_text(commands=HELP_COMMANDS) -> str

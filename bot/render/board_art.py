@@ -1,16 +1,36 @@
 """The cribbage board picture: the track of holes, a lane per side, the pegs and the legend.
 
+**Drawn for where Discord shows it.** Discord shows an embed's image at most about 400 px wide
+and 300 px high (narrower on a phone); the board is drawn ``WIDTH`` = 800 px wide (sharp when
+opened, or on a high-density screen) and never taller than 3/4 of its width, so it is shown
+at 400 px wide, scale 1/2. The rule, checked by ``tests/render/test_board_legible.py``: every
+text on the board is set at a font size of at least ``MIN_TEXT_PX`` = 12 px once scaled to
+``DISPLAY_WIDTH`` = 400 px, i.e. ``size * DISPLAY_WIDTH / WIDTH >= 12`` (``size >= MIN_FONT``
+= 24 at 1x), which puts its capitals and digits at 8.9 px or more.
+
+So the board carries few labels, all big: each side's name and score (the one place the
+scores are shown when pictures are on: the game message's text leaves them out), the last hole
+of each row (30, 60, 90), the game hole (121 or 61) and the skunk lines, in red, with their
+captions (91 and 61 in a game to 121; 31 in a game to 61, which has no double skunk). What a
+side just pegged shows as the gap between its back peg (a ring) and its front peg (solid);
+the story says it in words.
+
 >>> hole_index(1), hole_index(30), hole_index(31), hole_index(121)
 ((0, 0), (0, 29), (1, 0), (4, 0))
+>>> all(label.size >= MIN_FONT for label in board_labels((("Alice", 0, 84, 77),), 121))
+True
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from PIL import Image, ImageDraw
+
+from bot.engine import Variant
 
 from .drawing import SS, WIDTH, fit_text, font, lighten, palette_of, to_png
 from .palette import side_colour
@@ -18,26 +38,82 @@ from .palette import side_colour
 BoardSide = tuple[str, int, int, int]
 """One side on the board: (name, colour index, score, previous score)."""
 
+# where Discord shows it (an embed image: about 400 px wide at most, 300 px high)
+DISPLAY_WIDTH = 400
+DISPLAY_HEIGHT = 300
+MIN_TEXT_PX = 12
+MIN_FONT = math.ceil(MIN_TEXT_PX * WIDTH / DISPLAY_WIDTH)  # at 1x: 24 px
+MAX_HEIGHT = WIDTH * DISPLAY_HEIGHT // DISPLAY_WIDTH  # taller would be shown narrower
+
 # colours
 WOOD = (238, 216, 172)
 TRACK = (222, 193, 142)
 HOLE = (101, 70, 42)
 INK = (45, 32, 22)
-MUTED = (120, 96, 70)
-SKUNK = (170, 30, 30)
+MUTED = (92, 68, 46)  # 6:1 on the wood
+SKUNK = (165, 24, 24)
+
+# type (1x px; shown at half that)
+NAME_FONT = 30
+SCORE_FONT = 40
+MARK_FONT = 26
 
 # board geometry (at 1x)
 HOLES_PER_ROW = 30
 HOLE_DX = 21
 GROUP_GAP = 10
-TRACK_LEFT = 70
-LANE_DY = 20
+TRACK_LEFT = 76
+LANE_DY = 21  # the narrowest lanes (four sides); fewer sides get wider lanes, bigger pegs
 HOLE_R = 3.2
-PEG_R = 8.0
-FINISH_R = 11.0
+PEG_R = 9.5
+LANES_DY = {1: 26, 2: 26, 3: 23, 4: LANE_DY}
+FINISH_R = 13.0
+START_HOLES = (TRACK_LEFT - 50, TRACK_LEFT - 27)  # x of the back peg's and the front peg's
+LEGEND_ROW = 46
+BAND_PAD = 8
+ROW_GAP = 12
+CAPTION_GAP = 36  # above a row that starts at a skunk line: room for its caption
+BAND_LEFT = 12
+BAND_RIGHT = TRACK_LEFT + (HOLES_PER_ROW - 1) * HOLE_DX + 5 * GROUP_GAP + 12
+MARGIN_X = (BAND_RIGHT + WIDTH) / 2  # the right margin's middle: row ends, the game hole
 
 
-# --------------------------------------------------------------------------- the board
+# --------------------------------------------------------------------------- the labels
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """One text on the board: ``size`` is its font size at 1x, (``x``, ``y``) where it is
+    anchored (Pillow's anchors: ``"lm"`` = left, middle)."""
+
+    text: str
+    size: int
+    x: float
+    y: float
+    anchor: str
+    fill: tuple[int, int, int]
+
+    def box(self) -> tuple[float, float, float, float]:
+        """The ink's box at 1x: (left, top, right, bottom)."""
+        left, top, right, bottom = font(self.size).getbbox(self.text, anchor=self.anchor)
+        return (
+            self.x + left / SS,
+            self.y + top / SS,
+            self.x + right / SS,
+            self.y + bottom / SS,
+        )
+
+    def draw(self, draw: ImageDraw.ImageDraw) -> None:
+        draw.text(
+            (self.x * SS, self.y * SS),
+            self.text,
+            font=font(self.size),
+            fill=self.fill,
+            anchor=self.anchor,
+        )
+
+
+# --------------------------------------------------------------------------- the layout
 
 
 def hole_index(score: int) -> tuple[int, int]:
@@ -47,6 +123,15 @@ def hole_index(score: int) -> tuple[int, int]:
 
 def _hole_x(column: int) -> float:
     return TRACK_LEFT + column * HOLE_DX + (column // 5) * GROUP_GAP
+
+
+def skunk_lines(target: int) -> dict[int, str]:
+    """The skunk lines of a game to ``target`` (RULES.md 8): first hole above it -> caption."""
+    variant = Variant(target=target)
+    lines = {variant.skunk_line: f"skunk line {variant.skunk_line}"}
+    if variant.double_skunk_line:
+        lines[variant.double_skunk_line] = f"double skunk line {variant.double_skunk_line}"
+    return lines
 
 
 @dataclass(frozen=True)
@@ -62,45 +147,113 @@ class _BoardLayout:
 
     @property
     def legend_h(self) -> float:
-        return 14 + (1 if self.lanes <= 2 else 2) * 40
+        return 8 + (1 if self.lanes <= 2 else 2) * LEGEND_ROW
+
+    @property
+    def lane_dy(self) -> float:
+        return LANES_DY[self.lanes]
+
+    @property
+    def peg_r(self) -> float:
+        return PEG_R * self.lane_dy / LANE_DY
 
     @property
     def band_h(self) -> float:
-        return 12 + self.lanes * LANE_DY + 18  # the lanes, then the hole numbers
+        return 2 * BAND_PAD + self.lanes * self.lane_dy
 
-    band_gap = 20
-    band_left = TRACK_LEFT - 52
-    band_right = TRACK_LEFT + (HOLES_PER_ROW - 1) * HOLE_DX + 5 * GROUP_GAP + 12
+    @cached_property
+    def skunks(self) -> dict[int, str]:
+        return skunk_lines(self.target)
+
+    def gap_above(self, row: int) -> float:
+        if row * HOLES_PER_ROW + 1 in self.skunks:
+            return CAPTION_GAP
+        return ROW_GAP if row else 6
+
+    def band_top(self, row: int) -> float:
+        above = sum(self.gap_above(r) for r in range(row + 1))
+        return self.legend_h + above + row * self.band_h
+
+    def band_bottom(self, row: int) -> float:
+        return self.band_top(row) + self.band_h
 
     @property
     def height(self) -> int:
-        return round(self.legend_h + self.rows * (self.band_h + self.band_gap) + 6)
-
-    def band_top(self, row: int) -> float:
-        return self.legend_h + row * (self.band_h + self.band_gap) + self.band_gap / 2
+        return math.ceil(self.band_bottom(self.rows - 1) + 8)
 
     def lane_y(self, row: int, lane: int) -> float:
-        return self.band_top(row) + 8 + lane * LANE_DY + LANE_DY / 2
+        return self.band_top(row) + BAND_PAD + (lane + 0.5) * self.lane_dy
 
     @property
     def finish(self) -> tuple[float, float]:
-        """The game hole, right of the last row."""
-        x = self.band_right + (WIDTH - self.band_right) / 2
-        return x, self.band_top(self.rows - 1) + (self.band_h - 16) / 2
+        """The game hole, in the right margin of the last row."""
+        return MARGIN_X, self.band_top(self.rows - 1) + BAND_PAD + FINISH_R
 
     def peg(self, lane: int, score: int, back: bool) -> tuple[float, float, float]:
         """(x, y, radius) of a peg: start holes at 0, the game hole at the target."""
         if score >= self.target:
-            return (*self.finish, FINISH_R - 1)
+            return (*self.finish, FINISH_R - 1.5)
         if score <= 0:
-            return TRACK_LEFT - (44 if back else 28), self.lane_y(0, lane), PEG_R
+            return START_HOLES[0 if back else 1], self.lane_y(0, lane), self.peg_r
         row, column = hole_index(score)
-        return _hole_x(column), self.lane_y(row, lane), PEG_R
+        return _hole_x(column), self.lane_y(row, lane), self.peg_r
+
+    def track_labels(self) -> list[Label]:
+        """The milestones: each row's last hole, the game hole, the skunk lines' captions."""
+        labels = []
+        for row in range(self.rows - 1):
+            middle = self.band_top(row) + self.band_h / 2
+            last = (row + 1) * HOLES_PER_ROW
+            labels.append(Label(str(last), MARK_FONT, MARGIN_X, middle, "mm", MUTED))
+        fx, fy = self.finish
+        labels.append(Label(str(self.target), MARK_FONT, fx, fy + FINISH_R + 4, "mt", INK))
+        for row in range(self.rows):
+            caption = self.skunks.get(row * HOLES_PER_ROW + 1)
+            if caption:
+                x = self.skunk_x + 8
+                labels.append(Label(caption, MARK_FONT, x, self.band_top(row) - 7, "ls", SKUNK))
+        return labels
+
+    skunk_x = TRACK_LEFT - 15  # the line runs just before the row's first hole
+
+    def legend_labels(self, sides: Sequence[BoardSide]) -> list[Label]:
+        """Each side's name and score, two sides to a row."""
+        labels = []
+        column_w = WIDTH / 2
+        for i, (name, _, score, _) in enumerate(sides):
+            lx, cy = self.legend_spot(i)
+            score_text = str(min(score, self.target))
+            right = lx + column_w - 32
+            score_w = font(SCORE_FONT).getlength(score_text) / SS
+            name_w = right - (lx + 34) - score_w - 16
+            name_text = fit_text(name, NAME_FONT, name_w)
+            labels.append(Label(name_text, NAME_FONT, lx + 34, cy, "lm", INK))
+            labels.append(Label(score_text, SCORE_FONT, right, cy, "rm", INK))
+        return labels
+
+    @staticmethod
+    def legend_spot(i: int) -> tuple[float, float]:
+        """(left, middle) of side ``i``'s entry in the legend."""
+        return 16 + (i % 2) * WIDTH / 2, 8 + (i // 2) * LEGEND_ROW + LEGEND_ROW / 2
+
+
+def board_labels(sides: Sequence[BoardSide], target: int = 121) -> list[Label]:
+    """Every text drawn on the board of ``sides`` (see :func:`render_board`), for checks."""
+    layout = _BoardLayout(len(sides), target)
+    return layout.track_labels() + layout.legend_labels(sides)
+
+
+def board_size(lanes: int, target: int = 121) -> tuple[int, int]:
+    """(width, height) of a board of ``lanes`` sides to ``target`` (1x)."""
+    return WIDTH, _BoardLayout(lanes, target).height
+
+
+# --------------------------------------------------------------------------- the board
 
 
 @lru_cache(maxsize=32)
 def _board_track(colours: tuple[int, ...], target: int) -> Image.Image:
-    """The empty board (supersampled): lanes tinted per side, holes, numbers, skunk lines.
+    """The empty board (supersampled): lanes tinted per side, holes, milestones, skunk lines.
 
     Cached: it changes only with the sides' colours and the target, never with the score."""
     layout = _BoardLayout(len(colours), target)
@@ -114,51 +267,30 @@ def _board_track(colours: tuple[int, ...], target: int) -> Image.Image:
         draw.ellipse((px(x - HOLE_R), px(y - HOLE_R), px(x + HOLE_R), px(y + HOLE_R)), fill=HOLE)
 
     tints = [lighten(side_colour(c), (250, 244, 230), 0.68) for c in colours]
-    skunk_rows = {(91 if target == 121 else 31): "skunk line"}
-    if target == 121:
-        skunk_rows[61] = "double skunk line"
-    right = layout.band_right
+    half = layout.lane_dy / 2 - 1.5  # a lane's half height
     for row in range(layout.rows):
-        top = layout.band_top(row)
-        bottom = top + layout.band_h - 16
+        top, bottom = layout.band_top(row), layout.band_bottom(row)
         draw.rounded_rectangle(
-            (px(layout.band_left), px(top), px(right), px(bottom)), radius=px(8), fill=TRACK
+            (px(BAND_LEFT), px(top), px(BAND_RIGHT), px(bottom)), radius=px(9), fill=TRACK
         )
-        first = row * HOLES_PER_ROW + 1
         for lane, tint in enumerate(tints):
             y = layout.lane_y(row, lane)
             draw.rounded_rectangle(
-                (px(TRACK_LEFT - 9), px(y - 8.5), px(right - 4), px(y + 8.5)),
-                radius=px(8.5),
+                (px(TRACK_LEFT - 10), px(y - half), px(BAND_RIGHT - 4), px(y + half)),
+                radius=px(half),
                 fill=tint,
             )
             for column in range(HOLES_PER_ROW):
                 hole(_hole_x(column), y)
             if row == 0:  # the two start holes
-                hole(TRACK_LEFT - 44, y)
-                hole(TRACK_LEFT - 28, y)
-        number_y = top + layout.band_h - 9  # numbers under every fifth hole
-        for column in range(4, HOLES_PER_ROW, 5):
-            x = px(_hole_x(column))
-            draw.text(
-                (x, px(number_y)), str(first + column), font=font(12), fill=MUTED, anchor="mm"
-            )
-        if row == 0:
-            draw.text(
-                (px(TRACK_LEFT - 36), px(number_y)), "start", font=font(12), fill=MUTED, anchor="mm"
-            )
-        label = skunk_rows.get(first)
-        if label:  # the line runs just before this row's first hole
-            x = _hole_x(0) - 10
-            draw.line((px(x), px(top - 6), px(x), px(bottom + 2)), fill=SKUNK, width=round(px(3)))
-            middle = px(top + (layout.band_h - 16) / 2)
-            draw.text((px(x - 6), middle), str(first), font=font(14), fill=SKUNK, anchor="rm")
-            draw.text(
-                (px(x + 4), px(top - 3)),
-                f"{label} ({first})",
-                font=font(12),
+                for x in START_HOLES:
+                    hole(x, y)
+        if row * HOLES_PER_ROW + 1 in layout.skunks:
+            x = layout.skunk_x
+            draw.line(
+                (px(x), px(top - CAPTION_GAP + 6), px(x), px(bottom + 3)),
                 fill=SKUNK,
-                anchor="lb",
+                width=round(px(3)),
             )
     fx, fy = layout.finish
     draw.ellipse(
@@ -167,7 +299,8 @@ def _board_track(colours: tuple[int, ...], target: int) -> Image.Image:
         outline=HOLE,
         width=round(px(2)),
     )
-    draw.text((px(fx), px(fy + FINISH_R + 9)), str(target), font=font(13), fill=INK, anchor="mm")
+    for label in layout.track_labels():
+        label.draw(draw)
     return image
 
 
@@ -196,30 +329,17 @@ def _board_image(sides: tuple[BoardSide, ...], target: int) -> Image.Image:
     def px(v: float) -> float:
         return v * SS
 
-    # the legend: a peg, the name, the score and what it just pegged
-    column_w = WIDTH / 2
-    for i, (name, colour, score, previous) in enumerate(sides):
-        lx = 16 + (i % 2) * column_w
-        cy = 28 + (i // 2) * 40
-        rgb = side_colour(colour)
+    # the legend: a peg of the side's colour, its name and its score
+    for i, (_, colour, _, _) in enumerate(sides):
+        lx, cy = layout.legend_spot(i)
         draw.ellipse(
-            (px(lx), px(cy - 10), px(lx + 20), px(cy + 10)), fill=rgb, outline=INK, width=SS * 2
+            (px(lx), px(cy - 12), px(lx + 24), px(cy + 12)),
+            fill=side_colour(colour),
+            outline=INK,
+            width=SS * 2,
         )
-        score_text = str(min(score, target))
-        gained = score - previous
-        delta = f"+{gained}" if gained > 0 else ""
-        score_w = font(26).getlength(score_text) / SS
-        delta_w = font(16).getlength(delta) / SS if delta else 0
-        right = lx + column_w - 32
-        name_w = right - (lx + 30) - score_w - delta_w - 16
-        draw.text(
-            (px(lx + 30), px(cy)), fit_text(name, 21, name_w), font=font(21), fill=INK, anchor="lm"
-        )
-        draw.text(
-            (px(right - delta_w - 6), px(cy)), score_text, font=font(26), fill=INK, anchor="rm"
-        )
-        if delta:
-            draw.text((px(right), px(cy + 3)), delta, font=font(16), fill=MUTED, anchor="rm")
+    for label in layout.legend_labels(sides):
+        label.draw(draw)
 
     # the pegs: the back one (a ring) first, the front one (solid) over it
     for lane, (_, colour, score, previous) in enumerate(sides):
@@ -228,16 +348,16 @@ def _board_image(sides: tuple[BoardSide, ...], target: int) -> Image.Image:
             x, y, r = layout.peg(lane, previous, back=True)
             draw.ellipse(
                 (px(x - r + 1), px(y - r + 1), px(x + r - 1), px(y + r - 1)),
-                fill=lighten(rgb, (255, 255, 255), 0.55),
+                fill=lighten(rgb, (255, 255, 255), 0.6),
                 outline=rgb,
-                width=round(px(2.5)),
+                width=round(px(3)),
             )
         x, y, r = layout.peg(lane, score, back=False)
         draw.ellipse(
             (px(x - r), px(y - r), px(x + r), px(y + r)),
             fill=rgb,
             outline=INK,
-            width=round(px(1.5)),
+            width=round(px(2)),
         )
     return image
 
@@ -245,7 +365,7 @@ def _board_image(sides: tuple[BoardSide, ...], target: int) -> Image.Image:
 @lru_cache(maxsize=1)
 def _board_palette() -> Image.Image:
     """Every board's colours: the wood, the track, the four sides' lanes and pegs (front and
-    back), names, scores and what was pegged, the skunk lines and the game hole."""
+    back), names and scores, the milestones, the skunk lines and the game hole."""
     boards = [
         (("Alice", 0, 120, 100), ("Bob", 1, 88, 80), ("Carol", 2, 61, 40), ("Dan", 3, 0, 0)),
         (("Alice and Carol", 0, 121, 117), ("Bob and Dan", 1, 31, 25)),

@@ -159,9 +159,15 @@ def game_embed(
     thumbnail: bool = False,
     story_count: int = STORY_LINES,
 ) -> discord.Embed:
-    """The public game message: scores and board, dealer, starter, count and pile, whose turn,
-    the last few story lines, and the board image (``board_image`` = attachment file name;
-    shown large, or small at the side with ``thumbnail=True``). Never shows a hidden card.
+    """The public game message: dealer, starter, count and pile, whose turn, the last few
+    story lines, and the board image (``board_image`` = attachment file name; shown large, or
+    small at the side with ``thumbnail=True``). Never shows a hidden card.
+
+    Each fact has one home. The scores: the board picture when it is shown large (its legend
+    names every side with its score, its pegs show what was just pegged, it draws the skunk
+    lines), else the description (a line per side with a bar, for servers with pictures off).
+    The count: the name of the pile's field, nowhere else. No skunk sentence: the lobby and the
+    result say it; the picture or the bars (``┃``) mark it.
     """
     v = game.variant
     title = f"Cribbage — {v.name}"
@@ -173,7 +179,8 @@ def game_embed(
         colour = side_colour_int(game.variant.side_of(game.to_act[0]))
     else:
         colour = FELT
-    description = "\n".join([*score_lines(game.scores, names, v), skunk_text(v)])
+    picture_scores = bool(board_image) and not thumbnail  # a thumbnail is too small to read
+    description = None if picture_scores else "\n".join(score_lines(game.scores, names, v))
     embed = discord.Embed(title=title, description=description, colour=colour)
     if game.dealer is not None and game.phase is not Phase.GAME_OVER:
         embed.add_field(name="Dealer", value=escape(names[game.dealer]), inline=True)

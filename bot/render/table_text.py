@@ -1,8 +1,12 @@
-"""The state of the table in words: the text board (scores, bars, the skunk line, whose turn,
-the count) for the channel, and the private hand for one player's ephemeral message.
+"""The state of the table in words: the text board (scores with bars, whose turn, the count)
+for the channel, and the private hand for one player's ephemeral message.
 
 ``board_text`` and ``status_text`` read only the public parts of the game; ``hand_text`` is
 PRIVATE (it shows the seat's own hand).
+
+Each fact once: the count is on the count's own line (``status_text`` says only who plays),
+and the skunk line is not repeated on every table: the bars mark it (``┃``), the board picture
+draws and names it, the lobby and the result say it in words.
 
 >>> score_bar(84, 121)
 '▰▰▰▰▰▰▰▰▰▰▰▰▰▱▱┃▱▱▱▱▱'
@@ -59,6 +63,10 @@ def skunk_text(variant: Variant) -> str:
     return text
 
 
+def _be(who: Sequence[object]) -> str:
+    return "is" if len(who) == 1 else "are"
+
+
 def _dealer(game: PublicGame) -> int:
     """The dealer of the deal in progress (there is one in every phase after the cut)."""
     if game.dealer is None:
@@ -77,10 +85,14 @@ def status_text(game: PublicGame, names: Sequence[str]) -> str:
         return f"Laying away to {dealer}'s crib: waiting for {join_and(who)}"
     if game.phase is Phase.CUT_FOR_STARTER:
         return f"{join_and(who)} to cut for the starter"
-    if game.phase is Phase.PLAY:
-        return f"{join_and(who)} to play · count {game.count}"
+    if game.phase is Phase.PLAY:  # the count is shown beside the pile, once
+        return f"{join_and(who)} to play"
     if game.phase is Phase.SHOW:  # muggins: each owner claims a count, opponents may answer
+        if not who:  # only an optional muggins answer is open: it closes by itself
+            return "The show, counted by the players: the last count stands in a moment"
         return f"The show, counted by the players: waiting for {join_and(who)}"
+    if game.phase is Phase.NEXT_DEAL:  # the show stays up until everyone is ready
+        return f"The show: the next deal when {join_and(who)} {_be(who)} ready"
     if game.winner is not None:
         name = escape(side_name(game.winner, names, game.variant))
         return f"Game over: {name} {'win' if game.variant.partnerships else 'wins'}"
@@ -93,20 +105,25 @@ def pile_text(game: PublicGame) -> str:
     return f"{cards_text(pile)} ({game.count})" if pile else ""
 
 
+def count_text(game: PublicGame) -> str:
+    """``'Count 22: 7♦ 8♣ 7♥'`` (``'Count 0'`` before the first card of a count)."""
+    pile = cards_text(game.pile)
+    return f"Count {game.count}: {pile}" if pile else f"Count {game.count}"
+
+
 def board_text(game: PublicGame, names: Sequence[str]) -> str:
-    """The public text board: scores with bars and the skunk line, the deal, whose turn,
-    the starter, the count and the pile. Safe for the channel."""
+    """The public text board: scores with bars, the deal, whose turn, the starter, and in the
+    play the count with the cards laid since it was last reset. Safe for the channel."""
     check_names(names, game.variant)
     lines = score_lines(game.scores, names, game.variant)
-    lines.append(skunk_text(game.variant))
     if game.dealer is not None and game.phase is not Phase.GAME_OVER:
         deal = f"Deal {game.deal_number} · **{escape(names[game.dealer])}** deals"
         if game.starter is not None:
             deal += f" · starter {game.starter}"
         lines.append(deal)
     lines.append(status_text(game, names))
-    if game.phase is Phase.PLAY and game.pile:
-        lines.append(f"Pile: {pile_text(game)}")
+    if game.phase is Phase.PLAY:
+        lines.append(count_text(game))
     return "\n".join(lines)
 
 
@@ -156,7 +173,13 @@ def hand_text(game: SeatGame, seat: int, names: Sequence[str], *, emoji: bool = 
         lines.append(f"Starter: {card_text(game.starter, emoji=emoji)}")
 
     waiting = join_and([escape(names[s]) for s in game.to_act])
-    if phase is Phase.DISCARD:
+    if phase is Phase.NEXT_DEAL:
+        if seat in game.to_act:
+            lines.append("The show is over: click **Next deal** when you are ready.")
+        else:
+            be = _be(game.to_act)
+            lines.append(f"You are ready: the next deal when {waiting} {be} ready.")
+    elif phase is Phase.DISCARD:
         lines.append(f"Waiting for {waiting} to lay away.")
     elif phase is Phase.CUT_FOR_STARTER:
         if seat in game.to_act:

@@ -17,6 +17,7 @@ from bot.render import (
     side_colour_int,
 )
 from bot.render.embeds import last_lines, truncate
+from bot.render.text import score_bar
 from tests.support.render import NAMES, embed_text, names_for, play_deal
 
 TWO = Variant(players=2)
@@ -79,12 +80,29 @@ def test_game_embed_during_the_play():
     assert embed.title == "Cribbage — 2 players, to 121 · deal 1"
     assert fields["Dealer"] == "Alice" and fields["Starter"] == str(game.starter)
     assert fields[f"Count {game.count}"] == " ".join(str(c) for c in game.pile)
-    assert fields["Now"] == f"Alice to play · count {game.count}"
+    assert fields["Now"] == "Alice to play"  # the count once: in the pile's field
+    assert embed_text(embed).count(f"ount {game.count}") == 1
     assert fields["At the table"] == "one\ntwo"
     assert embed.image.url == "attachment://board.png"
     assert embed.colour.value == side_colour_int(0)
+    # the scores live in the picture: no bars, no "2/121", no skunk sentence
+    assert embed.description is None
+    assert "/121" not in embed_text(embed) and "skunk" not in embed_text(embed)
     thumb = game_embed(game, ["Alice", "Bob"], board_image="board.png", thumbnail=True)
     assert thumb.thumbnail.url == "attachment://board.png" and not thumb.image.url
+    assert thumb.description.startswith("**Alice**")  # a thumbnail is too small to read
+
+
+def test_game_embed_without_pictures_has_the_scores_in_words():
+    """A server with pictures off (``images=False``): the text is the scores' one home."""
+    game = Game.new(TWO, seed=39, first_dealer=0)
+    game.scores = [84, 62]
+    embed = game_embed(game, ["Alice", "Bob"], story=["one"])
+    assert embed.description.splitlines() == [
+        f"**Alice** {score_bar(84, 121)} 84/121",
+        f"**Bob** {score_bar(62, 121)} 62/121",
+    ]
+    assert "skunk" not in embed_text(embed) and not embed.image.url
 
 
 def test_game_embed_keeps_the_newest_story_within_limits():
