@@ -18,6 +18,28 @@ it also rates forfeits, by these rules:
   forfeiting side was below the skunk line (91 of 121, 31 of 61) while the leading side had
   passed it. Then it counts as a skunk (never a double: the game was not played out), so that
   conceding does not dodge a skunk.
+
+A forfeit before the first show never reaches the rater: that game is aborted, not finished
+(``bot/sessions/bookkeeping.py``).
+
+Shown ratings (:func:`display_rating`): the store keeps openskill's ``mu`` and ``sigma`` (and
+sorts on the conservative estimate mu - 3 sigma); players see ``1000 + 30 x (mu - 3 sigma)``,
+rounded, never below 0. Why this scale:
+
+* a round start: a new player (mu 25, sigma 25/3) shows exactly **1000**; two new players'
+  first game leaves the winner at 1103 and the loser at 945 (the conservative estimate also
+  rises as the uncertainty falls, so a loss costs less than a win earns at first);
+* 30 points per point of skill reads like Elo between settled players: with openskill's
+  beta = 25/6, the Plackett-Luce chance to win is logistic(d mu / (beta sqrt 2)), Elo's is
+  logistic(d x ln 10 / 400); they agree when d = 29.5 d mu (so 200 points ~ 3 wins in 4);
+* never negative: a rating would need mu - 3 sigma below -33 to reach the floor (about a
+  hundred double-skunked losses in a row); the floor keeps even that at 0. The display is
+  monotone in the stored estimate, so the order shown is the order sorted.
+
+>>> display_rating(DEFAULT_RATING.mu, DEFAULT_RATING.sigma), display_rating(30.0, 2.0)
+(1000, 1720)
+>>> display_rating(-40.0, 3.0)
+0
 """
 
 from __future__ import annotations
@@ -40,16 +62,29 @@ class Rating:
 
     @property
     def ordinal(self) -> float:
-        """The conservative estimate unrounded, (mu - 3 sigma) x 10: the leaderboard sorts on it."""
+        """The conservative estimate (mu - 3 sigma) x 10, as stored: the leaderboard sorts on it."""
         return (self.mu - 3 * self.sigma) * 10
 
     @property
-    def shown(self) -> float:
-        """The conservative figure shown on the leaderboard: mu - 3 sigma (x 10, rounded)."""
-        return round(self.ordinal, 1)
+    def shown(self) -> int:
+        """The rating players see (:func:`display_rating`)."""
+        return display_rating(self.mu, self.sigma)
 
 
 DEFAULT_RATING = Rating(mu=_MODEL.mu, sigma=_MODEL.sigma)
+DISPLAY_START = 1000  # what a new player shows
+DISPLAY_SCALE = 30  # shown points per point of mu - 3 sigma (Elo-like: see the module's text)
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The rating shown for (mu, sigma): 1000 for a new player, 30 a point of mu - 3 sigma,
+    never below 0."""
+    return max(0, round(DISPLAY_START + DISPLAY_SCALE * (mu - 3 * sigma)))
+
+
+def display_change(before: tuple[float, float], after: tuple[float, float]) -> int:
+    """How much a game moved the rating shown."""
+    return display_rating(*after) - display_rating(*before)
 
 
 def _ranks(scores: Sequence[int], winner: int) -> list[float]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Awaitable, Iterable
 from typing import TYPE_CHECKING, Literal
 
@@ -31,14 +30,16 @@ from bot.sessions import (
     Outcome,
     Refusal,
 )
-from cogs.standings import Against, LeaderboardPageButton, Scope, SortChoice, StandingsDesk
-from cogs.utils.buttons import ALL_BUTTONS, GAME_ID
+from cogs.standings import Against, Scope, SortChoice, StandingsDesk
+from cogs.utils.buttons import ALL_BUTTONS, HAND_CLICK
 from cogs.utils.checks import check_command
-from cogs.utils.hand_clicks import HandClicks
+from cogs.utils.hand_clicks import REFRESHED, HandClicks
 from cogs.utils.items import custom_id_of, handled
+from cogs.utils.lobby import LOBBY_ITEMS, lobby_payload
 from cogs.utils.muggins import MUGGINS_ITEMS, MugginsKeeper
 from cogs.utils.names import NameBook
 from cogs.utils.pictures import start_painters, stop_painters
+from cogs.utils.preferences import preference_commands
 from cogs.utils.rematch import REMATCH_BUTTONS, Rematches
 from cogs.utils.replies import (
     answer_command_error,
@@ -50,9 +51,11 @@ from cogs.utils.replies import (
     say,
 )
 from cogs.utils.settings import settings_command
+from cogs.utils.standing_buttons import STANDINGS_ITEMS
 from cogs.utils.table import Table
+from cogs.utils.threads import GameThreads
 from cogs.utils.ticker import Ticker
-from cogs.utils.timers import TurnKeeper
+from cogs.utils.timers import DealKeeper, TurnKeeper
 from cogs.utils.watch import Watch
 
 if TYPE_CHECKING:
@@ -62,10 +65,8 @@ log = logging.getLogger(__name__)
 
 SWEEP_EVERY = 5 * 60.0  # seconds between two idle sweeps
 COMPUTER_VERBS: dict[str, Level] = {f"cpu_{level}": level for level in LEVELS}
-# a click on a hand's button (play, select, discard, cut, hint, claim): its game, for a redraw
-HAND_CLICK = re.compile(rf"crib:[psdcin]:(?P<game>{GAME_ID}):")
 # every button and menu of the bot (dynamic items, registered at load)
-ITEMS = (*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS, LeaderboardPageButton)
+ITEMS = (*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS, *STANDINGS_ITEMS, *LOBBY_ITEMS)
 
 
 @app_commands.guild_only()  # the whole group: Discord ignores guild_only on a subcommand
@@ -78,8 +79,11 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.rematches = Rematches(self)  # the Rematch button and its answers: utils/rematch.py
         self.watcher = Watch(bot, self.manager, self.names)  # /cribbage watch: utils/watch.py
         self.table.followers.append(self.watcher.follow)
+        self.threads = GameThreads(self)  # a thread per game: utils/threads.py
+        self.table.followers.append(self.threads.follow)
         self.hands = HandClicks(self)  # clicks on a hand: utils/hand_clicks.py
         self.turns = TurnKeeper(self)  # turn timers: utils/timers.py
+        self.deals = DealKeeper(self)  # the pause between deals: utils/timers.py
         self.muggins = MugginsKeeper(self)  # claims, muggins calls, their windows: utils/muggins.py
         self.standings = StandingsDesk(bot.store.standings, self.names)  # cogs/standings.py
         self.idle = Ticker(  # the idle sweep, every SWEEP_EVERY seconds
@@ -90,13 +94,16 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         group = self.app_command
         assert group is not None  # a GroupCog is its /cribbage group
         group.add_command(settings_command(self))  # /cribbage settings: utils/settings.py
+        for command in preference_commands(self):  # /cribbage notify, autoplay: utils/preferences
+            group.add_command(command)
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS)
+        self.bot.add_dynamic_items(*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS, *LOBBY_ITEMS)
         self._tree_error = self.bot.tree.on_error
         self.bot.tree.error(answer_command_error)  # every slash command of the bot is ours
         self.idle.start()
         self.turns.start()
+        self.deals.start()
         self.muggins.start()
         await start_painters()
         resumed = self.bot.resume_report.outcomes
@@ -113,6 +120,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.bot.tree.error(self._tree_error)
         self.idle.stop()
         self.turns.stop()
+        self.deals.stop()
         self.muggins.stop()
         stop_painters()
 
@@ -137,7 +145,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.names.learn(interaction.user)  # any other id (stale, or forged) gets an answer
         hand = HAND_CLICK.match(custom_id)
         if hand and message is not None and message.flags.ephemeral:  # a hand is private
-            await self.hands.update_hand(interaction, int(hand["game"]), note=f"⚠️ {STALE_MESSAGE}")
+            await self.hands.update_hand(interaction, int(hand["game"]), note=REFRESHED)
         else:
             await say(interaction, STALE_MESSAGE)
 
@@ -184,7 +192,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
                 if isinstance(filled, GameView):
                     lobby = filled
         await defer_if_late(interaction, ephemeral=True, thinking=True)
-        payload = await self.table.lobby_payload(lobby, level)
+        payload = await lobby_payload(self.names, lobby)
         message: discord.Message
         if interaction.response.is_done():
             message = await self.table.channel(lobby.channel_id).send(**payload)
@@ -193,6 +201,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             await interaction.response.send_message(**payload)
             message = await interaction.original_response()
         await self.manager.set_message(lobby.game_id, "lobby", message.channel.id, message.id)
+        self.table.hands.note(lobby.game_id, interaction.user.id, interaction)  # the host's
 
     async def _open_lobby(
         self,
@@ -231,6 +240,8 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             await say(interaction, "There's no cribbage game being played in this channel.")
             return
         await interaction.response.send_message("Here's the table:", ephemeral=True)
+        if view.seat_of(interaction.user.id) is not None:
+            self.table.hands.note(view.game_id, interaction.user.id, interaction)
         await self.table.move_table(view)
 
     @app_commands.command(name="watch", description="A live view of this channel's game, no hands")
@@ -299,9 +310,11 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         view = result.view if isinstance(result, Outcome) else result
         await defer_if_late(interaction)
         names = await self.names.seat_names(view)
-        payload = await self.table.lobby_payload(view, level or "standard", names=names)
-        await redraw(interaction, **payload)
-        if isinstance(result, Outcome):  # the game started: its table goes below
+        await redraw(interaction, **await lobby_payload(self.names, view, names=names))
+        if view.seat_of(user) is not None:  # a seated person: their hand may come here
+            self.table.hands.note(view.game_id, user, interaction)
+        if isinstance(result, Outcome):  # the game started: its table goes below (its thread)
+            result = await self.threads.open(interaction, result, names)
             await self.table.publish(result, actor=user, names=names)
 
     # ------------------------------------------------------------------ upkeep
@@ -310,12 +323,14 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         """Warn about idle games, publish the abandoned and the resumed (every ``SWEEP_EVERY``)."""
         self.table.hands.expire()  # open hands whose token ran out, if no click dropped them yet
         report = await self.manager.sweep_idle()
-        for warning in report.warnings:
+        for warning in report.warnings:  # once a wait (the game truly waits): it may ping
             mentions = " ".join(f"<@{u}>" for u in warning.user_ids)
-            await self.table.channel(warning.channel_id).send(
+            loud = [u for u in warning.user_ids if (await self.manager.player_settings(u)).notify]
+            await self.table.pings.send(
+                warning.channel_id,
                 f"{mentions} this cribbage game has been idle for a while; it will be abandoned "
                 f"<t:{int(warning.abandon_at)}:R> unless someone plays.",
-                allowed_mentions=discord.AllowedMentions(users=True),
+                loud,
             )
         for outcome in (*report.abandoned, *report.resumed):
             await self.table.publish(outcome)
@@ -338,7 +353,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     ) -> None:
         if against is None:
             work = self.manager.server_settings(interaction.guild_id)
-            settings = await in_time(interaction, work, thinking=True)
+            settings = await in_time(interaction, work, ephemeral=True, thinking=True)
             against = "anyone" if settings.computer_games_count else "people"
         await self.standings.leaderboard(interaction, scope=scope, sort=sort, against=against)
 

@@ -1,28 +1,37 @@
-"""``/cribbage leaderboard``, ``/cribbage stats`` and ``/cribbage history``, and the leaderboard's
-page buttons.
+"""``/cribbage leaderboard``, ``/cribbage stats`` and ``/cribbage history``, their page buttons and
+their Share button.
 
 The three commands are thin methods of :class:`cogs.cribbage.Cribbage` (the ``/cribbage``
 group) that hand over to :class:`StandingsDesk`: ask the store, name the players, render, answer.
-This module is also an extension (``setup``): it registers the persistent page buttons and
-turns on the store's ratings (which first rates any finished game not rated yet).
+This module is also an extension (``setup``): it registers the persistent buttons and turns on
+the store's ratings (which first rates any finished game not rated yet).
 
-Page buttons are ``DynamicItem``s whose custom id carries everything needed to redraw the page
-after a restart (well under Discord's 100 characters)::
+Quiet answers: each command answers privately (an ephemeral message, seen only by who asked)
+with a **Share** button. Share posts the same embed publicly in the channel, headed "📣 Shared
+by @who" (a mention that pings nobody), and marks the private answer "Shared ✓" (disabled). How
+Discord allows it (developer docs, *Receiving and Responding*): a click on a component of an
+ephemeral message is an interaction like any other, whose ``message`` is that ephemeral message;
+the answer ``UPDATE_MESSAGE`` (7) "edits the message the component was attached to" (the
+private one), and a followup message (``POST /webhooks/{app}/{token}``) is ephemeral only with
+flag 64 (the exception, the first followup of a *deferred* answer, does not apply: the update
+is not deferred), so the followup without the flag is the public post. Both are webhooks of the
+interaction: no channel permission of the bot's is needed.
 
-    crib:b:{owner}:{scope}{sort}{pool}:{page}:{direction}
-        owner      the user whose own row is shown (who asked)
-        scope      s: this server, g: everywhere
-        sort       r: rating, w: wins, p: win rate, s: skunks
-        pool       h: games among people, c: games with a computer, a: every game
-        page       the page to show, from 0
-        direction  p / n: the previous / next button (two buttons never share an id)
+A second Share is answered privately ("already shared", with the link when known) and posts
+nothing: the click carries the message as it is now, whose Share button is disabled once shared
+(so even after a restart), and two clicks racing before the first update are told apart here
+(``_shared``, by message id). Leaderboard pages keep working on both copies: ◀ / ▶ redraw the
+message they are on (the private copy keeps its Share button, the public one has none).
+
+The buttons (leaderboard pages, Share) and their custom ids are in
+:mod:`cogs.utils.standing_buttons`.
 """
 
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Awaitable, Iterable, Mapping
+from collections import OrderedDict
+from collections.abc import Awaitable, Iterable
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import discord
@@ -35,116 +44,50 @@ from bot.render.standings import (
     stats_embed,
 )
 from bot.render.text import escape
-from cogs.utils.buttons import view_of
-from cogs.utils.items import CribItem
 from cogs.utils.names import COMPUTER_NAMES, NameBook
-from cogs.utils.replies import in_time
+from cogs.utils.replies import in_time, say
+from cogs.utils.standing_buttons import (
+    STANDINGS_ITEMS,
+    Against,
+    Scope,
+    ShareButton,
+    SortChoice,
+    page_buttons,
+    pages_of,
+    share_of,
+    shown_view,
+)
 
 if TYPE_CHECKING:
     from bot.app.client import CribbageBot
-    from cogs.cribbage import Cribbage
     from db.leaderboard import Standings
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-K = TypeVar("K", bound=str)
 
-Scope = Literal["server", "global"]
-SortChoice = Literal["rating", "wins", "win rate", "skunks"]
-Against = Literal["people", "computers", "anyone"]
 Pool = Literal["people", "computers", "all"]  # the store's name of each
 
 HISTORY_GAMES = 10
 NO_PINGS = discord.AllowedMentions.none()
+SHARED_KEPT = 512  # private answers remembered as shared (by message id), newest kept
 
-SCOPE_CODES: dict[Scope, str] = {"server": "s", "global": "g"}
-SORT_CODES: dict[SortChoice, str] = {"rating": "r", "wins": "w", "win rate": "p", "skunks": "s"}
-POOL_CODES: dict[Against, str] = {"people": "h", "computers": "c", "anyone": "a"}
 POOLS: dict[Against, Pool] = {"people": "people", "computers": "computers", "anyone": "all"}
 
-
-def _decode(codes: Mapping[K, str], code: str) -> K:
-    return next(name for name, c in codes.items() if c == code)
-
-
-class LeaderboardPageButton(
-    CribItem[discord.ui.Button],
-    template=r"crib:b:(?P<owner>[0-9]{1,20}):(?P<scope>[sg])(?P<sort>[rwps])(?P<pool>[hca])"
-    r":(?P<page>[0-9]{1,6}):(?P<direction>[pn])",
-):
-    """◀ / ▶ on a leaderboard: redraws the message at another page."""
-
-    def __init__(
-        self,
-        owner: int,
-        scope: Scope,
-        sort: SortChoice,
-        against: Against,
-        page: int,
-        direction: str,
-        *,
-        disabled: bool = False,
-    ) -> None:
-        code = SCOPE_CODES[scope] + SORT_CODES[sort] + POOL_CODES[against]
-        super().__init__(
-            discord.ui.Button(
-                label="◀ Previous" if direction == "p" else "Next ▶",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"crib:b:{owner}:{code}:{page}:{direction}",
-                disabled=disabled,
-            )
-        )
-        self.owner, self.scope, self.sort, self.against = owner, scope, sort, against
-        self.page, self.direction = page, direction
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> LeaderboardPageButton:
-        return cls(
-            int(match["owner"]),
-            _decode(SCOPE_CODES, match["scope"]),
-            _decode(SORT_CODES, match["sort"]),
-            _decode(POOL_CODES, match["pool"]),
-            int(match["page"]),
-            match["direction"],
-        )
-
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.standings.leaderboard(
-            interaction,
-            scope=self.scope,
-            sort=self.sort,
-            against=self.against,
-            page=self.page,
-            owner=self.owner,
-            edit=True,
-        )
-
-
-def page_buttons(
-    owner: int, scope: Scope, sort: SortChoice, against: Against, page: int, pages: int
-) -> discord.ui.View | None:
-    """◀ / ▶ for a leaderboard of ``pages`` pages (None when one page holds everyone)."""
-    if pages <= 1:
-        return None
-    return view_of(
-        LeaderboardPageButton(
-            owner, scope, sort, against, max(0, page - 1), "p", disabled=page <= 0
-        ),
-        LeaderboardPageButton(
-            owner, scope, sort, against, min(pages - 1, page + 1), "n", disabled=page >= pages - 1
-        ),
-    )
+ALREADY_SHARED = "You've already shared this in the channel"
+NOT_YOURS = "Only the person who asked can share this."
+NOTHING_TO_SHARE = "There's nothing here to share: only a private answer has a Share button."
 
 
 class StandingsDesk:
-    """Answers the standings commands and page clicks (the cog's commands call it), from the
+    """Answers the standings commands and their clicks (the cog's commands call it), from the
     store's standings handed over at set-up."""
 
     def __init__(self, standings: Standings, names: NameBook) -> None:
         self.standings = standings
         self.names = names
+        # private answers shared by this process: message id -> the public copy's link ("" while
+        # it is being posted); the message itself says "Shared ✓" once updated
+        self._shared: OrderedDict[int, str] = OrderedDict()
 
     # ------------------------------------------------------------------ commands
 
@@ -159,10 +102,14 @@ class StandingsDesk:
         owner: int | None = None,
         edit: bool = False,
     ) -> None:
-        """Send (or, for a page click, redraw) a leaderboard page with the owner's row."""
+        """Send privately (or, for a page click, redraw where it is) a leaderboard page with
+        the owner's row."""
         self.names.learn(interaction.user)
         owner = interaction.user.id if owner is None else owner
         scope_id, where = self._scope(interaction, scope)
+        message = interaction.message if edit else None
+        # a private copy keeps its Share button (as it is); a public one has none
+        share = share_of(message) if edit else ShareButton("b", owner)
 
         async def prepare() -> dict[str, Any]:
             pool = POOLS[against]
@@ -179,8 +126,8 @@ class StandingsDesk:
             embed = leaderboard_embed(
                 board, names, where=where, provisional_games=provisional, owner=owner
             )
-            view = page_buttons(owner, scope, sort, against, board.page, board.pages)
-            return {"embed": embed, "view": view}
+            pages = page_buttons(owner, scope, sort, against, board.page, board.pages)
+            return {"embed": embed, "view": shown_view(*pages, share)}
 
         payload = await self._within(interaction, prepare())
         await self._answer(interaction, edit=edit, **payload)
@@ -205,7 +152,9 @@ class StandingsDesk:
             )
 
         embed = await self._within(interaction, prepare())
-        await self._answer(interaction, embed=embed)
+        await self._answer(
+            interaction, embed=embed, view=shown_view(ShareButton("s", interaction.user.id))
+        )
 
     async def history(
         self, interaction: discord.Interaction, user: discord.abc.User, *, scope: Scope = "global"
@@ -229,7 +178,56 @@ class StandingsDesk:
             )
 
         embed = await self._within(interaction, prepare())
-        await self._answer(interaction, embed=embed)
+        await self._answer(
+            interaction, embed=embed, view=shown_view(ShareButton("h", interaction.user.id))
+        )
+
+    # ------------------------------------------------------------------ Share
+
+    async def share(self, interaction: discord.Interaction, button: ShareButton) -> None:
+        """Post the private answer the button is on in the channel, once: mark the private
+        answer shared (UPDATE_MESSAGE), then post the copy (a followup, public)."""
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            await say(interaction, NOTHING_TO_SHARE)
+            return
+        if interaction.user.id != button.owner:
+            await say(interaction, NOT_YOURS)
+            return
+        if button.shared or message.id in self._shared:
+            link = self._shared.get(message.id)
+            await say(interaction, f"{ALREADY_SHARED}: {link}" if link else f"{ALREADY_SHARED}.")
+            return
+        self._remember(message.id, "")  # before any await: a racing second click is told
+        done = ShareButton(button.kind, button.owner, shared=True)
+        try:
+            # (the page buttons are copied afresh for each view: an item sits in one view)
+            await interaction.response.edit_message(view=shown_view(*pages_of(message), done))
+            public = await interaction.followup.send(
+                f"📣 Shared by <@{interaction.user.id}>",
+                embeds=message.embeds,
+                view=shown_view(*pages_of(message)) or discord.utils.MISSING,
+                allowed_mentions=NO_PINGS,
+                wait=True,
+            )
+        except Exception:
+            self._shared.pop(message.id, None)
+            if interaction.response.is_done():  # the private answer offers Share again
+                again = shown_view(*pages_of(message), ShareButton(button.kind, button.owner))
+                await _quietly(interaction.edit_original_response(view=again))
+            raise
+        self._remember(message.id, public.jump_url)
+        log.info(
+            "%s shared a %s",
+            interaction.user.id,
+            {"b": "leaderboard", "s": "stats", "h": "history"}[button.kind],
+        )
+
+    def _remember(self, message_id: int, link: str) -> None:
+        self._shared[message_id] = link
+        self._shared.move_to_end(message_id)
+        while len(self._shared) > SHARED_KEPT:
+            self._shared.popitem(last=False)
 
     # ------------------------------------------------------------------ helpers
 
@@ -259,13 +257,15 @@ class StandingsDesk:
     @staticmethod
     async def _within(interaction: discord.Interaction, work: Awaitable[T]) -> T:
         """Run ``work`` (the store, names to fetch); defer the interaction if it would answer
-        late (:func:`~cogs.utils.replies.in_time`)."""
-        return await in_time(interaction, work)
+        late (:func:`~cogs.utils.replies.in_time`): a command privately ("thinking" seen only by
+        who asked, so the answer that fills it is private too), a click as an update."""
+        return await in_time(interaction, work, ephemeral=True)
 
     @staticmethod
     async def _answer(
         interaction: discord.Interaction, *, edit: bool = False, **payload: Any
     ) -> None:
+        """A new private answer, or (``edit``) a redraw of the clicked message."""
         payload["allowed_mentions"] = NO_PINGS
         if edit:
             payload.setdefault("view", None)
@@ -277,14 +277,21 @@ class StandingsDesk:
         if payload.get("view") is None:
             payload.pop("view", None)
         if interaction.response.is_done():
-            await interaction.followup.send(**payload)
+            await interaction.followup.send(ephemeral=True, **payload)
         else:
-            await interaction.response.send_message(**payload)
+            await interaction.response.send_message(ephemeral=True, **payload)
+
+
+async def _quietly(work: Awaitable[Any]) -> None:
+    try:
+        await work
+    except discord.HTTPException:
+        log.warning("Could not restore a Share button", exc_info=True)
 
 
 async def setup(bot: CribbageBot) -> None:
-    """The extension: persistent page buttons, and ratings on (catching up first)."""
-    bot.add_dynamic_items(LeaderboardPageButton)
+    """The extension: persistent page and Share buttons, and ratings on (catching up first)."""
+    bot.add_dynamic_items(*STANDINGS_ITEMS)
     caught_up = await bot.store.standings.enable_ratings(RATER)
     if caught_up:
         log.info("Rated %d finished games that had not been rated yet", caught_up)

@@ -1,7 +1,8 @@
 """The SQLite store of cribbage-bot: schema, migrations and every SQL statement of the project.
 
 Callers use the intent-named async methods of :class:`Store`'s repositories (``store.games``,
-``store.standings``, ``store.matches``, ``store.settings``, ``store.turns``, ``store.meta``),
+``store.standings``, ``store.matches``, ``store.settings``, ``store.players``, ``store.turns``,
+``store.meta``),
 never SQL or cursors.
 """
 
@@ -16,6 +17,7 @@ from .errors import (
     StoreError,
 )
 from .migrations import APPLICATION_ID, LATEST_VERSION, MIGRATIONS, Migration
+from .players import PLAYER_SETTING_NAMES, PlayerSettings
 from .records import (
     ActionRecord,
     ActionWrite,
@@ -34,6 +36,7 @@ __all__ = [
     "APPLICATION_ID",
     "LATEST_VERSION",
     "MIGRATIONS",
+    "PLAYER_SETTING_NAMES",
     "ActionRecord",
     "ActionWrite",
     "CannotOpenDatabase",
@@ -49,6 +52,7 @@ __all__ = [
     "Migration",
     "NewGame",
     "NotACribbageDatabase",
+    "PlayerSettings",
     "ResultRecord",
     "SeatOutcome",
     "SeatRecord",

@@ -244,6 +244,21 @@ class Games:
         async with self._database.write() as conn:
             await conn.execute("UPDATE games SET warned_at = ? WHERE id = ?", (at, game_id))
 
+    async def move_channel(self, game_id: int, channel_id: int) -> None:
+        """A live lobby or game now lives in ``channel_id`` (a thread); its messages stay.
+        :class:`Conflict` if that channel has an open game, or this one is not open."""
+        async with self._database.write() as conn:
+            try:
+                cursor = await conn.execute(
+                    "UPDATE games SET channel_id = ? "
+                    "WHERE id = ? AND status IN ('lobby', 'active')",
+                    (channel_id, game_id),
+                )
+            except sqlite3.IntegrityError as err:
+                raise Conflict(f"Channel {channel_id} already has an open game ({err}).") from err
+            if cursor.rowcount != 1:
+                raise Conflict(f"Game {game_id} is not open.")
+
     async def set_message(self, game_id: int, kind: str, ref: MessageRef) -> None:
         """Store (or replace) the id of a game's public message of this ``kind``."""
         async with self._database.write() as conn:

@@ -301,6 +301,21 @@ _V7 = (
         BEGIN SELECT RAISE(ABORT, 'the game archive is kept'); END""",
 )
 
+_V8 = (
+    # Issue 13: the pause between deals (0: at once) and a thread per game, per server.
+    """ALTER TABLE guild_settings ADD COLUMN next_deal_seconds INTEGER NOT NULL DEFAULT 20
+        CHECK (next_deal_seconds BETWEEN 0 AND 600)""",
+    """ALTER TABLE guild_settings ADD COLUMN threads INTEGER NOT NULL DEFAULT 1
+        CHECK (threads IN (0, 1))""",
+    # Each person's own settings (db/players.py); a user without a row has the defaults.
+    """CREATE TABLE player_settings (
+        user_id    INTEGER PRIMARY KEY,
+        notify     INTEGER NOT NULL CHECK (notify IN (0, 1)),
+        autoplay   INTEGER NOT NULL CHECK (autoplay IN (0, 1)),
+        updated_at REAL NOT NULL
+    ) STRICT""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, seats, action log, snapshots, per-deal points, results", _V1),
     Migration(2, "meta: the bot's own key-value facts", _V2),
@@ -309,6 +324,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "matches and rematches", _V5),
     Migration(6, "muggins: the variant flag of a game", _V6),
     Migration(7, "ended games compacted: one archive row instead of their log rows", _V7),
+    Migration(8, "the pause between deals, threads, and each player's settings", _V8),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -166,7 +166,7 @@ class Finish:
     """The end of a game: its final status, why, who won, and one :class:`SeatOutcome` per seat."""
 
     status: Literal["finished", "abandoned"]
-    end_reason: Literal["won", "forfeit", "abandoned"]
+    end_reason: Literal["won", "forfeit", "abandoned", "aborted"]  # aborted: stored as abandoned
     winner_side: int | None
     seats: tuple[SeatOutcome, ...]
     forfeit_seat: int | None = None

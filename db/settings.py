@@ -30,6 +30,8 @@ from .connection import Database
 
 #: The longest turn a server may allow, in minutes (a day).
 MAX_TURN_MINUTES = 24 * 60
+#: The longest pause between deals a server may set, in seconds (ten minutes).
+MAX_NEXT_DEAL_SECONDS = 600
 TARGETS = (121, 61)
 
 
@@ -41,7 +43,10 @@ class ServerSettings:
     the board and the show as pictures; ``turn_minutes``: how long a player has for a move before
     the computer plays it for them (``None``: no turn timer); ``muggins``: the default of the
     muggins rule for new tables (stored for that feature); ``computer_games_count``: whether games
-    with a computer seat count on this server's leaderboard.
+    with a computer seat count on this server's leaderboard; ``next_deal_seconds``: after a show,
+    how long the table waits for the people to click Next deal before it deals anyway (0: it
+    deals at once); ``threads``: each game is played in a thread of its own (the lobby stays in
+    the channel).
     """
 
     guild_id: int | None = None
@@ -50,6 +55,8 @@ class ServerSettings:
     turn_minutes: int | None = 5
     muggins: bool = False
     computer_games_count: bool = False
+    next_deal_seconds: int = 20
+    threads: bool = True
 
     @property
     def turn_seconds(self) -> float | None:
@@ -64,7 +71,16 @@ class ServerSettings:
             isinstance(self.turn_minutes, int) and 1 <= self.turn_minutes <= MAX_TURN_MINUTES
         ):
             raise ValueError(f"A turn lasts from 1 to {MAX_TURN_MINUTES} minutes, or is untimed")
-        for name in ("images", "muggins", "computer_games_count"):
+        seconds = self.next_deal_seconds
+        if (
+            not isinstance(seconds, int)
+            or isinstance(seconds, bool)
+            or not 0 <= seconds <= MAX_NEXT_DEAL_SECONDS
+        ):
+            raise ValueError(
+                f"The pause between deals lasts from 0 to {MAX_NEXT_DEAL_SECONDS} seconds"
+            )
+        for name in ("images", "muggins", "computer_games_count", "threads"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} is on or off")
         return self
@@ -73,20 +89,21 @@ class ServerSettings:
 #: The settings a server may change (the keywords of :meth:`GuildSettings.update`).
 SETTING_NAMES = tuple(f.name for f in dataclasses.fields(ServerSettings) if f.name != "guild_id")
 
-_COLUMNS = "target, images, turn_minutes, muggins, computer_games_count"
+_COLUMNS = "target, images, turn_minutes, muggins, computer_games_count, next_deal_seconds, threads"
 _SELECT = f"SELECT {_COLUMNS} FROM guild_settings WHERE guild_id = ?"
 _UPSERT = (
     f"INSERT INTO guild_settings (guild_id, {_COLUMNS}, updated_at, updated_by) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
     "target = excluded.target, images = excluded.images, "
     "turn_minutes = excluded.turn_minutes, muggins = excluded.muggins, "
     "computer_games_count = excluded.computer_games_count, "
+    "next_deal_seconds = excluded.next_deal_seconds, threads = excluded.threads, "
     "updated_at = excluded.updated_at, updated_by = excluded.updated_by"
 )
 
 
 def _from_row(guild_id: int, row: Sequence[Any]) -> ServerSettings:
-    target, images, turn_minutes, muggins, computer_games_count = row
+    target, images, turn_minutes, muggins, computer_games_count, next_deal, threads = row
     return ServerSettings(
         guild_id=guild_id,
         target=target,
@@ -94,6 +111,8 @@ def _from_row(guild_id: int, row: Sequence[Any]) -> ServerSettings:
         turn_minutes=turn_minutes or None,  # stored as 0 when off
         muggins=bool(muggins),
         computer_games_count=bool(computer_games_count),
+        next_deal_seconds=next_deal,
+        threads=bool(threads),
     )
 
 
@@ -114,6 +133,10 @@ class GuildSettings:
             rows = await self._database.fetchall(_SELECT, (guild_id,))
             cache[guild_id] = _from_row(guild_id, rows[0]) if rows else ServerSettings(guild_id)
         return cache[guild_id]
+
+    def cached(self, guild_id: int | None) -> ServerSettings | None:
+        """A server's settings if they are in the cache (no database read), else ``None``."""
+        return ServerSettings() if guild_id is None else self._cache.get(guild_id)
 
     async def update(
         self, guild_id: int, *, by: int | None = None, now: float | None = None, **changes: Any
@@ -138,6 +161,8 @@ class GuildSettings:
                     new.turn_minutes or 0,
                     int(new.muggins),
                     int(new.computer_games_count),
+                    new.next_deal_seconds,
+                    int(new.threads),
                     at,
                     by,
                 ),

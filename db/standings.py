@@ -1,7 +1,8 @@
 """Standings and ratings: how a finished game is counted, once, inside the store's write path.
 
-A finished game (won or forfeited; abandoned games never count) is *rated*: in the same
-transaction that ends it, :func:`rate_pending` reads the current ratings of its players, asks the
+A finished game (won or forfeited; abandoned games never count, nor aborted ones: a forfeit
+before the first show is stored as abandoned) is *rated*: in the same transaction that ends
+it, :func:`rate_pending` reads the current ratings of its players, asks the
 ``rater`` (a pure function, :func:`bot.ratings.rate_result` in the bot) for the new ones, and
 writes them with the running totals (``standings``), one ``rating_history`` row per player, and
 ``games.rated_at`` as the mark that it was counted. It awaits nothing but SQLite, under the

@@ -130,7 +130,9 @@ async def finish_game(
         "ended_at = ?, updated_at = ? WHERE id = ? AND status = 'active'",
         (
             finish.status,
-            finish.end_reason,
+            # an aborted game (a forfeit before the first show) is stored as abandoned, with
+            # its forfeit_seat (the games table's CHECK has no 'aborted')
+            "abandoned" if finish.end_reason == "aborted" else finish.end_reason,
             finish.winner_side,
             finish.forfeit_seat,
             now,

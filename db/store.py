@@ -10,6 +10,7 @@ group-commit writer) and hands it to one repository per group of tables:
   player's statistics and history;
 * ``store.matches`` (:class:`~db.matches.Matches`): matches and rematches;
 * ``store.settings`` (:class:`~db.settings.GuildSettings`): each server's settings;
+* ``store.players`` (:class:`~db.players.Players`): each person's own settings;
 * ``store.turns`` (:class:`~db.turns.TurnMarks`): the turn timers' marks;
 * ``store.meta`` (:class:`~db.meta.Meta`): the facts the bot keeps about itself;
 * ``store.maintenance`` (:class:`~db.maintenance.Maintenance`): integrity checks, the list of
@@ -36,6 +37,7 @@ from .leaderboard import Standings
 from .maintenance import Maintenance
 from .matches import Matches
 from .meta import Meta
+from .players import Players
 from .settings import GuildSettings
 from .turns import TurnMarks
 
@@ -49,6 +51,7 @@ class Store:
         self.games = Games(database, self.standings)
         self.matches = Matches(database)
         self.settings = GuildSettings(database)
+        self.players = Players(database)
         self.turns = TurnMarks(database)
         self.meta = Meta(database)
         self.maintenance = Maintenance(database)

@@ -79,12 +79,13 @@ def discard_hint(
     partnerships: bool = False,
     top: int = 3,
 ) -> str:
-    """The ``top`` discards, one per line, best first."""
+    """The ``top`` discards, one per line, best first, each card with its suit (a hint names
+    the very cards to lay away: "keep 5♥ 5♣ J♦ Q♠, throw 2♣ 3♦: ...")."""
     options = discard_advice(hand, dealer=dealer, players=players, partnerships=partnerships)
     whose = "your crib" if dealer else "the dealer's crib"
     lines = [f"Best discards ({whose}):"]
-    for i, option in enumerate(options[:top], 1):
-        lines.append(f"{i}. {format_discard(option)}")
+    for i, option in enumerate(options[:top], 1):  # with suits: the cards to pick, exactly
+        lines.append(f"{i}. {format_discard(option, with_suits=True)}")
     return "\n".join(lines)
 
 

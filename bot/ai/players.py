@@ -11,7 +11,19 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.engine import Action, Card, Claim, Cut, Discard, Game, LetGo, Muggins, Phase, Play
+from bot.engine import (
+    Action,
+    Card,
+    Claim,
+    Cut,
+    Discard,
+    Game,
+    LetGo,
+    Muggins,
+    NextDeal,
+    Phase,
+    Play,
+)
 from bot.engine import muggins as muggins_rules
 
 from .discard import (
@@ -123,6 +135,8 @@ def choose_action(
     """
     if game.phase is Phase.SHOW:
         return show_action(game, seat)
+    if game.phase is Phase.NEXT_DEAL and seat in game.to_act:
+        return NextDeal()  # a computer is ready for the next deal at once
     return decide(SeatView.of(game, seat), level=level, seed=seed)
 
 

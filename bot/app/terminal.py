@@ -30,6 +30,7 @@ from bot.engine import (
     Cut,
     Discard,
     Game,
+    NextDeal,
     Phase,
     Play,
     Shown,
@@ -247,6 +248,8 @@ class Table:
 
     async def _choose(self, mine: PrivateView, view: GameView) -> Action | _Input | None:
         """The player's next action; ``None`` to concede; END_OF_INPUT when input runs out."""
+        if mine.phase is Phase.NEXT_DEAL:  # the show is printed: on to the next deal at once
+            return NextDeal()
         if self.args.auto:
             strategy = make_strategy(self.args.seed)
             choice = await self.manager.consult(

@@ -14,7 +14,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from bot.engine import Game, Variant
-from bot.sessions.history import Rebuilt, rebuild
+from bot.sessions.history import Rebuilt, hold_of, rebuild
 from db import ActionRecord, GameRecord, ResultRecord, Store
 
 #: What a log that does not replay raises (IllegalAction is a ValueError).
@@ -55,10 +55,11 @@ def _replay_problems(
     record: GameRecord, seed: int, log: list[ActionRecord], results: list[ResultRecord]
 ) -> list[str]:
     variant = Variant(record.players, record.partnerships, record.target, record.muggins)
+    hold = hold_of(record.state)  # the hold between deals (issue 13): from the snapshot
     try:
-        rebuilt = rebuild(variant, seed, record.first_dealer, log)
+        rebuilt = rebuild(variant, seed, record.first_dealer, log, hold=hold)
     except REPLAY_ERRORS as err:
-        return [_replay_failure(variant, seed, record.first_dealer, log, err)]
+        return [_replay_failure(variant, seed, record.first_dealer, log, err, hold)]
     problems = _snapshot_problems(record, rebuilt, len(log))
     game = rebuilt.game
     if record.status == "active" and game.winner is not None:
@@ -74,14 +75,19 @@ def _replay_problems(
 
 
 def _replay_failure(
-    variant: Variant, seed: int, first_dealer: int | None, log: list[ActionRecord], err: Exception
+    variant: Variant,
+    seed: int,
+    first_dealer: int | None,
+    log: list[ActionRecord],
+    err: Exception,
+    hold: bool | None = None,
 ) -> str:
     """Which logged action the replay refuses (the shortest prefix of the log that fails)."""
     low, high = 0, len(log)  # log[:low] replays; log[:high] does not
     while high - low > 1:
         middle = (low + high) // 2
         try:
-            rebuild(variant, seed, first_dealer, log[:middle])
+            rebuild(variant, seed, first_dealer, log[:middle], hold=hold)
         except REPLAY_ERRORS as failure:
             high, err = middle, failure
         else:

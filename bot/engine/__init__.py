@@ -5,7 +5,17 @@
 29
 """
 
-from .actions import Action, Claim, Cut, Discard, LetGo, Muggins, Play, action_from_dict
+from .actions import (
+    Action,
+    Claim,
+    Cut,
+    Discard,
+    LetGo,
+    Muggins,
+    NextDeal,
+    Play,
+    action_from_dict,
+)
 from .cards import FULL_PACK, Card, Suit, card_from_code, parse_cards, rank_name
 from .events import (
     Claimed,
@@ -21,6 +31,7 @@ from .events import (
     Go,
     MugginsCalled,
     Played,
+    ReadyForDeal,
     Scored,
     ScoreReason,
     Shown,
@@ -55,9 +66,11 @@ __all__ = [
     "LetGo",
     "Muggins",
     "MugginsCalled",
+    "NextDeal",
     "Phase",
     "Play",
     "Played",
+    "ReadyForDeal",
     "ScoreItem",
     "ScoreKind",
     "ScoreReason",

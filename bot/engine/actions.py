@@ -1,5 +1,5 @@
 """What a seat can do: cut the pack, lay away discards, play a card; with muggins, claim a count,
-call muggins, or let a claim go.
+call muggins, or let a claim go; with the hold between deals, say it is ready for the next deal.
 
 Go is not an action: a seat that cannot play is passed automatically.
 
@@ -98,7 +98,18 @@ class LetGo:
         return "LetGo()"
 
 
-Action = Cut | Discard | Play | Claim | Muggins | LetGo
+@dataclass(frozen=True, slots=True)
+class NextDeal:
+    """Between deals (with the hold on): this seat is ready for the next deal."""
+
+    def to_dict(self) -> ActionData:
+        return {"type": "next_deal"}
+
+    def __repr__(self) -> str:
+        return "NextDeal()"
+
+
+Action = Cut | Discard | Play | Claim | Muggins | LetGo | NextDeal
 
 
 def action_from_dict(data: Mapping[str, Any]) -> Action:
@@ -116,4 +127,6 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
         return Muggins()
     if kind == "let_go":
         return LetGo()
+    if kind == "next_deal":
+        return NextDeal()
     raise ValueError(f"Unknown action: {data!r}")

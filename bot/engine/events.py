@@ -139,13 +139,22 @@ class MugginsCalled(Event):
 class CountSettled(Event):
     """Muggins: the window on ``seat``'s claim closed; its true count is public now.
 
-    ``missed``: the points the claimer did not peg (taken by a muggins call, or lost).
+    ``missed``: the points the claimer did not peg (taken by a muggins call, or lost);
+    ``claimed``: the claim (above the count: an over-claim; None when not known).
     """
 
     seat: int
     crib: bool
     breakdown: Breakdown
     missed: int
+    claimed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyForDeal(Event):
+    """Between deals (with the hold on): ``seat`` is ready for the next deal."""
+
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)

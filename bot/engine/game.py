@@ -21,8 +21,8 @@ import secrets
 from itertools import combinations
 from typing import Any
 
-from . import muggins, snapshot
-from .actions import Action, Cut, Discard, Play
+from . import muggins, nextdeal, snapshot
+from .actions import Action, Cut, Discard, NextDeal, Play
 from .cards import Card, new_pack
 from .events import (
     CountReset,
@@ -93,22 +93,32 @@ class Game:
         # the show claimed by the players (muggins only: see bot.engine.muggins)
         self.show_step = 0
         self.muggins_window: muggins.Window | None = None
+        # the hold between deals (bot.engine.nextdeal): the seats ready for the next deal
+        self.hold_between_deals = False
+        self.ready_for_deal: frozenset[int] = frozenset()
         self.last_events: list[Event] = []
 
     # ------------------------------------------------------------------ construction
 
     @classmethod
     def new(
-        cls, variant: Variant, seed: int | None = None, first_dealer: int | None = None
+        cls,
+        variant: Variant,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+        *,
+        hold_between_deals: bool = False,
     ) -> Game:
         """A new game. Without ``first_dealer`` it opens with the cut for deal.
 
         Without a seed, one is drawn from :mod:`secrets` (128 bits); the game is fully
-        deterministic from its seed and the actions applied.
+        deterministic from its seed and the actions applied. ``hold_between_deals``: after
+        each show the table waits in NEXT_DEAL until every seat is ready (:mod:`.nextdeal`).
         """
         if seed is None:
             seed = secrets.randbits(128)
         game = cls(variant, seed)
+        game.hold_between_deals = hold_between_deals
         if first_dealer is None:
             game._start_cut_for_deal(list(range(variant.players)))
         else:
@@ -146,6 +156,8 @@ class Game:
             return [] if self.turn is None else [self.turn]
         if self.phase is Phase.SHOW:
             return muggins.to_act(self)
+        if self.phase is Phase.NEXT_DEAL:
+            return nextdeal.to_act(self)
         return []
 
     def side_of(self, seat: int) -> int:
@@ -180,19 +192,7 @@ class Game:
     @property
     def skunks(self) -> list[int]:
         """Per side: 0 none, 1 skunk, 2 double skunk (zeros until the game is over)."""
-        if self.winner is None:
-            return [0] * len(self.scores)
-        result = []
-        for side, score in enumerate(self.scores):
-            if side == self.winner:
-                result.append(0)
-            elif self.variant.double_skunk_line and score < self.variant.double_skunk_line:
-                result.append(2)
-            elif score < self.variant.skunk_line:
-                result.append(1)
-            else:
-                result.append(0)
-        return result
+        return self.variant.skunks(self.scores, self.winner)
 
     @property
     def next_first_dealer(self) -> int | None:
@@ -238,6 +238,8 @@ class Game:
             return [Discard(combo) for combo in combinations(self.hand(seat), k)]
         if self.phase is Phase.SHOW:
             return muggins.legal_actions(self, seat)
+        if self.phase is Phase.NEXT_DEAL:
+            return [NextDeal()]
         return [Play(c) for c in self.hand(seat) if self.count + c.value <= 31]
 
     # ------------------------------------------------------------------ applying actions
@@ -257,6 +259,8 @@ class Game:
             events = self._discard(seat, action.cards)
         elif isinstance(action, Play):
             events = self._play(seat, action.card)
+        elif isinstance(action, NextDeal):
+            events = nextdeal.apply(self, seat)
         else:  # Claim, Muggins, LetGo: the counted show (check_action allows them only then)
             events = muggins.apply(self, seat, action)
         self.last_events = events
@@ -408,8 +412,7 @@ class Game:
         events.append(Shown(dealer, crib, starter, True, breakdown))
         if breakdown and self._award(dealer, breakdown.total, ScoreReason.CRIB, events):
             return events
-        self.dealer = (dealer + 1) % n
-        return events + self._deal()
+        return events + nextdeal.after_show(self)
 
     # ------------------------------------------------------------------ persistence
 

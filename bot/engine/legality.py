@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import muggins
+from . import muggins, nextdeal
 from .actions import Action, Cut, Discard, Play
 from .phase import MIN_CUT, IllegalAction, Phase
 
@@ -38,6 +38,9 @@ def check_action(game: Game, seat: int, action: Action) -> None:
         raise IllegalAction(f"There is no seat {seat!r} at this table.")
     if game.phase is Phase.SHOW:
         muggins.check(game, seat, action)
+        return
+    nextdeal.check(game, seat, action)  # NEXT_DEAL, or a NextDeal out of its time
+    if game.phase is Phase.NEXT_DEAL:
         return
     expected = _ACTION_FOR_PHASE[game.phase]
     if seat not in game.to_act:

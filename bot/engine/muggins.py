@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import nextdeal
 from .actions import Action, Claim, LetGo, Muggins
 from .events import Claimed, CountSettled, Event, MugginsCalled, ScoreReason, Shown
 from .phase import IllegalAction
@@ -55,6 +56,7 @@ class Window:
     crib: bool
     missed: int
     passed: tuple[int, ...] = ()
+    claimed: int | None = None  # the claim (None: a snapshot from before it was kept)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -62,11 +64,13 @@ class Window:
             "crib": self.crib,
             "missed": self.missed,
             "passed": list(self.passed),
+            "claimed": self.claimed,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Window:
-        return cls(data["seat"], data["crib"], data["missed"], tuple(data["passed"]))
+        passed = tuple(data["passed"])
+        return cls(data["seat"], data["crib"], data["missed"], passed, data.get("claimed"))
 
 
 def pegged_for(claim: int, true_count: int) -> int:
@@ -188,7 +192,7 @@ def apply(game: Game, seat: int, action: Claim | Muggins | LetGo) -> list[Event]
             return events
         return events + _after_window(game)
     passed = (*w.passed, seat)
-    game.muggins_window = Window(w.seat, w.crib, w.missed, passed)
+    game.muggins_window = Window(w.seat, w.crib, w.missed, passed, w.claimed)
     if window_waiting(game):
         return []
     return _settle(game) + _after_window(game)
@@ -209,22 +213,22 @@ def _claim(game: Game, seat: int, points: int) -> list[Event]:
     reason = ScoreReason.CRIB if crib else ScoreReason.HAND
     if pegged and game._award(seat, pegged, reason, events):
         return events
-    game.muggins_window = Window(seat, crib, breakdown.total - pegged)
+    game.muggins_window = Window(seat, crib, breakdown.total - pegged, claimed=points)
     return events
 
 
 def _settle(game: Game) -> list[Event]:
     w = _open_window(game)
     game.muggins_window = None
-    return [CountSettled(w.seat, w.crib, breakdown_of(game, w.seat, w.crib), w.missed)]
+    breakdown = breakdown_of(game, w.seat, w.crib)
+    return [CountSettled(w.seat, w.crib, breakdown, w.missed, w.claimed)]
 
 
 def _after_window(game: Game) -> list[Event]:
     if counter(game) is not None:
         return []
     game.show_step = 0
-    game.dealer = (game._seat_dealing() + 1) % game.players
-    return game._deal()
+    return nextdeal.after_show(game)  # the next deal, or the hold before it
 
 
 def state(game: Game) -> dict[str, Any]:

@@ -17,4 +17,5 @@ class Phase(enum.Enum):
     CUT_FOR_STARTER = "cut for starter"
     PLAY = "play"
     SHOW = "show"  # only with muggins: each hand's owner claims its count (bot.engine.muggins)
+    NEXT_DEAL = "next deal"  # only with the hold: the seats say ready (bot.engine.nextdeal)
     GAME_OVER = "game over"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import muggins
+from . import muggins, nextdeal
 from .cards import Card, card_from_code
 from .phase import Phase
 
@@ -56,6 +56,7 @@ def game_state(game: Game) -> dict[str, Any]:
     }
     if game.variant.muggins:  # absent otherwise: snapshots without muggins are unchanged
         state.update(muggins.state(game))
+    state.update(nextdeal.state(game))  # the hold between deals: absent when it is off
     return state
 
 
@@ -92,3 +93,4 @@ def restore(game: Game, data: dict[str, Any]) -> None:
     game.turn = data["turn"]
     game.gone = set(data["gone"])
     muggins.restore(game, data)
+    nextdeal.restore(game, data)

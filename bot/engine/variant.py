@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +74,20 @@ class Variant:
     @property
     def double_skunk_line(self) -> int | None:
         return 61 if self.target == 121 else None
+
+    def skunks(self, scores: Sequence[int], winner: int | None) -> list[int]:
+        """Per side: 0 none, 1 skunk, 2 double skunk (zeros while there is no ``winner``)."""
+        result = []
+        for side, score in enumerate(scores):
+            if winner is None or side == winner:
+                result.append(0)
+            elif self.double_skunk_line and score < self.double_skunk_line:
+                result.append(2)
+            elif score < self.skunk_line:
+                result.append(1)
+            else:
+                result.append(0)
+        return result
 
     @property
     def name(self) -> str:

@@ -178,12 +178,16 @@ def _title_strip(title: str, width: int, height: int) -> Image.Image:
 
 @lru_cache(maxsize=512)
 def render_hand(
-    cards: tuple[Card, ...], dimmed: frozenset[Card] = frozenset(), title: str = ""
+    cards: tuple[Card, ...],
+    dimmed: frozenset[Card] = frozenset(),
+    title: str = "",
+    starter: Card | None = None,
 ) -> bytes:
     """A private hand as a row of cards (1–6, in the order given) on green felt.
 
     ``dimmed`` cards are greyed (e.g. those that cannot be laid without passing 31);
-    ``title`` is an optional line above the cards ("Your hand — lay away 2").
+    ``title`` is an optional line above the cards ("Your hand — lay away 2"); a ``starter``
+    comes last, after a ``+`` (the cards to count in the show).
 
     Drawn often (every move redraws a hand), so it is composed at its final size from cached
     card sprites and a cached title strip (about half the work of drawing it supersampled) and
@@ -191,13 +195,20 @@ def render_hand(
     """
     if not 0 < len(cards) <= 6:
         raise ValueError("A hand image shows 1 to 6 cards")
-    return encode_png(_hand_image(cards, dimmed, title), palette=_hand_palette())
+    return encode_png(_hand_image(cards, dimmed, title, starter), palette=_hand_palette())
 
 
-def _hand_image(cards: tuple[Card, ...], dimmed: frozenset[Card], title: str) -> Image.Image:
+STARTER_GAP = 44  # room for the "+" before a starter
+
+
+def _hand_image(
+    cards: tuple[Card, ...], dimmed: frozenset[Card], title: str, starter: Card | None = None
+) -> Image.Image:
     n = len(cards)
     head = 34 if title else 0
     width = 2 * MARGIN + n * CARD_W + (n - 1) * CARD_GAP
+    if starter is not None:
+        width += STARTER_GAP + CARD_W
     height = 2 * MARGIN + head + CARD_H + 3
     image = Image.new("RGB", (width, height), TABLE)
     if title:
@@ -205,7 +216,20 @@ def _hand_image(cards: tuple[Card, ...], dimmed: frozenset[Card], title: str) ->
     for i, card in enumerate(cards):
         sprite = _small_sprite(card, card in dimmed)
         image.paste(sprite, (MARGIN + i * (CARD_W + CARD_GAP), MARGIN + head), sprite)
+    if starter is not None:
+        x = MARGIN + n * (CARD_W + CARD_GAP) - CARD_GAP + STARTER_GAP
+        image.paste(_plus_sign(), (x - STARTER_GAP // 2 - 20, MARGIN + head + CARD_H // 2 - 20))
+        sprite = _small_sprite(starter, False)
+        image.paste(sprite, (x, MARGIN + head), sprite)
     return image
+
+
+@lru_cache(maxsize=1)
+def _plus_sign() -> Image.Image:
+    """A "+" on felt, 40×40 (between a hand and its starter)."""
+    sign = Image.new("RGB", (40 * SS, 40 * SS), TABLE)
+    ImageDraw.Draw(sign).text((20 * SS, 20 * SS), "+", font=font(40), fill=TABLE_INK, anchor="mm")
+    return sign.reduce(SS)
 
 
 @lru_cache(maxsize=1)
@@ -215,7 +239,7 @@ def _hand_palette() -> Image.Image:
     title, samples = "Your hand - lay away 2", []
     for suit in "SHDC":
         cards = tuple(Card.parse(rank + suit) for rank in ("A", "5", "10", "J", "Q", "K"))
-        samples.append(_hand_image(cards, frozenset(), title))
+        samples.append(_hand_image(cards[:4], frozenset(), title, cards[4]))
         samples.append(_hand_image(cards, frozenset(cards[3:]), title))
     return palette_of(samples)
 
@@ -269,59 +293,78 @@ def render_show(
 
 
 ShowRow = tuple[str, tuple[Card, ...], int, str]
-"""One counted hand on the show image: (title, cards, total, summary)."""
+"""One counted hand on the show image: (title, cards, points, details). ``points`` is what the
+hand pegged; ``details`` the smaller words under the title (lines split at ``"\\n"``)."""
+
+SHOW_CARD_SCALE = 0.64
+SHOW_TITLE, SHOW_DETAIL, SHOW_POINTS = 28, 24, 48  # font sizes: legible at half size too
 
 
 @lru_cache(maxsize=128)
 def render_shows(rows: tuple[ShowRow, ...], starter: Card) -> bytes:
     """The whole show of a deal in one picture: a row per hand in counting order, then the crib.
 
-    Each row: its title (``"Alice's hand"``) and summary (``"fifteens 8 · pairs 2"``), its
-    cards, ``+`` the starter, and the total in large type.
+    Each row: its title (``"Alice's hand"``) over its details (``"fifteens 8 · pairs 2"``), its
+    cards, ``+`` the starter, and the points it pegged in large type. Drawn ``WIDTH`` wide with
+    text at least 24 px, so that every word stays readable where Discord shows the picture
+    about 400 px wide.
     """
     if not 1 <= len(rows) <= 5:
         raise ValueError("A show has 1 to 5 hands (four players and the crib)")
-    scale = 0.62
+    scale = SHOW_CARD_SCALE
     cw, ch = CARD_W * scale, CARD_H * scale
+    gap, plus_w, number_w = 6, 30, 64
     row_h = ch + 22
     width = WIDTH
-    height = round(MARGIN + len(rows) * row_h + MARGIN - 8)
+    height = round(MARGIN + len(rows) * row_h + MARGIN - 12)
     image = Image.new("RGB", (width * SS, height * SS), TABLE)
     draw = ImageDraw.Draw(image)
-    text_w = 250
-    for i, (title, cards, total, summary) in enumerate(rows):
+    most = max(len(row[1]) for row in rows)
+    if not 1 <= most <= 5:
+        raise ValueError("A hand on the show has 1 to 5 cards")
+    cards_w = most * cw + (most - 1) * gap + plus_w + cw
+    cards_x = width - MARGIN - number_w - 12 - cards_w
+    text_w = cards_x - MARGIN - 14
+    faint = lighten(TABLE_INK, TABLE, 0.2)
+    for i, (title, cards, points, details) in enumerate(rows):
         top = MARGIN + i * row_h
-        mid = top + ch / 2
         if i:
+            y = (top - 11) * SS
             draw.line(
-                (MARGIN * SS, (top - 11) * SS, (width - MARGIN) * SS, (top - 11) * SS),
+                (MARGIN * SS, y, (width - MARGIN) * SS, y),
                 fill=lighten(TABLE, TABLE_INK, 0.25),
                 width=SS,
             )
         draw.text(
-            (MARGIN * SS, (mid - 12) * SS),
-            fit_text(title, 21, text_w),
-            font=font(21),
+            (MARGIN * SS, (top + 2) * SS),
+            fit_text(title, SHOW_TITLE, text_w),
+            font=font(SHOW_TITLE),
             fill=TABLE_INK,
-            anchor="lm",
+            anchor="lt",
         )
-        draw.text(
-            (MARGIN * SS, (mid + 14) * SS),
-            fit_text(summary, 15, text_w),
-            font=font(15),
-            fill=lighten(TABLE_INK, TABLE, 0.3),
-            anchor="lm",
-        )
-        x: float = MARGIN + text_w + 14
-        for card in cards[:5]:
+        lines = [w for part in details.split("\n") for w in wrap_text(part, SHOW_DETAIL, text_w)]
+        if len(lines) > 2:
+            lines = [lines[0], fit_text(" ".join(lines[1:]), SHOW_DETAIL, text_w)]
+        for j, line in enumerate(lines):
+            draw.text(
+                (MARGIN * SS, (top + 36 + 27 * j) * SS),
+                fit_text(line, SHOW_DETAIL, text_w),
+                font=font(SHOW_DETAIL),
+                fill=faint,
+                anchor="lt",
+            )
+        x = cards_x + (most - len(cards)) * (cw + gap)
+        for card in cards:
             _draw_card(image, card, x, top, scale=scale)
-            x += cw + 7
-        draw.text(((x + 9) * SS, mid * SS), "+", font=font(26), fill=TABLE_INK, anchor="mm")
-        _draw_card(image, starter, x + 20, top, scale=scale)
+            x += cw + gap
+        mid = top + ch / 2
+        plus_x = x - gap + plus_w / 2
+        draw.text((plus_x * SS, mid * SS), "+", font=font(30), fill=TABLE_INK, anchor="mm")
+        _draw_card(image, starter, x - gap + plus_w, top, scale=scale)
         draw.text(
             ((width - MARGIN) * SS, mid * SS),
-            str(total),
-            font=font(40),
+            str(points),
+            font=font(SHOW_POINTS),
             fill=TABLE_INK,
             anchor="rm",
         )

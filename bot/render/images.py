@@ -31,7 +31,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from bot.engine import Card, Phase, Shown
+from bot.engine import Card, Claimed, CountSettled, Event, MugginsCalled, Phase, Shown
+from bot.engine.muggins import pegged_for
 
 from .board_art import (
     FINISH_R,
@@ -126,6 +127,8 @@ __all__ = [
     "render_shows",
     "show_png",
     "shows_picture",
+    "show_events",
+    "show_rows",
     "shows_png",
     "suit_colour",
     "suit_mask",
@@ -164,25 +167,76 @@ def show_png(shown: Shown, names: Sequence[str]) -> bytes:
     return render_show(tuple(sorted(shown.cards)), shown.starter, title, shown.breakdown.announce())
 
 
-def shows_png(shows: Sequence[Shown], names: Sequence[str]) -> bytes:
+def shows_png(events: Sequence[Event], names: Sequence[str]) -> bytes:
     """:func:`shows_picture`, drawn."""
-    return shows_picture(shows, names)()
+    return shows_picture(events, names)()
 
 
-def shows_picture(shows: Sequence[Shown], names: Sequence[str]) -> Picture:
-    """The show of a deal from its ``Shown`` events (in the order given, crib last)."""
+SHOW_EVENTS = (Shown, Claimed, CountSettled, MugginsCalled)
+
+
+def show_events(events: Sequence[Event]) -> list[Event]:
+    """The events of ``events`` that :func:`shows_picture` reads (keep them for a deal's show)."""
+    return [e for e in events if isinstance(e, SHOW_EVENTS)]
+
+
+def shows_picture(events: Sequence[Event], names: Sequence[str]) -> Picture:
+    """The show of a deal from its events (its ``Shown`` ones, in the order given, crib last;
+    any other event is read only in muggins: see :func:`show_rows`)."""
+    shows = [e for e in events if isinstance(e, Shown)]
     if not shows:
         raise ValueError("Nothing was shown")
-    rows = tuple(
-        (
-            f"{names[s.seat]}'s {'crib' if s.crib else 'hand'}",
-            tuple(sorted(s.cards)),
-            s.breakdown.total,
-            breakdown_summary(s.breakdown),
-        )
-        for s in shows
-    )
-    return partial(render_shows, rows, shows[0].starter)
+    return partial(render_shows, show_rows(events, names), shows[0].starter)
+
+
+def show_rows(events: Sequence[Event], names: Sequence[str]) -> tuple[ShowRow, ...]:
+    """One row per ``Shown`` in ``events``: whose cards, which, what they pegged, and details.
+
+    Counted by the bot, a hand pegs its count and the details are the points by kind. In a
+    muggins show a hand pegs what its owner's claim earned (``pegged_for``) and the details
+    say what was claimed and, once its window has closed (``CountSettled``), what the cards
+    were worth and what became of any points missed: taken by muggins (and by whom), or
+    lost. Until then the true count stays off the picture.
+    """
+    rows: list[ShowRow] = []
+    claims: dict[tuple[int, bool], int] = {}
+    settled: dict[tuple[int, bool], CountSettled] = {}
+    takers: dict[tuple[int, bool], MugginsCalled] = {}
+    caller: MugginsCalled | None = None
+    for event in events:
+        if isinstance(event, Claimed):
+            claims[event.seat, event.crib] = event.points
+        elif isinstance(event, MugginsCalled):
+            caller = event
+        elif isinstance(event, CountSettled):
+            settled[event.seat, event.crib] = event
+            if caller is not None:
+                takers[event.seat, event.crib] = caller
+            caller = None
+    for shown in (e for e in events if isinstance(e, Shown)):
+        key = (shown.seat, shown.crib)
+        title = f"{names[shown.seat]}'s {'crib' if shown.crib else 'hand'}"
+        cards = tuple(sorted(shown.cards))
+        total = shown.breakdown.total
+        if key not in claims:  # counted by the bot
+            rows.append((title, cards, total, breakdown_summary(shown.breakdown)))
+            continue
+        claim = claims[key]
+        pegged = pegged_for(claim, total)
+        if key not in settled:  # its window is open: the claim is all that is known
+            rows.append((title, cards, pegged, f"claimed {claim}\nopen to muggins"))
+            continue
+        missed = settled[key].missed
+        taker = takers.get(key)
+        took = f"{names[taker.seat]} took {missed}" if taker is not None and missed else ""
+        if claim == total:
+            verdict = "counted right"
+        elif claim > total:
+            verdict = f"over by {claim - total}: " + (took or f"{missed} off")
+        else:
+            verdict = f"muggins: {took}" if took else f"{missed} missed"
+        rows.append((title, cards, pegged, f"claimed {claim} · worth {total}\n{verdict}"))
+    return tuple(rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,9 +247,10 @@ class HandPicture:
     cards: tuple[Card, ...]
     dimmed: frozenset[Card] = frozenset()
     title: str = ""
+    starter: Card | None = None  # drawn after the cards (in the show)
 
     def __call__(self) -> bytes:
-        return render_hand(self.cards, self.dimmed, self.title)
+        return render_hand(self.cards, self.dimmed, self.title, self.starter)
 
     @property
     def filename(self) -> str:
@@ -204,20 +259,31 @@ class HandPicture:
             " ".join(c.code for c in self.cards)
             + "|"
             + " ".join(sorted(c.code for c in self.dimmed))
+            + ("" if self.starter is None else "|+" + self.starter.code)
         )
         digest = hashlib.blake2s(f"{key}|{self.title}".encode(), digest_size=6).hexdigest()
         return f"hand-{digest}.png"
 
 
-def hand_picture(game: SeatGame, seat: int) -> HandPicture:
+def hand_picture(
+    game: SeatGame, seat: int, *, counting: Sequence[Card] = (), crib: bool = False
+) -> HandPicture:
     """PRIVATE: ``seat``'s cards as a picture for its ephemeral message.
 
     While laying away: the cards dealt. In the play: the cards still held, with those that
     would pass 31 dimmed when it is the seat's turn (all laid: the kept cards, dimmed); the
     message's text says whose turn it is and the count, so the picture only changes when the
     cards or the dimming do (and the hand redrawn when the turn comes needs no new upload).
-    Otherwise: the kept hand.
+    In a muggins show, while the seat must count (``counting``: its hand, or with ``crib`` the
+    crib, as its :class:`~bot.sessions.PrivateView` gives them): those cards and the starter.
+    Otherwise: the kept hand, and the starter once it is cut.
     """
+    starter = game.starter
+    if counting and game.phase is Phase.SHOW:
+        whose = "crib" if crib else "hand"
+        return HandPicture(
+            tuple(counting), frozenset(), f"Count your {whose} + the starter", starter
+        )
     held = tuple(game.hand(seat))
     if game.phase is Phase.PLAY:
         if not held:
@@ -233,6 +299,8 @@ def hand_picture(game: SeatGame, seat: int) -> HandPicture:
     kept = tuple(game.kept(seat)) or held
     if not kept:
         raise ValueError("This seat holds no cards yet")
+    if starter is not None and len(kept) < 6:
+        return HandPicture(kept, frozenset(), "You kept + the starter", starter)
     return HandPicture(kept, frozenset(), "You kept")
 
 

@@ -4,7 +4,8 @@ It reads any value of the :class:`Settings` shape (the store's ``ServerSettings`
 
 >>> from types import SimpleNamespace
 >>> settings = SimpleNamespace(
-...     target=121, images=True, turn_minutes=None, muggins=False, computer_games_count=False
+...     target=121, images=True, turn_minutes=None, muggins=False, computer_games_count=False,
+...     next_deal_seconds=20, threads=True,
 ... )
 >>> embed = settings_embed(settings, changed={"turn_minutes"})
 >>> [(f.name, f.value) for f in embed.fields][2]
@@ -47,12 +48,30 @@ class Settings(Protocol):
         """Games with a computer seat count on the server's leaderboard."""
         ...
 
+    @property
+    def next_deal_seconds(self) -> int:
+        """After a show, how long before the next deal starts by itself (0: at once)."""
+        ...
+
+    @property
+    def threads(self) -> bool:
+        """Each game is played in a thread of its own."""
+        ...
+
 
 def turn_time_text(minutes: int | None) -> str:
     """``'5 minutes'``, ``'1 minute'`` or ``'off'``."""
     if minutes is None:
         return "off"
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def next_deal_text(seconds: int) -> str:
+    """How the next deal starts, for a pause of ``seconds``."""
+    if seconds == 0:
+        return "at once, without waiting for Next deal"
+    unit = "second" if seconds == 1 else "seconds"
+    return f"when everyone clicked Next deal, or after {seconds} {unit}"
 
 
 def _on_off(value: bool) -> str:
@@ -81,6 +100,14 @@ def settings_embed(
             "computer_games_count",
             "Games with a computer",
             "count on the leaderboard" if settings.computer_games_count else "not counted",
+        ),
+        ("next_deal_seconds", "Next deal", next_deal_text(settings.next_deal_seconds)),
+        (
+            "threads",
+            "A thread per game",
+            "on: each game gets a thread, the channel one line per game"
+            if settings.threads
+            else "off: games play in the channel",
         ),
     ]
     embed = discord.Embed(

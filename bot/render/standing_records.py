@@ -160,6 +160,9 @@ class Participant(Protocol):
     """Another seat of a game in someone's history: a person (``user_id``) or a computer."""
 
     @property
+    def seat(self) -> int: ...
+
+    @property
     def side(self) -> int: ...
 
     @property
@@ -180,8 +183,17 @@ class PastGame(Protocol):
 
     @property
     def end_reason(self) -> str:
-        """``'won'``, ``'forfeit'`` or ``'abandoned'``."""
+        """``'won'``, ``'forfeit'``, ``'abandoned'`` or ``'aborted'`` (a forfeit before the
+        first show: not counted)."""
         ...
+
+    @property
+    def forfeit_seat(self) -> int | None:
+        """The seat that forfeited (or left an aborted game)."""
+        ...
+
+    @property
+    def seat(self) -> int: ...
 
     @property
     def target(self) -> int: ...

@@ -4,8 +4,8 @@ Pure functions over records of the shapes in :mod:`.standing_records` (the store
 have them). Players are named by ``names``: player id -> markdown-safe text (a mention
 ``<@id>`` or an escaped display name); computers are negative ids, one per level
 (``computer_players``: level -> id, from the store). Players with fewer than
-``provisional_games`` games (the store's rule) are provisional. Ratings are shown
-conservatively: :attr:`bot.ratings.Rating.shown`, (mu - 3 sigma) x 10.
+``provisional_games`` games (the store's rule) are provisional. Ratings are shown on the
+display scale of :func:`bot.ratings.display_rating`: 1000 for a new player, never below 0.
 
 >>> from types import SimpleNamespace
 >>> row = SimpleNamespace(
@@ -16,7 +16,7 @@ conservatively: :attr:`bot.ratings.Rating.shown`, (mu - 3 sigma) x 10.
 ...     pool="people", sort="rating", page=0, pages=1, total=1, rows=(row,), me=row
 ... )
 >>> leaderboard_embed(page, {7: "Alice"}, where="everywhere", provisional_games=5).description
-'**1.** Alice — **240.0** · 12 games · 75% won'
+'**1.** Alice — **1720** · 12 games · 75% won'
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot.engine import card_from_code
-from bot.ratings import Rating
+from bot.ratings import display_change, display_rating
 
 from .embeds import FELT, fit_embed
 from .standing_records import BoardPage, Participant, PastGame, PlayerRecord, StandingLine
@@ -44,11 +44,13 @@ OUTCOME_MARKS = {
     "lost": ("❌", "Lost"),
     "forfeited": ("🏳️", "Forfeited"),
     "abandoned": ("⏸️", "Abandoned"),
+    "aborted": ("⏹️", "Aborted"),
 }
+RATING_NOTE = "ratings start at 1000"
 
 
-def shown(mu: float, sigma: float) -> float:
-    return Rating(mu, sigma).shown
+def shown(mu: float, sigma: float) -> int:
+    return display_rating(mu, sigma)
 
 
 def percent(fraction: float) -> str:
@@ -72,7 +74,7 @@ def participant_key(p: Participant, computer_players: Mapping[str, int]) -> int:
 
 
 def leaderboard_line(row: StandingLine, names: Mapping[int, str], sort: str) -> str:
-    """``**3.** Alice — **182.4** · 40 games · 62% won`` (plus what the board is sorted on)."""
+    """``**3.** Alice — **1182** · 40 games · 62% won`` (plus what the board is sorted on)."""
     parts = [
         f"**{row.rank}.** {player_name(names, row.player)} — **{shown(row.mu, row.sigma)}**",
         plural(row.games, "game"),
@@ -115,7 +117,7 @@ def leaderboard_embed(
         embed.description = "\n".join(lines)
     embed.set_footer(
         text=f"Page {page.page + 1} of {page.pages} · sorted by {SORT_NOTES[page.sort]} · "
-        f"rating = (μ − 3σ) × 10 · provisional: under {provisional_games} games"
+        f"{RATING_NOTE} · provisional: under {provisional_games} games"
     )
     return fit_embed(embed)
 
@@ -225,10 +227,15 @@ def _sides_text(
 
 
 def history_line(
-    entry: PastGame, names: Mapping[int, str], computer_players: Mapping[str, int]
+    entry: PastGame,
+    names: Mapping[int, str],
+    computer_players: Mapping[str, int],
+    name: str = "they",
 ) -> str:
-    """``✅ **Won** 121–98 vs Bob · to 121 · <t:…:d> · rating +12.3``."""
-    mark, word = OUTCOME_MARKS.get(entry.outcome, ("•", entry.outcome))
+    """``✅ **Won** 121–98 vs Bob · to 121 · <t:…:d> · rating +12``; ``name``: the player's own
+    (for an aborted game that they left)."""
+    aborted = entry.end_reason == "aborted"
+    mark, word = OUTCOME_MARKS.get("aborted" if aborted else entry.outcome, ("•", entry.outcome))
     opponents = _sides_text(entry.opponents, names, computer_players)
     scores = "–".join(str(s) for s in [entry.score, *(score for _, score in opponents)])
     line = f"{mark} **{word}** {scores} vs {', '.join(n for n, _ in opponents) or 'nobody'}"
@@ -238,7 +245,10 @@ def history_line(
         )
         line += f" (with {partners})"
     notes = [f"to {entry.target}"]
-    if entry.skunk_taken:
+    if aborted:
+        leaver = _leaver(entry, names, computer_players, name)
+        notes.append(f"{leaver} left before the first show: not counted")
+    elif entry.skunk_taken:
         notes.append("double skunked" if entry.skunk_taken == 2 else "skunked")
     elif entry.skunk_given and entry.outcome == "won":
         notes.append("double skunk!" if entry.skunk_given == 2 else "skunk!")
@@ -246,9 +256,20 @@ def history_line(
         notes.append("by forfeit")
     notes.append(f"<t:{int(entry.ended_at)}:d>")
     if entry.rating_before is not None and entry.rating_after is not None:
-        change = round(shown(*entry.rating_after) - shown(*entry.rating_before), 1)
-        notes.append(f"rating {change:+.1f}")
+        notes.append(f"rating {display_change(entry.rating_before, entry.rating_after):+d}")
     return f"{line} · {' · '.join(notes)}"
+
+
+def _leaver(
+    entry: PastGame, names: Mapping[int, str], computer_players: Mapping[str, int], name: str
+) -> str:
+    """Who left an aborted game: the player themself (``name``) or another seat."""
+    if entry.forfeit_seat is None or entry.forfeit_seat == entry.seat:
+        return name
+    for p in (*entry.partners, *entry.opponents):
+        if p.seat == entry.forfeit_seat:
+            return player_name(names, participant_key(p, computer_players))
+    return "a player"
 
 
 def history_embed(
@@ -265,8 +286,10 @@ def history_embed(
     if not entries:
         embed.description = f"{name} has no ended games here yet."
     else:
-        embed.description = "\n".join(history_line(e, names, computer_players) for e in entries)
-        embed.set_footer(text="Newest first · rating changes are shown ones, (μ − 3σ) × 10")
+        embed.description = "\n".join(
+            history_line(e, names, computer_players, name) for e in entries
+        )
+        embed.set_footer(text=f"Newest first · {RATING_NOTE}")
     return fit_embed(embed)
 
 

@@ -2,17 +2,23 @@
 
 Made only from events (which carry no hidden card), so the story is always safe for the channel.
 
->>> from bot.engine import Played, Variant, parse_cards, score_pegging
+>>> from bot.engine import Discarded, Played, Variant, parse_cards, score_pegging
 >>> pile = parse_cards("7H 8D")
 >>> story_lines([Played(0, pile[-1], 15, score_pegging(pile))], ["Alice", "Bob"], Variant())
 ['**Alice** plays 8♦ — count 15 — fifteen for two']
 >>> chunk(["one", "two", "three"], limit=8)
 ['one\\ntwo', 'three']
+>>> story = []
+>>> tell(story, [Discarded(0, 2)], ["Alice", "Bob"], Variant())
+>>> tell(story, [Discarded(1, 2)], ["Alice", "Bob"], Variant())
+>>> story
+['Alice and Bob lay their cards away to the crib']
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import permutations
 
 from bot.engine import (
     Card,
@@ -35,6 +41,7 @@ from bot.engine import (
     StarterCut,
     Variant,
 )
+from bot.engine.muggins import pegged_for
 from bot.engine.scoring import number_words
 
 from .words import check_names, escape, hand_line, join_and, points_text, side_name
@@ -52,13 +59,33 @@ def story_lines(events: Iterable[Event], names: Sequence[str], variant: Variant)
     One line per card laid, with what it made and what followed (go, the go point, last card,
     the count starting again); one line for the starter and his heels; one line per hand shown,
     in counting order, then the crib; one line for the winner. Consecutive discards and cuts for
-    the deal share a line. Only what the events carry is shown, so no hidden card ever appears.
+    the deal share a line. Every line that scores ends with the side's new score ("(now 17)";
+    in partnerships the team's names: "(Carol & Alice now 8)"). Only what the events carry is
+    shown, so no hidden card ever appears.
     """
     check_names(names, variant)
     story = _Story(names, variant)
     for event in events:
         story.add(event)
     return story.lines
+
+
+def tell(story: list[str], events: Iterable[Event], names: Sequence[str], variant: Variant) -> None:
+    """Add the lines of ``events`` to ``story`` (a deal's lines so far), in place.
+
+    As :func:`story_lines`, but a discard joins the discard line ``story`` ends with: each
+    person's discard is told as it comes, and the deal still has one line for all of them.
+    """
+    check_names(names, variant)
+    teller = _Story(names, variant)
+    if story:
+        teller.resume(story[-1])
+    for event in events:
+        teller.add(event)
+    if teller.resumed:
+        story[-1:] = teller.lines
+    else:
+        story += teller.lines
 
 
 class _Story:
@@ -70,6 +97,9 @@ class _Story:
         self.group: list[int] = []  # the seats that line gathers
         self.cut_cards: list[Card] = []  # on a line of the cut for deal: their cards, in order
         self.go_head: str | None = None  # the play line a run of "go"s hangs on
+        self.shown: Shown | None = None  # the count a muggins claim line is about
+        self.now: tuple[int, int, str] | None = None  # (line, side, "(now N)") it ends with
+        self.resumed = False  # the first line is the last line of an earlier story
 
     # helpers
 
@@ -89,6 +119,44 @@ class _Story:
 
     def append(self, part: str) -> None:
         self.lines[-1] += " · " + part
+
+    def resume(self, line: str) -> None:
+        """Carry on from ``line`` (the end of an earlier story) when it is a discard line."""
+        if not line.endswith(" away to the crib"):
+            return
+        seats = range(len(self.names))
+        for size in range(1, len(self.names) + 1):
+            for group in permutations(seats, size):
+                for count in (1, 2):
+                    if self.discard_line(list(group), count) == line:
+                        self.start(line, "discard", list(group))
+                        self.resumed = True
+                        return
+
+    def score_now(self, event: Scored) -> str:
+        """``'(now 17)'``; in partnerships the team, scorer first: ``'(Carol & Alice now 8)'``."""
+        if not self.variant.partnerships:
+            return f"(now {event.score})"
+        team = [event.seat] + [s for s in self.variant.seats_of(event.side) if s != event.seat]
+        return f"({' & '.join(self.who(s) for s in team)} now {event.score})"
+
+    def scored_on_line(self, event: Scored, part: str = "", sep: str = " · ") -> None:
+        """End the last line with ``part`` (if any) and the side's new score; a score of that
+        side told earlier on the line gives way to the newer one."""
+        index = len(self.lines) - 1
+        now = self.now
+        if now and now[:2] == (index, event.side) and (" " + now[2]) in self.lines[index]:
+            head, _, tail = self.lines[index].rpartition(" " + now[2])
+            self.lines[index] = head + tail
+        if part:
+            self.lines[index] += sep + part
+        text = self.score_now(event)
+        self.lines[index] += " " + text
+        self.now = (index, event.side, text)
+
+    def scored_line(self, event: Scored, line: str, kind: str | None = None) -> None:
+        self.start(line, kind)
+        self.scored_on_line(event)
 
     # events
 
@@ -115,11 +183,11 @@ class _Story:
                 if leader is not None:
                     self.join("the count starts again")
             case Shown():
-                self.shown(event)
+                self.show(event)
             case Claimed():
                 self.claimed(event)
             case MugginsCalled(seat=seat):
-                self.start(f"{self.bold(seat)} calls **Muggins!**")
+                self.start(f"{self.bold(seat)} calls **Muggins!**", "muggins")
             case CountSettled():
                 self.settled(event)
             case Scored():
@@ -159,15 +227,19 @@ class _Story:
             f"lay away {away} to {dealer}'s crib{extra}"
         )
 
+    def discard_line(self, group: list[int], count: int) -> str:
+        """``'Bob lays 2 cards away to the crib'``; ``'Alice and Bob lay their cards away…'``."""
+        if len(group) == 1:
+            cards = f"{count} card{'s' if count > 1 else ''}"
+            return f"{self.who(group[0])} lays {cards} away to the crib"
+        return f"{join_and([self.who(s) for s in group])} lay their cards away to the crib"
+
     def discarded(self, seat: int, count: int) -> None:
-        if self.open == "discard":
+        if self.open == "discard" and seat not in self.group:
             self.group.append(seat)
         else:
             self.start("", "discard", [seat])
-        verb = "lays" if len(self.group) == 1 else "lay"
-        noun = f"{count} card{'s' if count > 1 else ''}" if len(self.group) == 1 else "their cards"
-        who = join_and([self.who(s) for s in self.group])
-        self.lines[-1] = f"{who} {verb} {noun} away to the crib"
+        self.lines[-1] = self.discard_line(self.group, count)
 
     def played(self, event: Played) -> None:
         line = f"{self.bold(event.seat)} plays {event.card} — count {event.count}"
@@ -188,10 +260,11 @@ class _Story:
         self.lines[-1] = f"{self.go_head} · {said}" if self.go_head else said
         self.open = "go"
 
-    def shown(self, event: Shown) -> None:
+    def show(self, event: Shown) -> None:
         whose = "crib" if event.crib else "hand"
         cards = hand_line(event.cards)
         if self.variant.muggins:  # the count is the claimer's until the window closes
+            self.shown = event
             self.start(f"{self.bold(event.seat)}'s {whose} {cards} + {event.starter}", "claim")
             return
         talk = event.breakdown.announce()
@@ -203,6 +276,12 @@ class _Story:
 
     def claimed(self, event: Claimed) -> None:
         part = f"claims **{event.points}**"
+        shown = self.shown
+        if shown is not None and shown.seat == event.seat and shown.crib == event.crib:
+            # an over-claim comes off at once, and the score shows it: say so
+            pegged = pegged_for(event.points, shown.breakdown.total)
+            if pegged < event.points:
+                part += f" — too many: pegs {pegged}" if pegged else " — too many: pegs nothing"
         if self.open == "claim" and self.lines:
             self.append(part)
         else:
@@ -210,37 +289,57 @@ class _Story:
 
     def settled(self, event: CountSettled) -> None:
         whose = "crib" if event.crib else "hand"
-        talk = event.breakdown.announce()
-        line = f"{self.who(event.seat)}'s {whose} was worth {event.breakdown.total}"
-        line += f" ({talk})" if event.breakdown.total else ""
-        line += f" — {event.missed} missed" if event.missed else " — counted right"
-        self.start(line)
+        total = event.breakdown.total
+        worth = f"{total} ({event.breakdown.announce()})" if total else "0"
+        verdict = settled_verdict(event)
+        if self.open == "muggins" and self.lines:  # the call's line tells what it found
+            found = verdict if event.missed else f"{verdict}: nothing to take"
+            self.append(f"{self.who(event.seat)}'s {whose} was worth {worth} — {found}")
+            self.open = "muggins"
+            return
+        self.start(f"{self.who(event.seat)}'s {whose} was worth {worth} — {verdict}")
 
     def scored(self, event: Scored) -> None:
         who = self.who(event.seat)
         match event.reason:
             case ScoreReason.PLAY if self.open in ("play", "go"):
-                return  # the play line already announced the breakdown
+                self.scored_on_line(event)  # the play line already announced the breakdown
             case ScoreReason.HAND | ScoreReason.CRIB if self.open in ("show", "claim"):
-                self.lines[-1] += f" (now {event.score})"  # the line carries the count
+                self.scored_on_line(event)  # the line carries the count
                 self.open = None
             case ScoreReason.HEELS:
                 if self.open == "starter":
-                    self.lines[-1] += f" — {number_words(event.points)} for his heels to {who}"
+                    part = f"{number_words(event.points)} for his heels to {who}"
+                    self.scored_on_line(event, part, " — ")
                     self.open = None
                 else:
-                    self.start(f"{who} pegs {event.points} for his heels")
+                    self.scored_line(event, f"{who} pegs {event.points} for his heels")
             case ScoreReason.GO:
                 self.join(f"{who} pegs {event.points} for the go")
+                self.scored_on_line(event)
             case ScoreReason.LAST_CARD:
                 talk = f"last card for {number_words(event.points)}"
                 if self.open in ("play", "go") and self.lines:
-                    self.append(talk)
+                    self.scored_on_line(event, talk)
                     self.open = "play"
                 else:
-                    self.start(f"{who} pegs {event.points} for the last card")
+                    self.scored_line(event, f"{who} pegs {event.points} for the last card")
+            case ScoreReason.MUGGINS if self.open == "muggins":
+                self.scored_on_line(event, f"{who} takes {points_text(event.points)}")
+                self.open = None
             case _:
-                self.start(f"{who} pegs {points_text(event.points)} ({event.reason.value})")
+                self.scored_line(
+                    event, f"{who} pegs {points_text(event.points)} ({event.reason.value})"
+                )
+
+
+def settled_verdict(event: CountSettled) -> str:
+    """How a claim compared with the true count: ``'counted right'``, ``'2 missed'``, or for an
+    over-claim ``'claimed 14: over by 2, so 2 came off'``."""
+    total, claimed = event.breakdown.total, event.claimed
+    if claimed is not None and claimed > total:
+        return f"claimed {claimed}: over by {claimed - total}, so {event.missed} came off"
+    return f"{event.missed} missed" if event.missed else "counted right"
 
 
 def game_over_line(event: GameOver, names: Sequence[str], variant: Variant) -> str:

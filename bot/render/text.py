@@ -9,7 +9,7 @@ parts of the game (scores, dealer, phase, whose turn, the count, the cards laid,
 This module gathers the text renderers, which live by purpose in
 
 * :mod:`bot.render.words`: names, sides, cards, lists, points, ``breakdown_summary``;
-* :mod:`bot.render.story`: ``story_lines``, ``game_over_line``, ``chunk``;
+* :mod:`bot.render.story`: ``story_lines``, ``tell``, ``game_over_line``, ``chunk``;
 * :mod:`bot.render.table_text`: ``board_text``, ``status_text``, the score lines, ``hand_text``,
   ``discard_prompt``;
 * :mod:`bot.render.rules_help`: ``rules_text``, ``help_text``.
@@ -25,7 +25,7 @@ This module gathers the text renderers, which live by purpose in
 from __future__ import annotations
 
 from .rules_help import HELP_COMMANDS, RULES_TEXT, help_text, rules_text
-from .story import MESSAGE_LIMIT, chunk, game_over_line, story_lines
+from .story import MESSAGE_LIMIT, chunk, game_over_line, story_lines, tell
 from .table_text import (
     BAR_CELLS,
     BAR_EMPTY,
@@ -82,4 +82,5 @@ __all__ = [
     "skunk_text",
     "status_text",
     "story_lines",
+    "tell",
 ]

@@ -23,9 +23,12 @@ A cog, in outline::
     update_hands(result.hands)                   # each player's own view, to that player only
     ping(result.to_act_users); if result.finished: announce(result.finished)
 
+    outcomes = await manager.start_due_deals()   # every 2 s: deals whose pause ran out
     report = await manager.sweep_idle()          # every few minutes: warnings, abandons
     await store.close()                          # on shutdown, after the cogs stopped
 """
+
+from db.players import PLAYER_SETTING_NAMES, PlayerSettings
 
 from .door import MAX_GAME_ID, Door, Place, known_game_id
 from .history import DealReplay, Replay, ReplayStep
@@ -59,6 +62,7 @@ __all__ = [
     "LEVELS",
     "MAX_GAME_ID",
     "MAX_TURN_MINUTES",
+    "PLAYER_SETTING_NAMES",
     "SETTING_NAMES",
     "STALE_MESSAGE",
     "SWEEP_TURNS_EVERY",
@@ -73,6 +77,7 @@ __all__ = [
     "MatchView",
     "Outcome",
     "Place",
+    "PlayerSettings",
     "PrivateView",
     "Refusal",
     "RefusalReason",

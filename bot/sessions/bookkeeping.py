@@ -1,11 +1,19 @@
-"""Pure helpers of the session manager: button freshness, per-deal points, game endings."""
+"""Pure helpers of the session manager: button freshness, per-deal points, game endings.
+
+Game endings: a game the engine finished is won (:func:`finish_won`); a seat that concedes
+(or runs out of time too often) forfeits (:func:`finish_forfeit`), and a forfeit before the first
+show, when no hand has been counted, *aborts* the game: nobody wins, nothing is rated or counted.
+It is stored like an abandoned game (status ``abandoned``: every standings query reads finished
+games only) with ``forfeit_seat`` naming who left; the session's ``Finished.reason`` is
+``"aborted"``. A long idle game is abandoned (:func:`finish_abandoned`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from bot.engine import Dealt, Event, Game, Scored, ScoreReason, Shown
+from bot.engine import Dealt, Event, Game, Phase, Scored, ScoreReason, Shown
 from db import DealPoints, Finish, SeatOutcome
 
 _POINT_FIELD = {
@@ -114,8 +122,30 @@ def finish_won(game: Game) -> Finish:
     return Finish("finished", "won", winner, seats)
 
 
+# the phases of a deal before its show: in the first deal, no hand has been counted yet
+_BEFORE_THE_SHOW = (Phase.CUT_FOR_DEAL, Phase.DISCARD, Phase.CUT_FOR_STARTER, Phase.PLAY)
+
+
+def before_first_show(game: Game) -> bool:
+    """No hand has been counted yet: the cut for the deal or the first deal up to its show (a
+    muggins show in which nobody has claimed a count yet included).
+
+    >>> from bot.engine import Variant
+    >>> before_first_show(Game.new(Variant(), seed=1, first_dealer=0))
+    True
+    """
+    if game.deal_number > 1:
+        return False
+    if game.phase in _BEFORE_THE_SHOW:
+        return True
+    return game.phase is Phase.SHOW and game.show_step == 0 and game.muggins_window is None
+
+
 def finish_forfeit(game: Game, seat: int) -> Finish:
-    """``seat`` conceded: its side loses, every other side wins (no skunks)."""
+    """``seat`` conceded: its side loses, every other side wins (no skunks). Before the first
+    show the game is aborted instead (:func:`finish_aborted`)."""
+    if before_first_show(game):
+        return finish_aborted(game, seat)
     loser = game.side_of(seat)
     winners = [side for side in range(game.variant.sides) if side != loser]
     seats = tuple(
@@ -130,6 +160,21 @@ def finish_forfeit(game: Game, seat: int) -> Finish:
     return Finish(
         "finished", "forfeit", winners[0] if len(winners) == 1 else None, seats, forfeit_seat=seat
     )
+
+
+def finish_aborted(game: Game, seat: int) -> Finish:
+    """``seat`` left before the first show: nobody wins or loses, nothing is counted. Stored as
+    an abandoned game (the store keeps ``"abandoned"`` as its end reason) that names who left."""
+    seats = tuple(
+        SeatOutcome(
+            seat=s,
+            side=game.side_of(s),
+            outcome="abandoned",
+            final_score=game.scores[game.side_of(s)],
+        )
+        for s in range(game.players)
+    )
+    return Finish("abandoned", "aborted", None, seats, forfeit_seat=seat)
 
 
 def finish_abandoned(game: Game) -> Finish:

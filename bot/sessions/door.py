@@ -13,6 +13,12 @@ anything is read or written:
 * a game of another server or channel than the request's: ``WRONG_CHANNEL``, "That button
   belongs to a game in another channel." (a lobby, a game, or for a rematch the ended game).
 
+A game moved to a thread (:meth:`GameSessionManager.move_game
+<bot.sessions.GameSessionManager.move_game>`) lives there: its moves, hand and forfeit are
+taken only from the thread. A lobby request (join, leave, seat or free a computer, the variant,
+cancel, start) is also let in from the channel of the game's lobby message, so a late click on
+the lobby gets the manager's own answer ("This game has already started.").
+
 >>> known_game_id(1), known_game_id(2**63 - 1), known_game_id(2**63), known_game_id(0)
 (True, True, False, False)
 """
@@ -66,18 +72,21 @@ class Door(Generic[Advice]):
         self._games = games
         self.where = where
 
-    def refuse(self, game_id: int, user_id: int) -> Refusal | None:
+    def refuse(self, game_id: int, user_id: int, *, lobby: bool = False) -> Refusal | None:
         """Why a request of ``user_id`` on ``game_id`` made here is refused at once (``None``:
-        let it in). A game that is not live is left to the manager (over, or unknown)."""
+        let it in). A game that is not live is left to the manager (over, or unknown).
+        ``lobby``: a lobby request, also let in from the channel of the lobby message."""
         if not known_game_id(game_id):
             return Refusal(R.UNKNOWN_GAME, UNKNOWN_GAME)
         if not known_game_id(user_id):  # the same bounds: the store keeps players by id
             return Refusal(R.NOT_SEATED, "This account can't take a seat here.")
         s = self._tables.sessions.get(game_id)
-        if s is not None and (s.guild_id, s.channel_id) != (
-            self.where.guild_id,
-            self.where.channel_id,
-        ):
+        if s is None or s.guild_id != self.where.guild_id:
+            return None if s is None else Refusal(R.WRONG_CHANNEL, ELSEWHERE)
+        channels = {s.channel_id}
+        if lobby and "lobby" in s.messages:
+            channels.add(s.messages["lobby"].channel_id)
+        if self.where.channel_id not in channels:
             return Refusal(R.WRONG_CHANNEL, ELSEWHERE)
         return None
 
@@ -112,41 +121,41 @@ class Door(Generic[Advice]):
     async def join(
         self, game_id: int, user_id: int, *, seat: int | None = None
     ) -> GameView | Refusal:
-        if refused := self.refuse(game_id, user_id):
+        if refused := self.refuse(game_id, user_id, lobby=True):
             return refused
         return await self._manager.join(game_id, user_id, seat=seat)
 
     async def add_computer(
         self, game_id: int, user_id: int, level: Level = "standard", *, seat: int | None = None
     ) -> GameView | Refusal:
-        if refused := self.refuse(game_id, user_id):
+        if refused := self.refuse(game_id, user_id, lobby=True):
             return refused
         return await self._manager.add_computer(game_id, user_id, level, seat=seat)
 
     async def leave(self, game_id: int, user_id: int) -> GameView | Refusal:
-        if refused := self.refuse(game_id, user_id):
+        if refused := self.refuse(game_id, user_id, lobby=True):
             return refused
         return await self._manager.leave(game_id, user_id)
 
     async def remove_computer(self, game_id: int, user_id: int, seat: int) -> GameView | Refusal:
-        if refused := self.refuse(game_id, user_id):
+        if refused := self.refuse(game_id, user_id, lobby=True):
             return refused
         return await self._manager.remove_computer(game_id, user_id, seat)
 
     async def set_variant(self, game_id: int, user_id: int, variant: Variant) -> GameView | Refusal:
-        if refused := self.refuse(game_id, user_id):
+        if refused := self.refuse(game_id, user_id, lobby=True):
             return refused
         return await self._manager.set_variant(game_id, user_id, variant)
 
     async def cancel(self, game_id: int, user_id: int) -> GameView | Refusal:
-        if refused := self.refuse(game_id, user_id):
+        if refused := self.refuse(game_id, user_id, lobby=True):
             return refused
         return await self._manager.cancel(game_id, user_id)
 
     async def start(
         self, game_id: int, user_id: int, *, first_dealer: int | None = None
     ) -> Outcome | Refusal:
-        if refused := self.refuse(game_id, user_id):
+        if refused := self.refuse(game_id, user_id, lobby=True):
             return refused
         return await self._manager.start(game_id, user_id, first_dealer=first_dealer)
 

@@ -63,15 +63,38 @@ class Rebuilt:
     dealt: dict[int, tuple[int, tuple[tuple[Card, ...], ...]]]  # deal -> (dealer, hands)
 
 
+def hold_of(state: object) -> bool | None:
+    """``True`` when a stored snapshot (``Game.to_dict()``) is of a game that holds between
+    deals; else ``None``, for :func:`rebuild` to read it from the log (a snapshot without the
+    flag may be an older game's, or one this version cannot read)."""
+    if isinstance(state, dict) and state.get("hold_between_deals") is True:
+        return True
+    return None
+
+
 def rebuild(
-    variant: Variant, seed: int, first_dealer: int | None, log: Iterable[ActionRecord]
+    variant: Variant,
+    seed: int,
+    first_dealer: int | None,
+    log: Iterable[ActionRecord],
+    *,
+    hold: bool | None = None,
 ) -> Rebuilt:
-    """Replay ``log`` on ``Game.new(variant, seed, first_dealer)``.
+    """Replay ``log`` on ``Game.new(variant, seed, first_dealer, hold_between_deals=hold)``.
+
+    ``hold``: whether the game holds between deals (its snapshot says: :func:`hold_of`). The
+    flag is not in the games table: every game the manager makes since issue 13 has it, older
+    ones do not; ``None`` (no snapshot) reads it from the log: a game holds if it logged a
+    Next deal. That guess is wrong only for a log that ends in its first pause between deals
+    with nobody ready yet: it replays with that deal dealt.
 
     Raises ``ValueError`` (``IllegalAction`` included) when the log does not replay, or when its
     seq numbers are not 1, 2, 3, ...
     """
-    game = Game.new(variant, seed=seed, first_dealer=first_dealer)
+    log = list(log)
+    if hold is None:
+        hold = any(record.action.get("type") == "next_deal" for record in log)
+    game = Game.new(variant, seed=seed, first_dealer=first_dealer, hold_between_deals=hold)
     ready = tuple(0 for _ in range(variant.players))
     out = Rebuilt(game, ready, [], {})
     if game.deal_number:

@@ -216,7 +216,7 @@ class Lobbies:
         s.first_dealer = dealer
         log.info("game %d: started (%s)", s.id, s.variant.name)
         events = [StepEvent(0, e) for e in game.last_events]
-        await self._play.run_computers(s, events)
+        await self._play.advance(s, events)
         for listener in self._tables.events.started:
             await listener(s)
         return await self._play.outcome(s, events)

@@ -18,11 +18,16 @@ The parts (one module each; plain objects handed what they use, no part inherits
 :mod:`.rematch`     rematches: the same seats again once everyone has accepted
 :mod:`.timers`      turn timers: reminders, moves made for absent players, forfeits
 :mod:`.muggins`     muggins windows nobody answered, let go
+:mod:`.deals`       the pause between deals: each deal whose pause ran out, started
 :mod:`.upkeep`      resume (checked against the logs), idle warnings and abandons
 :mod:`.settings`    each server's settings (the turn time; carried by every outcome)
 :mod:`.reading`     views, private views, the coach, message ids, replays (reads only)
 :mod:`.rounds`      the resume and the sweeps, each joined to the matches
 ==================  ===============================================================
+
+The front itself is in two halves: this class, a person's requests on the tables, and its one
+base :class:`~bot.sessions.routine.Routine`: the resume, the rounds run on a clock (idle
+sweep, turn timers, muggins windows, due deals) and the server's and players' settings.
 
 Beside them, without state of their own: :mod:`.session` (one table's record and its views),
 :mod:`.views` (the values handed to callers), :mod:`.bookkeeping` (button freshness, points per
@@ -58,12 +63,12 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any, Generic, Never, TypeVar, overload
+from typing import Generic, Never, TypeVar, overload
 
 from bot.engine import Action, Game, Variant
 from db import MessageRef, Store
-from db.settings import ServerSettings
 
+from .deals import NextDeals
 from .door import Door, Place
 from .history import Replay
 from .lobby import Lobbies
@@ -74,21 +79,13 @@ from .play import GamePlay
 from .reading import Reading
 from .rematch import Rematches
 from .rounds import Rounds
+from .routine import Routine
 from .settings import Settings
 from .strategy import Strategy, simple_strategy
 from .tables import Tables
-from .timers import FORFEIT_AFTER, Turn, TurnReport, TurnTimers
-from .upkeep import Check, Upkeep
-from .views import (
-    GameView,
-    Level,
-    Outcome,
-    PrivateView,
-    Refusal,
-    RefusalReason,
-    ResumeReport,
-    SweepReport,
-)
+from .timers import FORFEIT_AFTER, TurnTimers
+from .upkeep import Upkeep
+from .views import GameView, Level, Outcome, PrivateView, Refusal, RefusalReason
 
 T = TypeVar("T")
 Advice = TypeVar("Advice", covariant=True)
@@ -99,7 +96,7 @@ def _random_seed() -> int:
     return secrets.randbits(128)
 
 
-class GameSessionManager(Generic[Advice]):
+class GameSessionManager(Routine, Generic[Advice]):
     """The one owner of live games: lobbies, turns, durability, computer seats, endings.
 
     ``strategy(game, seat, level) -> Action`` plays the computer seats (default:
@@ -157,10 +154,12 @@ class GameSessionManager(Generic[Advice]):
         self._tables = tables = Tables(games, clock)
         self._reading = Reading(games, tables, coach)
         self._settings = settings = Settings(store.settings)
+        self._players = store.players
         self._play = play = GamePlay(
             games,
             tables,
             settings,
+            store.players,
             strategy=strategy or simple_strategy,
             seed_source=seed_source,
         )
@@ -171,6 +170,7 @@ class GameSessionManager(Generic[Advice]):
             store.turns, games, tables, play, settings, forfeit_after=forfeit_after
         )
         self._muggins = muggins = MugginsWindows(tables, play)
+        self._deals = deals = NextDeals(tables, play, settings)
         self._upkeep = upkeep = Upkeep(
             games,
             tables,
@@ -180,36 +180,12 @@ class GameSessionManager(Generic[Advice]):
             idle_abandon_after=idle_abandon_after,
             verify_sample=verify_sample,
         )
-        self._rounds = Rounds(tables, matches, rematches, upkeep, timers, muggins)
+        self._rounds = Rounds(tables, matches, rematches, upkeep, timers, muggins, deals)
         events = tables.events
         events.registered.append(matches.on_registered)
         events.started += [matches.on_started, rematches.on_started]
         events.lobby_closed += [rematches.on_lobby_closed, matches.on_lobby_closed]
         events.ended.append(matches.on_ended)
-
-    # ------------------------------------------------------------------ options
-
-    @property
-    def idle_warn_after(self) -> float:
-        return self._upkeep.idle_warn_after
-
-    @property
-    def idle_abandon_after(self) -> float:
-        return self._upkeep.idle_abandon_after
-
-    @property
-    def verify_sample(self) -> int:
-        return self._upkeep.verify_sample
-
-    @property
-    def forfeit_after(self) -> int:
-        """How many turns of one player may run out in a game; the next one forfeits it."""
-        return self._timers.forfeit_after
-
-    @property
-    def muggins_window(self) -> float:
-        """Seconds an opponent has to call muggins on a claim before it is let go."""
-        return self._muggins.window
 
     def at(self, where: Place) -> Door[Advice]:
         """A person's requests, made at ``where``: checked at the door first (:mod:`.door`)."""
@@ -289,6 +265,15 @@ class GameSessionManager(Generic[Advice]):
 
     async def _follow(self, result: Outcome | Refusal) -> Outcome | Refusal:
         return result if isinstance(result, Refusal) else await self._matches.follow(result)
+
+    async def move_game(self, game_id: int, channel_id: int) -> GameView | Refusal:
+        """The live lobby or game ``game_id`` now lives in ``channel_id`` (a thread opened for
+        it): stored, :meth:`game_in_channel` finds it there, and its old channel is free for
+        another lobby. Its message ids stay: ``view.messages["lobby"]`` still points at the lobby
+        message in the old channel. Through :meth:`at`, its moves are taken from the new channel
+        only (:mod:`.door`). Refuses a game that is not live, or a channel with another table
+        (``CHANNEL_BUSY``); moving to the channel it is in changes nothing."""
+        return await self._tables.move(game_id, channel_id)
 
     # ------------------------------------------------------------------ lobbies
 
@@ -377,72 +362,3 @@ class GameSessionManager(Generic[Advice]):
     def rematch_view(self, game_id: int) -> RematchView | None:
         """Who has accepted the rematch lobby ``game_id`` and who it waits for (or ``None``)."""
         return self._rematches.view(game_id)
-
-    # ------------------------------------------------------------------ upkeep
-
-    async def resume(self, *, verify: int | None = None) -> ResumeReport:
-        """Load every lobby and active game, check a sample against its log, and resume.
-
-        ``verify``: how many active games to replay from their log (default
-        ``verify_sample``; pass a large number for all). Games whose snapshot is not at the end
-        of their log are always replayed. Computer seats that were about to move, move now, and
-        a match whose game ended just before a restart starts its next game; the outcomes are
-        in the report so the cogs can update the channels.
-        """
-        return await self._rounds.resume(verify=verify)
-
-    async def verify(self, game_id: int) -> Check:
-        """Replay one live game's log and compare it with its state: ``'ok'``, ``'repaired'``
-        (the log won) or ``'unreplayable'``."""
-        return await self._upkeep.verify(game_id)
-
-    async def verify_all(self) -> dict[int, Check]:
-        """Check every live game against its log (see :meth:`verify`); game id -> result."""
-        return await self._upkeep.verify_all()
-
-    async def sweep_idle(self, now: float | None = None) -> SweepReport:
-        """Warn about idle games, abandon those idle too long, unstick waiting computers, and
-        start the next game of any match left waiting.
-
-        Call it periodically (e.g. every few minutes) and send the warnings to the channels.
-        """
-        return await self._rounds.sweep_idle(now)
-
-    # ------------------------------------------------------------------ turn timers
-
-    async def turns(self, game_id: int) -> tuple[Turn, ...]:
-        """The timed turns running in a game now (none when it is untimed or not running)."""
-        return await self._timers.turns(game_id)
-
-    async def sweep_turns(self, now: float | None = None) -> TurnReport:
-        """Remind the players at half time, act for those out of time, forfeit repeat cases
-        (:mod:`.timers`); a match's next game starts after a game that ended so."""
-        return await self._rounds.sweep_turns(now)
-
-    # ------------------------------------------------------------------ muggins windows
-
-    def muggins_window_closes_at(self, game_id: int) -> float | None:
-        """When the open muggins window of a game will be let go (None: no window is open)."""
-        return self._muggins.closes_at(game_id)
-
-    async def close_muggins_windows(self, now: float | None = None) -> list[Outcome]:
-        """Let go every muggins window open for :attr:`muggins_window` seconds (:mod:`.muggins`);
-        one outcome per game. The show goes on and may end a game (and start a match's next)."""
-        return await self._rounds.close_muggins_windows(now)
-
-    # ------------------------------------------------------------------ server settings
-
-    async def server_settings(self, guild_id: int | None) -> ServerSettings:
-        """A server's settings (``/cribbage settings``); the defaults outside a server."""
-        return await self._settings.of(guild_id)
-
-    async def update_settings(
-        self, guild_id: int, *, by: int | None = None, **changes: Any
-    ) -> ServerSettings:
-        """Change some of a server's settings (see :data:`db.settings.SETTING_NAMES`); a new
-        turn time applies at once, to the turns running too. ``ValueError`` if out of range."""
-        return await self._settings.update(guild_id, by=by, now=self._tables.now(), **changes)
-
-    async def turn_time(self, guild_id: int | None) -> float | None:
-        """A server's turn time in seconds (``None``: its turns are not timed)."""
-        return await self._settings.turn_time(guild_id)

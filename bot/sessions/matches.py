@@ -248,7 +248,7 @@ class Matches:
             self._tables.register(s)
             log.info("match %d: game %d started, seat %s deals", m.id, game_id, first)
             events = [StepEvent(0, e) for e in game.last_events]
-            await self._play.run_computers(s, events)
+            await self._play.advance(s, events)
             return await self._play.outcome(s, events)
 
     # ------------------------------------------------------------------ resume

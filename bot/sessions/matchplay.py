@@ -9,7 +9,8 @@ How a match is scored (RULES.md §8, "the win counts as two games"):
   the match, so a skunk can end a best of 3 at 2–0 after one game, and a double skunk ends
   any match at once;
 * a forfeit concedes the whole match (status ``"conceded"``; the other side wins it when there
-  are two sides), and an abandoned game abandons the match;
+  are two sides), and an abandoned game abandons the match, as does an aborted one (a forfeit
+  before its first show: nobody won it);
 * each later game is dealt first by the loser of the game before (with more than two players,
   by the player to the left of the previous game's first dealer): ``Game.next_first_dealer``.
 
@@ -72,7 +73,8 @@ def game_points(skunks: Sequence[int]) -> int:
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """How one game of a match ended: ``'won'``, ``'forfeit'`` or ``'abandoned'``, the winning
+    """How one game of a match ended: ``'won'``, ``'forfeit'``, ``'abandoned'`` or ``'aborted'``
+    (stored as abandoned), the winning
     side (``None`` when nobody or several sides won) and the worst skunk the winner gave."""
 
     end_reason: str

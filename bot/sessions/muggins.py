@@ -58,6 +58,6 @@ class MugginsWindows:
                 for seat in window_waiting(s.game):
                     await self._play.apply(s, seat, LetGo(), events)
                 log.info("game %d: the muggins window closed unanswered", s.id)
-                await self._play.run_computers(s, events)
+                await self._play.advance(s, events)
                 outcomes.append(await self._play.outcome(s, events))
         return outcomes

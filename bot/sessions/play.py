@@ -8,8 +8,14 @@ was ever uncommitted, and a refused or failed request changes nothing. A write t
 marks the session *broken*: its next request reloads it from the database first.
 
 :meth:`GamePlay.act` and :meth:`GamePlay.forfeit` are the players' requests; the other parts
-(lobbies, matches, timers, muggins windows, upkeep) use :meth:`run_computers`, :meth:`end`
+(lobbies, matches, timers, muggins windows, deals, upkeep) use :meth:`advance`, :meth:`end`
 and :meth:`outcome`. A game that ends tells the ``ended`` listeners (:class:`.TableEvents`).
+
+After every step, on every path, :meth:`advance` makes the moves nobody need wait for, each a
+normal durable step: a computer's move; a person's Next deal when the server's pause between
+deals is 0; and a person's card when they must lay one and hold only one, or have exactly one
+legal card and their ``autoplay`` setting on (issue 13: no forced clicks). The steps made for a
+person are marked ``StepEvent.automatic``.
 """
 
 from __future__ import annotations
@@ -17,11 +23,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable
+from types import MappingProxyType
 
-from bot.engine import Action, Game, IllegalAction, Phase, Variant
+from bot.engine import Action, Card, Game, IllegalAction, NextDeal, Phase, Play, Variant
 from bot.engine.muggins import check
+from bot.engine.nextdeal import ALREADY_READY
 from db import ActionWrite, Finish
 from db.games import Games
+from db.players import Players
 
 from .bookkeeping import deal_points, finish_forfeit, finish_won, next_ready
 from .session import Session
@@ -48,6 +57,7 @@ STALE_MESSAGE = (
 _WAITING_ON_OTHERS = {
     Phase.CUT_FOR_DEAL: "You have already cut for the deal.",
     Phase.DISCARD: "You have already laid away your cards for this deal.",
+    Phase.NEXT_DEAL: ALREADY_READY,
 }
 
 
@@ -55,7 +65,7 @@ class GamePlay:
     """Acting on live games (see the module docstring).
 
     ``strategy(game, seat, level) -> Action`` plays the computer seats; ``seed_source()``
-    gives each new game its secret seed.
+    gives each new game its secret seed; ``players`` holds each person's settings.
     """
 
     def __init__(
@@ -63,6 +73,7 @@ class GamePlay:
         games: Games,
         tables: Tables,
         settings: Settings,
+        players: Players,
         *,
         strategy: Strategy,
         seed_source: Callable[[], int],
@@ -70,6 +81,7 @@ class GamePlay:
         self._games = games
         self._tables = tables
         self._settings = settings
+        self._players = players
         self._strategy = strategy
         self._seed_source = seed_source
 
@@ -97,7 +109,7 @@ class GamePlay:
                 await self.apply(s, seat, action, events)
             except IllegalAction as err:
                 return Refusal(R.ILLEGAL, str(err))
-            await self.run_computers(s, events)
+            await self.advance(s, events)
             return await self.outcome(s, events)
 
     async def forfeit(self, game_id: int, user_id: int) -> Outcome | Refusal:
@@ -132,8 +144,17 @@ class GamePlay:
 
     # ------------------------------------------------------------------ the commit path
 
-    async def apply(self, s: Session, seat: int, action: Action, events: list[StepEvent]) -> None:
-        """Apply on a copy, commit, then swap the copy in. Raises IllegalAction (no change)."""
+    async def apply(
+        self,
+        s: Session,
+        seat: int,
+        action: Action,
+        events: list[StepEvent],
+        *,
+        automatic: bool = False,
+    ) -> None:
+        """Apply on a copy, commit, then swap the copy in. Raises IllegalAction (no change).
+        ``automatic``: the manager makes this step for a person (``StepEvent.automatic``)."""
         assert s.game is not None
         assert s.state is not None
         work = Game.from_dict(s.state)  # a private copy: readers only ever see committed states
@@ -155,9 +176,11 @@ class GamePlay:
             finish=finish,
         )
         cancelled = await _durable(s, self._games.append_action(write))
+        if work.phase is Phase.NEXT_DEAL and s.game.phase is not Phase.NEXT_DEAL:
+            s.next_deal_since = now  # the pause between deals counts from here
         s.set_game(work, write.state)
         s.step, s.ready, s.updated_at, s.warned_at = step, ready, now, None
-        events.extend(StepEvent(step, e) for e in produced)
+        events.extend(StepEvent(step, e, automatic) for e in produced)
         log.debug("game %d: step %d, seat %d: %s", s.id, step, seat, type(action).__name__)
         if finish is not None:
             self.end(s, finish)
@@ -172,34 +195,80 @@ class GamePlay:
         fresh = Session(record)
         s.set_game(fresh.game, fresh.state)
         s.status, s.step, s.ready = fresh.status, fresh.step, fresh.ready
+        if s.next_deal_since is None or fresh.next_deal_since is None:
+            s.next_deal_since = fresh.next_deal_since
         s.broken = False
         s.changed()
         if not s.status.is_open:
             self._tables.unregister(s)
 
-    # ------------------------------------------------------------------ computers
+    # ------------------------------------------------------------------ moves made by the manager
 
     def new_game(self, variant: Variant, first_dealer: int | None) -> Game:
-        """A new game of ``variant`` with a fresh secret seed (``game.seed``)."""
-        return Game.new(variant, seed=self._seed_source(), first_dealer=first_dealer)
+        """A new game of ``variant`` with a fresh secret seed (``game.seed``), holding between
+        deals until every seat is ready (``Phase.NEXT_DEAL``: see :mod:`.deals`)."""
+        return Game.new(
+            variant,
+            seed=self._seed_source(),
+            first_dealer=first_dealer,
+            hold_between_deals=True,
+        )
 
     def computer_to_act(self, s: Session) -> int | None:
         if s.status is not GameStatus.ACTIVE or s.game is None:
             return None
         return next((x for x in s.game.to_act if s.seats[x].is_computer), None)
 
-    async def run_computers(self, s: Session, events: list[StepEvent]) -> None:
-        """Let computer seats act until a human must act or the game ends."""
-        while (seat := self.computer_to_act(s)) is not None:
-            action = await self.choose(s, seat)
-            await self.apply(s, seat, action, events)
+    async def advance(self, s: Session, events: list[StepEvent]) -> None:
+        """Make every move nobody need wait for (see the module docstring), until a person
+        must act or the game ends."""
+        while (due := await self.due_move(s)) is not None:
+            seat, action = due
+            if action is None:
+                await self.apply(s, seat, await self.choose(s, seat), events)
+            else:
+                await self.apply(s, seat, action, events, automatic=True)
+
+    async def due_move(self, s: Session) -> tuple[int, Action | None] | None:
+        """The next move the manager makes at ``s`` by itself: a computer's (``None``: the
+        strategy chooses it) or a person's automatic one; ``None`` when a person must act."""
+        seat = self.computer_to_act(s)
+        if seat is not None:
+            return seat, None
+        game = s.game
+        if s.status is not GameStatus.ACTIVE or game is None or not game.to_act:
+            return None
+        if game.phase is Phase.NEXT_DEAL:
+            if (await self._settings.of(s.guild_id)).next_deal_seconds == 0:
+                return game.to_act[0], NextDeal()
+            return None
+        if game.phase is Phase.PLAY and game.turn is not None:
+            card = await self._forced_card(s, game, game.turn)
+            if card is not None:
+                return game.turn, Play(card)
+        return None
+
+    async def _forced_card(self, s: Session, game: Game, seat: int) -> Card | None:
+        """The card a person must lay now without a choice: their last card, or their only
+        legal one when their ``autoplay`` setting is on (``None``: they choose)."""
+        user_id = s.seats[seat].user_id
+        hand = game.hand(seat)
+        legal = [c for c in hand if game.count + c.value <= 31]
+        if user_id is None or len(legal) != 1:
+            return None
+        if len(hand) == 1 or (await self._players.get(user_id)).autoplay:
+            return legal[0]
+        return None
 
     async def choose(self, s: Session, seat: int) -> Action:
-        """The computer's move for ``seat`` (a simple legal one if the strategy fails)."""
+        """The computer's move for ``seat`` (a simple legal one if the strategy fails; the
+        only legal one, e.g. Next deal, without asking it)."""
         game = s.game
         assert game is not None
         level = s.seats[seat].level or "standard"
         legal = game.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
         try:
             action = await asyncio.to_thread(self._strategy, game.copy(), seat, level)
         except Exception:
@@ -241,6 +310,8 @@ class GamePlay:
     ) -> Outcome:
         """What a request did at ``s``, as its caller gets it: every view the replies need."""
         view = s.view()
+        people = [v.user_id for v in s.seats.values() if v.user_id is not None]
+        players = {user_id: await self._players.get(user_id) for user_id in people}
         return Outcome(
             s.id,
             tuple(events),
@@ -251,6 +322,7 @@ class GamePlay:
             timeouts=tuple(timeouts),
             hands=s.hands(),
             settings=await self._settings.of(s.guild_id),
+            players=MappingProxyType(players),
         )
 
 

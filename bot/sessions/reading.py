@@ -17,7 +17,7 @@ from db import MessageRef
 from db.games import Games
 
 from .door import known_game_id
-from .history import Replay, build_replay, rebuild
+from .history import Replay, build_replay, hold_of, rebuild
 from .session import Session, seat_view
 from .tables import Tables
 from .views import GameStatus, GameView, PrivateView, Refusal, RefusalReason, level_of
@@ -134,7 +134,8 @@ class Reading(Generic[Advice]):
             return Refusal(R.HIDDEN, "That game is still being played; replay it when it ends.")
         variant = Variant(record.players, record.partnerships, record.target, record.muggins)
         actions = await self._games.load_actions(game_id)
-        rebuilt = rebuild(variant, record.seed, record.first_dealer, actions)
+        hold = hold_of(record.state)
+        rebuilt = rebuild(variant, record.seed, record.first_dealer, actions, hold=hold)
         seats = tuple(
             seat_view(variant, r.seat, r.user_id, level_of(r.computer)) for r in record.seats
         )

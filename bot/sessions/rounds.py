@@ -1,6 +1,7 @@
 """Rounds: the resume at start-up and the periodic sweeps, each joined to the matches.
 
-Each round asks one part for its work (:mod:`.upkeep`, :mod:`.timers`, :mod:`.muggins`) and
+Each round asks one part for its work (:mod:`.upkeep`, :mod:`.timers`, :mod:`.muggins`,
+:mod:`.deals`) and
 passes every outcome through :meth:`Matches.follow <bot.sessions.matches.Matches.follow>`, so a
 game that ended in a round starts its match's next game; the resume and the idle sweep also
 start the next game of any match left waiting.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
+from .deals import NextDeals
 from .matches import Matches
 from .muggins import MugginsWindows
 from .rematch import Rematches
@@ -31,6 +33,7 @@ class Rounds:
         upkeep: Upkeep,
         timers: TurnTimers,
         muggins: MugginsWindows,
+        deals: NextDeals,
     ) -> None:
         self._tables = tables
         self._matches = matches
@@ -38,6 +41,7 @@ class Rounds:
         self._upkeep = upkeep
         self._timers = timers
         self._muggins = muggins
+        self._deals = deals
         self._resumed = False
 
     async def follow_all(self, outcomes: Iterable[Outcome]) -> list[Outcome]:
@@ -78,3 +82,7 @@ class Rounds:
     async def close_muggins_windows(self, now: float | None = None) -> list[Outcome]:
         """See :meth:`bot.sessions.GameSessionManager.close_muggins_windows`."""
         return await self.follow_all(await self._muggins.close_due(self._now(now)))
+
+    async def start_due_deals(self, now: float | None = None) -> list[Outcome]:
+        """See :meth:`bot.sessions.GameSessionManager.start_due_deals`."""
+        return await self.follow_all(await self._deals.start_due(self._now(now)))

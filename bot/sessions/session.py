@@ -50,6 +50,7 @@ class Session:
         "finished",
         "broken",
         "match",
+        "next_deal_since",
         "_view",
         "_hands",
     )
@@ -78,6 +79,13 @@ class Session:
         self.finished: Finished | None = None
         self.broken = False  # the durable state is unknown: reload before the next request
         self.match: MatchView | None = None  # set by the matches part (matches.py)
+        # when the game entered NEXT_DEAL (set by the step that entered it; loaded in NEXT_DEAL,
+        # the time of its last step: see bot.sessions.deals)
+        self.next_deal_since: float | None = (
+            record.updated_at
+            if self.game is not None and self.game.phase is Phase.NEXT_DEAL
+            else None
+        )
         self._view: GameView | None = None
         self._hands: Mapping[int, PrivateView] | None = None
 
@@ -148,6 +156,7 @@ def build_view(s: Session) -> GameView:
     if game is None:
         return table
     window = game.muggins_window
+    between = game.phase is Phase.NEXT_DEAL  # the deal just shown is public now
     return dataclasses.replace(
         table,
         phase=game.phase,
@@ -168,6 +177,8 @@ def build_view(s: Session) -> GameView:
         muggins_claimer=None if window is None else window.seat,
         muggins_crib=False if window is None else window.crib,
         muggins_waiting=() if window is None else tuple(window_waiting(game)),
+        shown_kept=tuple(tuple(game.kept(i)) for i in range(game.players)) if between else (),
+        shown_crib=tuple(game.crib) if between else (),
     )
 
 

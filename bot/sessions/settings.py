@@ -37,6 +37,11 @@ class Settings:
         log.info("guild %d: settings changed by %s: %s", guild_id, by, sorted(changes))
         return settings
 
+    def cached(self, guild_id: int | None) -> ServerSettings:
+        """A server's settings without a database read: as last read (every outcome reads its
+        server's), else the defaults."""
+        return self._rows.cached(guild_id) or ServerSettings(guild_id)
+
     async def turn_time(self, guild_id: int | None) -> float | None:
         """A server's turn time in seconds (``None``: its turns are not timed)."""
         return (await self.of(guild_id)).turn_seconds

@@ -1,5 +1,7 @@
 """The live tables: every open lobby and game by id and by channel, and what happens to them.
 
+A table may move to another channel (:meth:`Tables.move`: a thread opened for the game).
+
 A *table* is one lobby or game in a channel. :class:`Tables` holds the live ones (a channel
 holds at most one, or is *held* while a table is being set up in it), stamps their activity
 with the manager's clock, and answers for a table that is not live (missing or over).
@@ -17,17 +19,20 @@ the part that does a thing calls the listeners the front subscribed (see
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 
-from db import Finish
+from db import Conflict, Finish
 from db.games import Games
 
 from .door import known_game_id
 from .session import Session
-from .views import GameStatus, Refusal, RefusalReason
+from .views import GameStatus, GameView, Refusal, RefusalReason
 
+log = logging.getLogger("bot.sessions")
 R = RefusalReason
+CHANNEL_TAKEN = "That channel already has a cribbage game."
 Clock = Callable[[], float]
 
 
@@ -93,6 +98,32 @@ class Tables:
         self.by_channel[s.channel_id] = s.id
         for listener in self.events.registered:
             listener(s)
+
+    async def move(self, game_id: int, channel_id: int) -> GameView | Refusal:
+        """The live table ``game_id`` now lives in ``channel_id`` (a thread of its channel):
+        stored, found there by channel, and its old channel free for another table. Its
+        message ids stay (the lobby message is still in the old channel)."""
+        s = self.sessions.get(game_id)
+        if s is None:
+            return await self.missing(game_id)
+        async with s.lock:
+            if not s.status.is_open:
+                return over(s.status)
+            if s.channel_id == channel_id:
+                return s.view()
+            if self.busy(channel_id):
+                return Refusal(R.CHANNEL_BUSY, CHANNEL_TAKEN)
+            try:
+                await self._games.move_channel(s.id, channel_id)
+            except Conflict:
+                return Refusal(R.CHANNEL_BUSY, CHANNEL_TAKEN)
+            if self.by_channel.get(s.channel_id) == s.id:
+                del self.by_channel[s.channel_id]
+            log.info("game %d: moved from channel %d to %d", s.id, s.channel_id, channel_id)
+            s.channel_id = channel_id
+            self.by_channel[channel_id] = s.id
+            s.changed()
+            return s.view()
 
     def unregister(self, s: Session) -> None:
         self.sessions.pop(s.id, None)

@@ -3,9 +3,11 @@
 A *turn* is one seat having to act since a step (its ``ready`` step, see
 :func:`~bot.sessions.bookkeeping.next_ready`): a cut, a discard or a card to lay. During the
 cut for the deal and the discard several people owe an action at once, each on their own clock.
-Computer seats are never timed. The server's turn time (``/cribbage settings``; default five
-minutes, or off) gives each turn its deadline, counted from the moment its step was committed,
-so deadlines come from the log and survive a restart by themselves. At half time the player is
+Computer seats are never timed, nor is the pause between deals (``Phase.NEXT_DEAL``: the deal
+starts by itself when it runs out, :mod:`.deals`). The server's turn time (``/cribbage
+settings``; default five minutes, or off) gives each turn its deadline, counted from the moment
+its step was committed, so deadlines come from the log and survive a restart by themselves.
+At half time the player is
 reminded once; at the deadline the computer makes the move for them (a normal, logged action,
 so the log still replays) and the turn counts as run out. The ``forfeit_after``-th turn of a
 player to run out in a game makes them forfeit instead (recorded as a forfeit).
@@ -24,6 +26,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
+from bot.engine import Phase
 from db.games import Games
 from db.turns import TurnMarks
 
@@ -183,8 +186,11 @@ class TurnTimers:
         return book
 
     async def _open_turns(self, s: Session, turn_time: float) -> list[Turn]:
-        """The people who must act now, each with their turn's start and deadline."""
+        """The people who must act now, each with their turn's start and deadline. The pause
+        between deals is not a turn: it has its own clock (:mod:`.deals`)."""
         assert s.game is not None
+        if s.game.phase is Phase.NEXT_DEAL:
+            return []
         waiting = [  # read at once: the game may move on during the awaits below
             (seat, user_id, s.ready[seat])
             for seat in s.game.to_act
@@ -259,7 +265,7 @@ class TurnTimers:
             await self._play.apply(s, turn.seat, action, events)
             timeouts.append(TimedOut(turn.seat, turn.user_id, s.step, count, self.forfeit_after))
             log.info("game %d: seat %d ran out of time (%d); played for it", s.id, turn.seat, count)
-            await self._play.run_computers(s, events)
+            await self._play.advance(s, events)
         if not timeouts:
             return None
         return await self._play.outcome(s, events, timeouts)

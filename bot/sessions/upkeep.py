@@ -12,7 +12,7 @@ from db import GameRecord
 from db.games import Games
 
 from .bookkeeping import finish_abandoned
-from .history import rebuild
+from .history import hold_of, rebuild
 from .lobby import Lobbies
 from .play import GamePlay
 from .session import Session
@@ -88,11 +88,11 @@ class Upkeep:
         for game_id in sorted(sample):
             results[await self._verify(sessions[game_id])].append(game_id)
         outcomes = []
-        for session in list(sessions.values()):
-            if self._play.computer_to_act(session) is not None:
+        for session in list(sessions.values()):  # computers, and cards laid by themselves
+            if await self._play.due_move(session) is not None:
                 async with session.lock:
                     events: list[StepEvent] = []
-                    await self._play.run_computers(session, events)
+                    await self._play.advance(session, events)
                     outcomes.append(await self._play.outcome(session, events))
         log.info(
             "resumed %d lobbies and %d games (%d checked against their log, %d repaired)",
@@ -133,7 +133,8 @@ class Upkeep:
         log_records = await self._games.load_actions(record.id)
         try:
             variant = Variant(record.players, record.partnerships, record.target, record.muggins)
-            rebuilt = rebuild(variant, record.seed, record.first_dealer, log_records)
+            hold = hold_of(record.state)
+            rebuilt = rebuild(variant, record.seed, record.first_dealer, log_records, hold=hold)
         except ValueError as err:
             log.error("game %d: its log does not replay either (%s); left aside", record.id, err)
             return None
@@ -150,7 +151,8 @@ class Upkeep:
             return "ok"
         log_records = await self._games.load_actions(s.id)
         try:
-            rebuilt = rebuild(s.variant, s.seed, s.first_dealer, log_records)
+            hold = s.game.hold_between_deals
+            rebuilt = rebuild(s.variant, s.seed, s.first_dealer, log_records, hold=hold)
         except ValueError as err:
             log.error("game %d: its action log does not replay (%s); kept its snapshot", s.id, err)
             return "unreplayable"
@@ -178,9 +180,9 @@ class Upkeep:
             async with s.lock:
                 if not s.status.is_open:
                     continue
-                if self._play.computer_to_act(s) is not None:
+                if await self._play.due_move(s) is not None:
                     events: list[StepEvent] = []
-                    await self._play.run_computers(s, events)
+                    await self._play.advance(s, events)
                     resumed.append(await self._play.outcome(s, events))
                     continue
                 idle = now - s.updated_at

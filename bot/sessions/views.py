@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from bot.engine import Action, Card, Event, Phase, Variant
-from db import MessageRef
+from db import MessageRef, PlayerSettings
 from db.settings import ServerSettings
 
 from .matchplay import MatchView
@@ -140,6 +140,10 @@ class GameView:
     muggins_claimer: int | None = None
     muggins_crib: bool = False
     muggins_waiting: tuple[int, ...] = ()
+    # between deals (Phase.NEXT_DEAL, the seats not ready yet in ``to_act``): the deal just
+    # shown, public now: each seat's four kept cards, and the crib
+    shown_kept: tuple[tuple[Card, ...], ...] = ()
+    shown_crib: tuple[Card, ...] = ()
     ok: ClassVar[bool] = True
 
     @property
@@ -171,17 +175,25 @@ class GameView:
 
 @dataclass(frozen=True, slots=True)
 class StepEvent:
-    """An engine event, tagged with the step (action number) that produced it."""
+    """An engine event, tagged with the step (action number) that produced it.
+
+    ``automatic``: the manager made that step for a person without their click: their last
+    card (or only legal card) laid by itself, or their Next deal after the pause between deals
+    (or at once when the server's pause is 0). A computer's moves and the moves the turn timers
+    make for a person out of time (see ``Outcome.timeouts``) are not automatic.
+    """
 
     step: int
     event: Event
+    automatic: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Finished:
-    """How a game ended: ``reason`` is ``'won'``, ``'forfeit'`` or ``'abandoned'``."""
+    """How a game ended: ``reason`` is ``'won'``, ``'forfeit'``, ``'abandoned'`` or
+    ``'aborted'`` (a forfeit before the first show: not rated)."""
 
-    reason: Literal["won", "forfeit", "abandoned"]
+    reason: Literal["won", "forfeit", "abandoned", "aborted"]
     winner_sides: tuple[int, ...]
     winner_users: tuple[int, ...]
     scores: tuple[int, ...]
@@ -220,7 +232,8 @@ class Outcome:
     ``hands``: the :class:`PrivateView` of every person seated, by user id, as
     ``private_view`` gives it after this request (private: show each one to its own user
     only; left out of ``repr`` so that no log line shows a hand);
-    ``settings``: the settings of the game's server.
+    ``settings``: the settings of the game's server; ``players``: the :class:`PlayerSettings`
+    of every person seated, by user id (``notify``: whether they may be pinged).
     """
 
     game_id: int
@@ -233,6 +246,7 @@ class Outcome:
     next_game: Outcome | None = None
     hands: Mapping[int, PrivateView] = field(kw_only=True, repr=False)
     settings: ServerSettings = field(kw_only=True)
+    players: Mapping[int, PlayerSettings] = field(kw_only=True, default_factory=dict)
     ok: ClassVar[bool] = True
 
 

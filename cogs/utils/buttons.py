@@ -10,10 +10,15 @@ by the session manager. Formats (all well under Discord's 100 characters):
 ``crib:p:{game}:{step}:{card}``            play a card (card code like ``10H``)
 ``crib:s:{game}:{step}:{mask}:{index}``    toggle a card in the discard selection
 ``crib:d:{game}:{step}:{mask}``            confirm the discard of the selected cards
-``crib:c:{game}:{step}:{where}``           cut the pack: ``t`` top, ``m`` middle, ``b`` bottom
+``crib:a:{game}:{step}``                   the discard in one go: a menu of the hand's cards
+``crib:c:{game}:{step}``                   cut the pack (an old ``...:{t|m|b}`` still cuts)
 ``crib:i:{game}:{step}``                   ask the coach for a hint
+``crib:x:{game}``                          ready for the next deal (on the hand and the table)
 ``crib:r:{game}``                          rematch a finished game
 =========================================  ===========================================
+
+:data:`HAND_CLICK` matches every id of a hand's items (and the muggins claim pickers, ``n``),
+so that the stale-click listener can redraw a hand whose button was out of date.
 
 Every number in a template is ASCII digits of bounded length (:data:`GAME_ID`, :data:`STEP`,
 :data:`MASK`): a forged id of other digits or of a thousand digits matches no button (the
@@ -26,6 +31,7 @@ Each button is a :class:`~cogs.utils.items.CribItem`: its ``run`` calls a handle
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -37,11 +43,17 @@ if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
 
 Button = discord.ui.Button
+Select = discord.ui.Select
 Style = discord.ButtonStyle
 
 GAME_ID = "[0-9]{1,19}"  # a game id: SQLite's integers have at most 19 digits (the door checks)
 STEP = "[0-9]{1,9}"  # a game's step: a few hundred in the longest game
 MASK = "[0-9]{1,2}"  # the cards selected to lay away, one bit each of at most six
+CARD = "(?:10|[2-9AJQK])[CDHS]"  # a card's code, like 10H
+
+# a click on an item of a hand (play, select, discard, the discard menu, cut, hint, claim,
+# next deal): its game, for a redraw of the hand by the stale-click listener
+HAND_CLICK = re.compile(rf"crib:[psdacinx]:(?P<game>{GAME_ID})(?::|$)")
 
 
 class LobbyButton(
@@ -96,7 +108,7 @@ class HandButton(CribItem[Button], template=rf"crib:h:(?P<game>{GAME_ID})"):
 
 class PlayButton(
     CribItem[Button],
-    template=rf"crib:p:(?P<game>{GAME_ID}):(?P<step>{STEP}):(?P<card>(?:10|[2-9AJQK])[CDHS])",
+    template=rf"crib:p:(?P<game>{GAME_ID}):(?P<step>{STEP}):(?P<card>{CARD})",
 ):
     def __init__(self, game_id: int, step: int, card: Card, *, playable: bool = True) -> None:
         super().__init__(
@@ -177,29 +189,94 @@ class DiscardButton(
 
 
 class CutButton(
-    CribItem[Button], template=rf"crib:c:(?P<game>{GAME_ID}):(?P<step>{STEP}):(?P<where>[tmb])"
+    CribItem[Button], template=rf"crib:c:(?P<game>{GAME_ID}):(?P<step>{STEP})(?::[tmb])?"
 ):
-    LABELS = {"t": "Cut near the top", "m": "Cut in the middle", "b": "Cut near the bottom"}
+    """Cut the pack: one honest button (the depth is the shuffle's, as a person's cut is).
 
-    def __init__(self, game_id: int, step: int, where: str) -> None:
+    Older messages carry three buttons (top, middle, bottom, ``...:t|m|b``): they still cut."""
+
+    def __init__(self, game_id: int, step: int) -> None:
         super().__init__(
             Button(
-                label=self.LABELS[where],
+                label="Cut",
                 emoji="✂️",
                 style=Style.primary,
-                custom_id=f"crib:c:{game_id}:{step}:{where}",
+                custom_id=f"crib:c:{game_id}:{step}",
             )
         )
-        self.game_id, self.step, self.where = game_id, step, where
+        self.game_id, self.step = game_id, step
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> CutButton:
-        return cls(int(match["game"]), int(match["step"]), match["where"])
+        return cls(int(match["game"]), int(match["step"]))
 
     async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.hands.on_cut(interaction, self.game_id, self.step, self.where)
+        await cog.hands.on_cut(interaction, self.game_id, self.step)
+
+
+class DiscardMenu(CribItem[Select], template=rf"crib:a:(?P<game>{GAME_ID}):(?P<step>{STEP})"):
+    """The discard in one interaction: the hand's cards in a menu, exactly ``need`` to pick.
+
+    A menu takes a whole row (Discord: five rows a message, five buttons or one menu a row, 25
+    options a menu), so the hand keeps its pick buttons too: one row for this menu, two for
+    the six cards, one for Lay away and Hint."""
+
+    def __init__(
+        self,
+        game_id: int,
+        step: int,
+        cards: Sequence[Card] = (),
+        need: int = 1,
+        *,
+        chosen: Sequence[Card] = (),
+        crib: str = "the crib",
+    ) -> None:
+        options = [
+            discord.SelectOption(label=str(card), value=card.code, default=card in chosen)
+            for card in cards
+        ] or [discord.SelectOption(label="—", value="-")]  # rebuilt from an id: no options
+        need = max(1, min(need, len(options)))
+        super().__init__(
+            Select(
+                custom_id=f"crib:a:{game_id}:{step}",
+                placeholder=f"Lay away {need} card{'s' if need > 1 else ''} to {crib}",
+                options=options,
+                min_values=need,
+                max_values=need,
+            )
+        )
+        self.game_id, self.step = game_id, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DiscardMenu:
+        return cls(int(match["game"]), int(match["step"]))
+
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        codes = [str(value) for value in self.item.values]  # the options picked, as sent
+        await cog.hands.on_discard_menu(interaction, self.game_id, self.step, codes)
+
+
+class NextDealButton(CribItem[Button], template=rf"crib:x:(?P<game>{GAME_ID})"):
+    """Ready for the next deal: on each hand and on the deal's record while the table waits."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            Button(label="Next deal", emoji="▶️", style=Style.success, custom_id=f"crib:x:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> NextDealButton:
+        return cls(int(match["game"]))
+
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        await cog.hands.on_next_deal(interaction, self.game_id)
 
 
 class HintButton(CribItem[Button], template=rf"crib:i:(?P<game>{GAME_ID}):(?P<step>{STEP})"):
@@ -247,8 +324,10 @@ ALL_BUTTONS = (
     PlayButton,
     PickButton,
     DiscardButton,
+    DiscardMenu,
     CutButton,
     HintButton,
+    NextDealButton,
     RematchButton,
 )
 

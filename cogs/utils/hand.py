@@ -11,19 +11,22 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.engine import Card, Cut, Discard, Phase, Play, Variant
+from bot.engine import Card, Cut, Discard, NextDeal, Phase, Play, Variant, score_show
 from bot.render.images import HandPicture, hand_picture
 from bot.render.text import hand_text
+from bot.render.words import breakdown_summary, escape, hand_line, join_and
 from bot.sessions import GameView, PrivateView
 from cogs.utils.buttons import (
     CutButton,
     DiscardButton,
+    DiscardMenu,
     HintButton,
+    NextDealButton,
     PickButton,
     PlayButton,
     view_of,
 )
-from cogs.utils.muggins import claim_pickers, may_claim, show_text
+from cogs.utils.muggins import claim_pickers, may_claim, owing_seats, show_text
 from cogs.utils.pictures import HANDS, attachment
 
 
@@ -58,7 +61,7 @@ class PublicTable:
 
     @property
     def to_act(self) -> Sequence[int]:
-        return self.view.to_act
+        return owing_seats(self.view)  # a muggins answer is optional: nobody waits on it
 
     @property
     def count(self) -> int:
@@ -145,35 +148,30 @@ def hand_message(
     mask: int = 0,
     note: str = "",
     images: bool = True,
+    next_deal_at: float | None = None,
 ) -> HandMessage:
     """The text and buttons of ``private``'s hand. ``mask`` is the discard selection so far;
-    with ``images`` the cards also come as a picture."""
+    with ``images`` the cards also come as a picture; ``next_deal_at``: when the pause
+    between deals ends (epoch seconds), shown while the table waits for the next deal."""
     game_id, step = view.game_id, private.step
     seat_table = SeatTable(view, private)
     if private.phase is Phase.SHOW:  # muggins: the player counts their own cards
         text = show_text(view, private, names)
+    elif private.phase is Phase.NEXT_DEAL:
+        text = next_deal_text(view, private, names, next_deal_at)
     else:
         text = hand_text(seat_table, private.seat, names, emoji=False)
     picture = None
     if images and (private.hand or private.kept):
-        picture = hand_picture(seat_table, private.seat)
+        picture = hand_picture(
+            seat_table, private.seat, counting=private.counting, crib=private.counting_crib
+        )
     items: list[discord.ui.Item] = []
     legal = private.legal_actions
     if private.must_act and private.phase is Phase.DISCARD:
-        need = view.variant.discards
-        chosen = selected_cards(private, mask)
-        for i, card in enumerate(private.hand):
-            items.append(_in_row(PickButton(game_id, step, mask, i, card), i // 3))
-        if len(chosen) == need:
-            label = "Lay away " + " ".join(str(c) for c in chosen)
-        else:
-            label = f"Choose {need - len(chosen)} more" if chosen else f"Choose {need}"
-        ready = len(chosen) == need and Discard(chosen) in legal
-        items.append(_in_row(DiscardButton(game_id, step, mask, label=label, ready=ready), 2))
-        items.append(_in_row(HintButton(game_id, step), 2))
+        items = _discard_items(view, private, names, mask)
     elif private.must_act and legal and isinstance(legal[0], Cut):
-        for where in "tmb":
-            items.append(_in_row(CutButton(game_id, step, where), 0))
+        items.append(_in_row(CutButton(game_id, step), 0))
     elif may_claim(private):
         for row, picker in enumerate(claim_pickers(game_id, step, crib=private.counting_crib)):
             items.append(_in_row(picker, row))
@@ -183,8 +181,67 @@ def hand_message(
             items.append(_in_row(PlayButton(game_id, step, card, playable=card in playable), 0))
         if private.must_act:
             items.append(_in_row(HintButton(game_id, step), 1))
+    elif private.must_act and NextDeal() in legal:
+        items.append(_in_row(NextDealButton(game_id), 0))
     content = text if not note else f"{note}\n\n{text}"
     return HandMessage(content=content[:2000], view=view_of(*items), picture=picture)
+
+
+def _discard_items(
+    view: GameView, private: PrivateView, names: Sequence[str], mask: int
+) -> list[discord.ui.Item]:
+    """The discard: the menu of the hand's cards (one interaction: pick ``need`` and close),
+    then the same cards as pick buttons, three a row, and Lay away with Hint below them.
+    Four rows of Discord's five (a menu fills its row)."""
+    game_id, step, need = view.game_id, private.step, view.variant.discards
+    chosen = selected_cards(private, mask)
+    dealer = view.dealer
+    crib = "your crib" if dealer == private.seat else "the crib"
+    if dealer is not None and dealer != private.seat:
+        crib = f"{escape(names[dealer])}'s crib"
+    items: list[discord.ui.Item] = [
+        _in_row(DiscardMenu(game_id, step, private.hand, need, chosen=chosen, crib=crib), 0)
+    ]
+    for i, card in enumerate(private.hand):
+        items.append(_in_row(PickButton(game_id, step, mask, i, card), 1 + i // 3))
+    if len(chosen) == need:
+        label = "Lay away " + " ".join(str(c) for c in chosen)
+    else:
+        label = f"Choose {need - len(chosen)} more" if chosen else f"Choose {need}"
+    ready = len(chosen) == need and Discard(chosen) in private.legal_actions
+    items.append(_in_row(DiscardButton(game_id, step, mask, label=label, ready=ready), 3))
+    items.append(_in_row(HintButton(game_id, step), 3))
+    return items
+
+
+def next_deal_text(
+    view: GameView, private: PrivateView, names: Sequence[str], next_deal_at: float | None
+) -> str:
+    """The hand between deals: what this hand and the crib were worth (both shown, so public
+    now), and whether the player is ready for the next deal."""
+    lines = [f"**Deal {view.deal_number} is shown.**"]
+    starter = view.starter
+    if starter is not None and len(private.kept) == 4:
+        lines.append(_show_line("Your hand", private.kept, starter, crib=False))
+    crib = tuple(view.shown_crib)
+    if starter is not None and len(crib) == 4 and view.dealer is not None:
+        owner = "Your" if view.dealer == private.seat else f"{escape(names[view.dealer])}'s"
+        lines.append(_show_line(f"{owner} crib", crib, starter, crib=True))
+    when = f"<t:{int(next_deal_at)}:R>" if next_deal_at is not None else "soon"
+    waiting = [escape(names[s]) for s in view.to_act if s != private.seat]
+    if private.must_act:
+        lines.append(f"The next deal starts {when}, or when everyone clicks **Next deal**.")
+    elif waiting:
+        lines.append(f"You're ready. Waiting for {join_and(waiting)} (next deal {when}).")
+    else:
+        lines.append("You're ready: the next deal is coming.")
+    return "\n".join(lines)
+
+
+def _show_line(label: str, cards: Sequence[Card], starter: Card, *, crib: bool) -> str:
+    counted = score_show(list(cards), starter, crib=crib)
+    why = breakdown_summary(counted)
+    return f"{label}: {hand_line(cards)} · starter {starter} — worth **{counted.total}** ({why})"
 
 
 def _in_row(item: discord.ui.Item, row: int) -> discord.ui.Item:

@@ -1,21 +1,33 @@
-"""The clicks on a player's own hand: open it, pick and discard, play, cut, ask for a hint.
+"""The clicks on a player's own hand: open it, pick and discard, play, cut, ask for a hint, say
+ready for the next deal.
 
 Each click is answered by redrawing the clicked hand message in place (or by a new private
-message for "Your hand"), then the table is told. The buttons are in :mod:`cogs.utils.buttons`;
-the message itself is drawn by :mod:`cogs.utils.hand`. A :class:`HandClicks` belongs to the
-:class:`~cogs.cribbage.Cribbage` cog (``cog.hands``).
+message for "Your hand"), then the table is told. A click that starts a new deal is answered
+with a deferred update instead: the new hand comes as a new message below the new table
+(:meth:`cogs.utils.delivery.HandPost.deal`) and the old one is deleted. The buttons are in
+:mod:`cogs.utils.buttons`; the message itself is drawn by :mod:`cogs.utils.hand`. A
+:class:`HandClicks` belongs to the :class:`~cogs.cribbage.Cribbage` cog (``cog.hands``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engine import Action, Card, Cut, Discard, Play
-from bot.sessions import GameView, PrivateView, Refusal
+from bot.engine import Action, Card, Cut, Discard, NextDeal, Phase, Play
+from bot.sessions import (
+    STALE_MESSAGE,
+    GameView,
+    Outcome,
+    PrivateView,
+    Refusal,
+    RefusalReason,
+)
+from cogs.utils.delivery import HandPost, dealt, shown_of
 from cogs.utils.hand import HandMessage, hand_message, selected_cards, shown_picture
 from cogs.utils.replies import defer_if_late, in_time, place_of, redraw, say
 
@@ -23,6 +35,15 @@ if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
 
 GAME_OVER = "The game is over: the result is in the channel."
+# the note on a hand redrawn because a button on it was out of date (a double click, an old
+# message): the buttons below the note are fresh
+REFRESHED = "⚠️ That button was out of date (the game had moved on): the buttons below are fresh."
+
+
+def on_hand(interaction: discord.Interaction) -> bool:
+    """Whether the click was on a private message (a hand), not on the public table."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
 
 
 class HandClicks:
@@ -32,6 +53,11 @@ class HandClicks:
         self.manager = cog.manager
         self.names = cog.names
         self.table = cog.table
+
+    @property
+    def post(self) -> HandPost:
+        """Every person's open hand and newest interaction (the table's)."""
+        return self.table.hands
 
     def private_view(self, interaction: discord.Interaction, game_id: int) -> PrivateView | Refusal:
         """The clicker's view of the game, if they play in it here (the door's checks)."""
@@ -49,7 +75,9 @@ class HandClicks:
         async def draw() -> tuple[HandMessage, list[discord.File]]:
             names = await self.names.seat_names(view)
             images = await self.table.images_enabled(view.guild_id)
-            message = hand_message(view, private, names, images=images)
+            message = hand_message(
+                view, private, names, images=images, next_deal_at=self._next_deal_at(private)
+            )
             return message, await message.files()
 
         message, files = await in_time(interaction, draw(), ephemeral=True, thinking=True)
@@ -61,7 +89,14 @@ class HandClicks:
             await interaction.response.send_message(
                 message.content, view=message.view, files=files, ephemeral=True
             )
-        self.table.remember_hand(game_id, interaction.user.id, interaction, message.filename)
+        user = interaction.user.id
+        old = self.post.get(game_id, user)
+        hand = self.post.remember(game_id, user, interaction, message.filename)
+        hand.shown, hand.step = shown_of(private), private.step
+        if old is not None and old.fresh(self.post.clock()):  # one hand open: the new one
+            # (one dismissed or out of reach stays: its buttons answer as out of date)
+            with contextlib.suppress(discord.HTTPException):
+                await old.delete()
 
     async def update_hand(
         self,
@@ -87,6 +122,11 @@ class HandClicks:
         images = await in_time(interaction, self.table.images_enabled(view.guild_id))
         await self._redraw_hand(interaction, view, private, names, images, mask=mask, note=note)
 
+    def _next_deal_at(self, private: PrivateView) -> float | None:
+        if private.phase is not Phase.NEXT_DEAL:
+            return None
+        return self.manager.next_deal_at(private.game_id)
+
     async def _redraw_hand(
         self,
         interaction: discord.Interaction,
@@ -99,14 +139,29 @@ class HandClicks:
         note: str = "",
     ) -> None:
         """Redraw the clicked hand message with ``private`` (the answer to a click on it)."""
+        if not on_hand(interaction):  # a hand's id on a public message (forged): no hand there
+            await say(interaction, STALE_MESSAGE)
+            return
         await defer_if_late(interaction)
-        message = hand_message(view, private, names, mask=mask, note=note, images=images)
+        message = hand_message(
+            view,
+            private,
+            names,
+            mask=mask,
+            note=note,
+            images=images,
+            next_deal_at=self._next_deal_at(private),
+        )
         await redraw(interaction, **await message.edit(shown_picture(interaction.message)))
-        self.table.remember_hand(view.game_id, interaction.user.id, interaction, message.filename)
+        hand = self.post.remember(view.game_id, interaction.user.id, interaction, message.filename)
+        hand.shown, hand.step = shown_of(private), private.step
 
     @staticmethod
     async def close_hand(interaction: discord.Interaction, message: str, note: str = "") -> None:
         """The clicked hand message says why it has no cards to show (and loses its buttons)."""
+        if not on_hand(interaction):  # never redraw a public message as a hand
+            await say(interaction, message)
+            return
         await redraw(interaction, content=f"{note}\n{message}".strip(), view=None, attachments=[])
 
     async def on_pick(
@@ -114,9 +169,7 @@ class HandClicks:
     ) -> None:
         private = self.private_view(interaction, game_id)
         if not isinstance(private, Refusal) and private.step != step:
-            await self.update_hand(
-                interaction, game_id, note="Your hand has changed.", private=private
-            )
+            await self.update_hand(interaction, game_id, note=REFRESHED, private=private)
             return
         await self.update_hand(interaction, game_id, mask=mask, private=private)
 
@@ -134,9 +187,29 @@ class HandClicks:
     ) -> None:
         await self.act(interaction, game_id, Play(card), step)
 
-    async def on_cut(
-        self, interaction: discord.Interaction, game_id: int, step: int, where: str
+    async def on_discard_menu(
+        self, interaction: discord.Interaction, game_id: int, step: int, codes: Sequence[str]
     ) -> None:
+        """The discard menu: the cards picked in it are laid away at once."""
+        private = self.private_view(interaction, game_id)
+        if isinstance(private, Refusal) or private.step != step:
+            note = "" if isinstance(private, Refusal) else REFRESHED
+            await self.update_hand(interaction, game_id, note=note, private=private)
+            return
+        by_code = {card.code: card for card in private.hand}
+        discards = [a for a in private.legal_actions if isinstance(a, Discard)]
+        need = len(discards[0].cards) if discards else 0
+        if not need:  # not theirs to lay away now: the hand as it is
+            await self.update_hand(interaction, game_id, private=private)
+            return
+        if len(codes) != need or len(set(codes)) != need or any(c not in by_code for c in codes):
+            note = f"⚠️ Pick {need} cards of your hand to lay away: nothing was laid."
+            await self.update_hand(interaction, game_id, note=note, private=private)
+            return
+        await self.act(interaction, game_id, Discard(by_code[c] for c in codes), step)
+
+    async def on_cut(self, interaction: discord.Interaction, game_id: int, step: int) -> None:
+        """Cut the pack: at a depth the shuffle picks, as a person's hand would."""
         private = self.private_view(interaction, game_id)
         depths = (
             []
@@ -146,10 +219,28 @@ class HandClicks:
         if not depths:
             await self.update_hand(interaction, game_id, note="It's not your cut.", private=private)
             return
-        third = max(1, len(depths) // 3)
-        zone = {"t": depths[:third], "m": depths[third:-third] or depths, "b": depths[-third:]}
-        depth = secrets.choice(zone[where])
-        await self.act(interaction, game_id, Cut(depth), step)
+        await self.act(interaction, game_id, Cut(secrets.choice(depths)), step)
+
+    async def on_next_deal(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Next deal, on the hand or on the table: the person is ready. No message answers it:
+        the hand is redrawn (ready, waiting for the others) or, on the table, the click is
+        acknowledged silently; if it starts the deal, the new hand comes below the new table."""
+        user, hand = interaction.user.id, on_hand(interaction)
+        private = self.private_view(interaction, game_id)
+        outcome: Outcome | Refusal
+        if isinstance(private, Refusal):
+            outcome = private
+        else:
+            door = self.manager.at(place_of(interaction))
+            work = door.act(game_id, user, NextDeal(), step=private.step)
+            outcome = await in_time(interaction, work)
+        if isinstance(outcome, Refusal):
+            if hand:
+                await self.update_hand(interaction, game_id, note=f"⚠️ {outcome.message}")
+            else:
+                await say(interaction, outcome.message)
+            return
+        await self.after_move(interaction, outcome, redraw_hand=hand)
 
     async def on_hint(self, interaction: discord.Interaction, game_id: int, step: int) -> None:
         await interaction.response.defer()
@@ -163,17 +254,48 @@ class HandClicks:
         """Apply a move; answer by redrawing the hand; then tell the table. Everything the
         replies show comes from the outcome: nothing is looked up again."""
         user = interaction.user.id
+        if not on_hand(interaction):  # a move of a hand, clicked elsewhere (forged): refused
+            await say(interaction, STALE_MESSAGE)
+            return
         work = self.manager.at(place_of(interaction)).act(game_id, user, action, step=step)
         outcome = await in_time(interaction, work)
         if isinstance(outcome, Refusal):
-            await self.update_hand(interaction, game_id, note=f"⚠️ {outcome.message}")
+            stale = outcome.reason is RefusalReason.STALE
+            note = REFRESHED if stale else f"⚠️ {outcome.message}"
+            await self.update_hand(interaction, game_id, note=note)
             return
+        await self.after_move(interaction, outcome)
+
+    async def after_move(
+        self, interaction: discord.Interaction, outcome: Outcome, *, redraw_hand: bool = True
+    ) -> None:
+        """Answer a click whose move was made, then publish the outcome: the clicked hand is
+        redrawn (``redraw_hand``), or the click acknowledged silently (a click on the table,
+        or a click that started a new deal: the new hand then comes below the new table)."""
+        user = interaction.user.id
         view, private = outcome.view, outcome.hands.get(user)
         names = await self.names.seat_names(view)
+        new_deal = dealt(outcome) and view.status.is_open
         if not view.status.is_open:
-            await self.close_hand(interaction, GAME_OVER)
+            if redraw_hand:
+                await self.close_hand(interaction, GAME_OVER)
+            elif not interaction.response.is_done():
+                await interaction.response.defer()
+        elif new_deal or not redraw_hand:
+            if not interaction.response.is_done():
+                await interaction.response.defer()  # a deferred update: no message
+            if on_hand(interaction):  # the clicked hand is the one to replace
+                picture = shown_picture(interaction.message)
+                self.post.remember(view.game_id, user, interaction, picture)
+            else:
+                self.post.note(view.game_id, user, interaction)
         elif private is None:  # not in the outcome's hands (never so for a seated player)
-            await self.update_hand(interaction, game_id)
+            await self.update_hand(interaction, view.game_id)
         else:
             await self._redraw_hand(interaction, view, private, names, outcome.settings.images)
-        await self.table.publish(outcome, actor=user, names=names)
+        skip = user if redraw_hand and not new_deal else None
+        await self.table.publish(outcome, actor=skip, names=names)
+        if new_deal and private is not None:  # the table sent the new hands; if it did not:
+            hand = self.post.get(view.game_id, user)
+            if hand is None or hand.step < outcome.step:
+                await self.post.deal_to(outcome, names, user)

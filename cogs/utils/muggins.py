@@ -2,10 +2,13 @@
 
 In a muggins game each player counts their own hand (and the dealer the crib) with a number
 picker in their private hand message (two menus, Discord's limit being 25 options:
-``crib:n:{game}:{step}:l`` 0 to 14, ``...:h`` 15 to 29). Every claim opens a short window in
-which an opponent may take the points missed: the live table then carries
-**Muggins!** and **Let it go** (``crib:m:{game}:{step}:call|pass``). A window nobody answers is
-let go by :class:`MugginsKeeper`'s loop after ``manager.muggins_window`` seconds. No rule is
+``crib:n:{game}:{step}:l`` 0 to 14, ``...:h`` 15 to 29); the hand's picture is then the cards
+to count and the starter. Every claim opens a short window in which an opponent may take the
+points missed: the live table then carries **Muggins!** and **Let it go**
+(``crib:m:{game}:{step}:call|pass``). No answer is owed: a window closes when every opponent
+has answered or, by :class:`MugginsKeeper`'s loop, after ``manager.muggins_window`` seconds, so
+the table does not name the opponents as having to move (:func:`owing`), and a click on either
+button is acknowledged silently (a deferred update: the table shows what it did). No rule is
 decided here: the session manager accepts or refuses every click.
 """
 
@@ -18,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine import Claim, LetGo, Muggins
+from bot.engine import Claim, LetGo, Muggins, Phase
 from bot.engine.muggins import CLAIMS
 from bot.render.words import escape, hand_line, join_and
 from bot.sessions import GameView, PrivateView, Refusal
@@ -113,16 +116,50 @@ def muggins_buttons(view: GameView) -> list[MugginsButton]:
     return [MugginsButton(view.game_id, view.step, verb) for verb in ("call", "pass")]
 
 
+def next_counter(view: GameView) -> int | None:
+    """In a muggins show, the seat that may claim a count now (None: nobody may yet).
+
+    Counting goes pone first round to the dealer, then the dealer's crib; with a window open,
+    the next counter claims only from the other side (the engine's rule), and is then among
+    ``to_act`` like the opponents who may answer the window."""
+    if view.phase is not Phase.SHOW or not view.to_act:
+        return None
+    claimer = view.muggins_claimer
+    if claimer is None:  # no window: the counter alone is to act
+        return view.to_act[0]
+    if view.muggins_crib or view.dealer is None:  # the crib is the last count
+        return None
+    seat = view.dealer if claimer == view.dealer else (claimer + 1) % view.variant.players
+    return seat if seat in view.to_act else None
+
+
+def owing_seats(view: GameView) -> tuple[int, ...]:
+    """The seats whose move the game waits for: ``to_act`` without the opponents who may only
+    answer an open muggins window (they owe nothing: it closes by itself)."""
+    if view.phase is not Phase.SHOW or view.muggins_claimer is None:
+        return tuple(view.to_act)
+    counter = next_counter(view)
+    return tuple(s for s in view.to_act if s == counter or s not in view.muggins_waiting)
+
+
+def owing(view: GameView) -> tuple[int, ...]:
+    """The Discord users whose move the game waits for (see :func:`owing_seats`): the ones to
+    name under "Your move" and, if anyone, to ping."""
+    return tuple(u for seat in owing_seats(view) if (u := view.seat_user(seat)) is not None)
+
+
 def muggins_line(view: GameView, names: Sequence[str], closes_at: float | None) -> str:
-    """The table's note on an open window: whose claim, who may answer, until when."""
+    """The table's note on an open window: whose claim, what an opponent may do, and when the
+    count stands by itself (nobody has to answer)."""
     if view.muggins_claimer is None or not view.muggins_waiting:
         return ""
     whose = "crib" if view.muggins_crib else "hand"
     who = escape(names[view.muggins_claimer])
-    line = f"**Muggins?** {who} has claimed their {whose}: an opponent may call **Muggins!**"
-    if closes_at is not None:
-        line += f" (the count stands <t:{int(closes_at)}:R>)"
-    return line
+    when = f" <t:{int(closes_at)}:R>" if closes_at is not None else " shortly"
+    return (
+        f"**Muggins?** {who}'s {whose} is claimed. Points left uncounted? An opponent may "
+        f"call **Muggins!** to take them; otherwise the count stands{when}."
+    )
 
 
 def may_claim(private: PrivateView) -> bool:
@@ -147,12 +184,19 @@ def show_text(view: GameView, private: PrivateView, names: Sequence[str]) -> str
         who = escape(names[view.muggins_claimer])
         whose = "crib" if view.muggins_crib else "hand"
         lines.append(
-            f"{who} has claimed their {whose}: click **Muggins!** on the table to take any "
-            "points missed, or **Let it go**."
+            f"{who} has claimed their {whose}. If you see points left uncounted, **Muggins!** "
+            "on the table takes them; if not, nothing to do: the count stands by itself."
         )
     elif not may_claim(private):
-        waiting = join_and([escape(names[s]) for s in view.to_act]) or "the others"
-        lines.append(f"Waiting for {waiting}.")
+        owed = owing_seats(view)
+        if owed:
+            lines.append(f"Waiting for {join_and([escape(names[s]) for s in owed])}.")
+        elif view.muggins_claimer is not None:
+            who = escape(names[view.muggins_claimer])
+            lines.append(
+                f"The count of {who}'s {'crib' if view.muggins_crib else 'hand'} "
+                "stands in a moment, unless an opponent calls muggins."
+            )
     return "\n".join(lines)
 
 
@@ -194,14 +238,16 @@ class MugginsKeeper:
     async def answer(
         self, interaction: discord.Interaction, game_id: int, step: int, verb: str
     ) -> None:
-        """A click on Muggins! or Let it go on the table (public: refusals go privately)."""
+        """A click on Muggins! or Let it go on the table: no message answers it (a deferred
+        update, Discord's response type 6, "the user does not see a loading state"); the table
+        shows what it did. A refusal is told privately."""
         action = Muggins() if verb == "call" else LetGo()
         door = self.cog.manager.at(place_of(interaction))
         work = door.act(game_id, interaction.user.id, action, step=step)
-        outcome = await in_time(interaction, work, ephemeral=True, thinking=True)
+        outcome = await in_time(interaction, work)  # late: a deferred update, silent too
         if isinstance(outcome, Refusal):
             await say(interaction, outcome.message)
             return
-        done_text = "You called **Muggins!**" if verb == "call" else "You let the count stand."
-        await say(interaction, done_text)
+        if not interaction.response.is_done():
+            await interaction.response.defer()  # a component's defer: DEFERRED_UPDATE_MESSAGE
         await self.cog.table.publish(outcome)  # the clicker's open hand is redrawn too

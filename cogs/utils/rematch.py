@@ -20,13 +20,11 @@ from bot.render.text import escape
 from bot.sessions import GameView, Outcome, Refusal
 from cogs.utils.buttons import GAME_ID, Button, Style, view_of
 from cogs.utils.items import CribItem
+from cogs.utils.pings import NO_PINGS, only
 from cogs.utils.replies import defer_if_late, in_time, place_of, redraw, say
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
-
-PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
-NO_PINGS = discord.AllowedMentions.none()
 
 
 class RematchAnswer(CribItem[Button], template=rf"crib:rm:(?P<game>{GAME_ID}):(?P<verb>yes|no)"):
@@ -76,7 +74,7 @@ class Rematches:
         if isinstance(result, Outcome):
             payload, mentions = self._started(view, names), NO_PINGS
         else:
-            payload, mentions = await self.payload(view, names), PING_USERS
+            payload, mentions = await self.payload(view, names), await self._asked(view)
         fields = {key: value for key, value in payload.items() if value is not None}
         message: discord.Message
         if interaction.response.is_done():  # deferred: this replaces the "thinking" message
@@ -89,6 +87,13 @@ class Rematches:
         await self.manager.set_message(view.game_id, "lobby", message.channel.id, message.id)
         if isinstance(result, Outcome):
             await self.table.publish(result, actor=interaction.user.id, names=names)
+
+    async def _asked(self, view: GameView) -> discord.AllowedMentions:
+        """Who the rematch message notifies: the people it waits for, unless they turned
+        pings off (``/cribbage notify``). It is a new message, never deleted."""
+        rematch = self.manager.rematch_view(view.game_id)
+        waiting = rematch.waiting if rematch is not None else ()
+        return only([u for u in waiting if (await self.manager.player_settings(u)).notify])
 
     async def accept(self, interaction: discord.Interaction, game_id: int) -> None:
         work = self.manager.at(place_of(interaction)).accept_rematch(game_id, interaction.user.id)

@@ -1,4 +1,5 @@
-"""``/cribbage settings``: a server's managers choose its defaults, pictures and turn time.
+"""``/cribbage settings``: a server's managers choose its defaults, pictures, turn time, the
+pause before the next deal and whether each game gets a thread.
 
 :func:`settings_command` builds the subcommand that :class:`cogs.cribbage.Cribbage` adds to the
 ``/cribbage`` group; it hands over to :func:`answer_settings`: check the permission, ask the
@@ -29,6 +30,7 @@ NOT_A_MANAGER = (
     "Only people who can manage this server (the **Manage Server** permission) can see or "
     "change its cribbage settings."
 )
+MAX_NEXT_DEAL_SECONDS = 600  # the store's range for ServerSettings.next_deal_seconds
 TURN_TIME_SUGGESTIONS: tuple[int | None, ...] = (None, 1, 2, 3, 5, 10, 15, 30, 60)
 _OFF_WORDS = {"off", "none", "no", "0", "never", "untimed"}
 _MINUTES = re.compile(r"(\d{1,5})\s*(m|min|mins|minute|minutes)?")
@@ -80,6 +82,8 @@ async def answer_settings(
     turn_time: str | None = None,
     muggins: bool | None = None,
     computer_games: bool | None = None,
+    next_deal_seconds: int | None = None,
+    threads: bool | None = None,
 ) -> None:
     """Show the server's settings (no options) or change those given, then show them all."""
     if interaction.guild_id is None:
@@ -100,6 +104,8 @@ async def answer_settings(
             ("images", images),
             ("muggins", muggins),
             ("computer_games_count", computer_games),
+            ("next_deal_seconds", next_deal_seconds),
+            ("threads", threads),
         ):
             if value is not None:
                 changes[name] = value
@@ -128,6 +134,8 @@ def settings_command(cog: Cribbage) -> app_commands.Command[Any, ..., None]:
         turn_time="Minutes for a move before the computer plays it (e.g. 5), or off",
         muggins="Muggins on new tables",
         computer_games="Games with a computer count on the leaderboard",
+        next_deal_seconds="After a show, seconds until the next deal starts by itself (0: at once)",
+        threads="Each game in a thread of its own (the channel keeps one line per game)",
     )
     @app_commands.autocomplete(turn_time=turn_time_choices)
     @app_commands.default_permissions(manage_guild=True)  # a hint only: checked at run time
@@ -139,6 +147,8 @@ def settings_command(cog: Cribbage) -> app_commands.Command[Any, ..., None]:
         turn_time: str | None = None,
         muggins: bool | None = None,
         computer_games: bool | None = None,
+        next_deal_seconds: app_commands.Range[int, 0, MAX_NEXT_DEAL_SECONDS] | None = None,
+        threads: bool | None = None,
     ) -> None:
         cog.names.learn(interaction.user)
         await answer_settings(
@@ -149,6 +159,8 @@ def settings_command(cog: Cribbage) -> app_commands.Command[Any, ..., None]:
             turn_time=turn_time,
             muggins=muggins,
             computer_games=computer_games,
+            next_deal_seconds=next_deal_seconds,
+            threads=threads,
         )
 
     return settings

@@ -1,21 +1,29 @@
-"""The public side of a game in its channel: the live table message, the story, pings.
+"""The public side of a game in its channel: the live table message and the deal records.
 
 One live *table* message per game, kept up to date by editing: the board, whose turn, the count
-and the story of the current deal, with the "Your hand" button. When a deal ends, that message
-becomes the deal's record (its whole story and the show) and a fresh table is posted below it,
-so the live table is always the newest message of the game. The end of the game posts the
-result with a Rematch button. Everything here is public: it renders events and the public view
-only, never a hand (but for each player's own open hand message, redrawn with their own view).
+and the story of the current deal, with the "Your hand" button. When a deal has been shown, that
+message becomes the deal's record (:mod:`cogs.utils.records`: its whole story, the scores, the
+show). With a pause between deals the record waits there with **Next deal** and stays the newest
+message of the game until the deal starts; then it loses its buttons and the new table is posted
+below it (once: everything it shows is drawn before it is sent). The end of the game posts the
+result with a Rematch button.
+
+A publish goes in this order: the table (edited, or posted); then the hands, edited
+(``hands.refresh``), and the pings for the people the game waits for who cannot be reached
+otherwise (:mod:`cogs.utils.pings`). When a deal started: the new table, the pings for those
+already known unreachable (so that a ping lands between the table and the hands, never below a
+hand), each person's new hand as a fresh private message below the table (``hands.deal``), then
+a ping for anyone it could not reach. Names in the table's text are ``<@id>`` sent with no
+allowed mentions: they notify nobody.
 
 A click is shown in one pass: :meth:`Table.publish` takes the :class:`~bot.sessions.Outcome`,
-which carries the public view, every player's private view and the server's settings, and the
-seat names the cog looked up once; nothing is asked of the manager again.
+which carries the public view, every player's private view, the players' and the server's
+settings, and the seat names the cog looked up once; nothing is asked of the manager again.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,24 +31,24 @@ from typing import Any
 
 import discord
 
-from bot.engine import Dealt, Event, GameOver, Shown
-from bot.render.embeds import game_embed, lobby_embed, result_embed
-from bot.render.images import board_picture, shows_picture
+from bot.engine import Dealt, Event, GameOver, Phase
+from bot.render.embeds import game_embed, result_embed
+from bot.render.images import board_picture, show_events
 from bot.render.matches import add_match_field, add_match_result
-from bot.render.text import chunk, story_lines
+from bot.render.text import tell
 from bot.render.timers import timeout_lines
 from bot.sessions import GameSessionManager, GameStatus, GameView, Outcome
-from cogs.utils.buttons import HandButton, LobbyButton, RematchButton, view_of
-from cogs.utils.hand import PublicTable, hand_message
-from cogs.utils.muggins import muggins_buttons, muggins_line
+from cogs.utils.buttons import HandButton, RematchButton, view_of
+from cogs.utils.delivery import HandPost
+from cogs.utils.hand import PublicTable
+from cogs.utils.lobby import lobby_payload
+from cogs.utils.muggins import muggins_buttons, muggins_line, owing
 from cogs.utils.names import NameBook
-from cogs.utils.open_hands import OpenHands
 from cogs.utils.pictures import attachment
+from cogs.utils.pings import NO_PINGS, Pinger, mentions
+from cogs.utils.records import Pause, ending_text, pause_fields, record_payload
 
 log = logging.getLogger(__name__)
-
-NO_PINGS = discord.AllowedMentions.none()
-PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False)
 
 Follower = Callable[[Outcome, Sequence[str]], Awaitable[None]]  # (outcome, seat names)
 MessageAt = tuple[int, int]  # (channel id, message id)
@@ -50,16 +58,17 @@ MessageAt = tuple[int, int]  # (channel id, message id)
 class TableState:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     story: list[str] = field(default_factory=list)
-    shows: list[Shown] = field(default_factory=list)
+    shows: list[Event] = field(default_factory=list)
     scores_seen: tuple[int, ...] = ()
     back_pegs: list[int] = field(default_factory=list)  # each side's score before its last gain
     board_scores: tuple[int, ...] | None = None  # what the attached board image shows
-    deal: int = 0
+    deal: int = -1  # the deal told in ``story`` (0: the cut for the deal; -1: not known yet)
     pending: int = 0  # outcomes waiting for the lock: only the newest redraws the table
     published_step: int = -1
     table: MessageAt | None = None  # the live table message, once this process posted one
-    ping: discord.Message | None = None
-    pinged: tuple[int, ...] = ()
+    new_table: bool = False  # the last deal became a record: the next draw posts a new table
+    deal_hands: bool = False  # a deal started: its hands are still to be sent (hands.deal)
+    held: bool = False  # the live message is the record waiting for the next deal
 
 
 class Table:
@@ -70,7 +79,8 @@ class Table:
         self.manager = manager
         self.names = names
         self._tables: dict[int, TableState] = {}
-        self.hands = OpenHands()  # each player's open hand, while its token may edit it
+        self.hands = HandPost(manager, names)  # each person's hand: cogs/utils/delivery.py
+        self.pings = Pinger(bot, self.hands)
         # awaited with every outcome after the table shows it (the spectators' view, watch.py)
         self.followers: list[Follower] = []
 
@@ -85,40 +95,17 @@ class Table:
     def channel(self, channel_id: int) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(channel_id)
 
-    # ------------------------------------------------------------------ the lobby
-
-    async def lobby_payload(
-        self, view: GameView, level: str = "standard", *, names: Sequence[str] | None = None
-    ) -> dict[str, Any]:
-        """The lobby message (``names``: the seat names, if the caller has them already)."""
-        if names is None:
-            names = await self.names.seat_names(view)
-        seats = [names[i] if view.seats[i] is not None else None for i in range(len(view.seats))]
-        host = await self.names.name(view.host_id, view.guild_id)
-        closed = view.status is not GameStatus.LOBBY
-        buttons = [
-            LobbyButton(view.game_id, verb, disabled=closed)
-            for verb in ("join", "leave", f"cpu_{level}", "start", "cancel")
-        ]
-        embed = add_match_field(lobby_embed(view.variant, seats, host), view, names)
-        if view.status is GameStatus.CANCELLED:
-            embed.description = "This table was closed before the game began."
-        elif closed:
-            embed.description = "The game is on: the table is below."
-            embed.set_footer(text=None)
-        return {"embed": embed, "view": view_of(*buttons), "content": None}
-
     async def close_lobby(self, view: GameView) -> None:
         """Show a lobby as closed (cancelled, or abandoned because nobody started it)."""
         ref = view.messages.get("lobby")
         if ref is None:
             return
-        payload = await self.lobby_payload(view)
+        payload = await lobby_payload(self.names, view)
         if view.status is GameStatus.ABANDONED:
             payload["embed"].description = "Nobody started this table, so it was closed."
         await self._edit(ref.channel_id, ref.message_id, **payload)
 
-    # ------------------------------------------------------------------ the game
+    # ------------------------------------------------------------------ the live table
 
     async def table_payload(
         self,
@@ -140,10 +127,10 @@ class Table:
             board = board_picture(public, names, self._back_pegs(st, view))
             files.append(await attachment(board, "board.png"))
             st.board_scores = tuple(view.scores)
-        waiting = [u for u in view.to_act_users]
         content = ""
+        waiting = owing(view)  # named, never notified: the table is sent with no mentions
         if view.status is GameStatus.ACTIVE and waiting:
-            content = "Your move: " + " ".join(f"<@{u}>" for u in waiting)
+            content = f"Your move: {mentions(waiting)}"
         closes_at = self.manager.muggins_window_closes_at(view.game_id)
         if line := muggins_line(view, names, closes_at):  # muggins: an open claim (cogs/muggins)
             content = f"{content}\n{line}".strip()
@@ -171,15 +158,13 @@ class Table:
     async def publish(
         self, outcome: Outcome, *, actor: int | None = None, names: Sequence[str] | None = None
     ) -> None:
-        """Show an outcome in the channel: story, table, deal records, result, pings, hands.
+        """Show an outcome: story, table or record, result; then pings and hands.
 
         ``names``: the seat names, when the caller looked them up already (else here, once).
         """
         view = outcome.view
-        self.hands.expire()
-        if not view.status.is_open:  # ended (or closed): no hand of it will be edited again
-            self.hands.forget_game(view.game_id, view.user_ids)
         if view.phase is None:  # a lobby that never started was closed
+            self.hands.forget_game(view.game_id, view.user_ids)
             await self.close_lobby(view)
             return
         if names is None:
@@ -193,32 +178,44 @@ class Table:
                 return  # a newer outcome of this game is already on the table
             st.published_step = outcome.step
             st.story += timeout_lines(outcome.timeouts, names)  # moves made for absent players
-            batch: list[Event] = []  # events of the current deal, flushed at each new deal
-            for step_event in outcome.events:
-                event = step_event.event
-                if isinstance(event, Dealt):
-                    if st.story or batch:
-                        await self._close_deal(view, names, images, batch, st)
-                        batch = []
-                    st.deal = event.number
-                batch.append(event)
-            st.story += story_lines(batch, names, view.variant)
-            st.shows += [e for e in batch if isinstance(e, Shown)]
-            over = next((e for e in batch if isinstance(e, GameOver)), None)
+            over = await self._tell(outcome, names, images, st)
             if view.status is GameStatus.ACTIVE:
-                if st.pending == 0:  # else a newer outcome is queued: it redraws the table
-                    await self._edit_table(view, names, images, st)
-                    await self._ping(view, st)
+                if st.pending == 0:  # else a newer outcome is queued: it draws the newest state
+                    await self._draw(view, names, images, st)
+                    await self._deliver(outcome, names, st, actor)
             else:
                 try:
                     await self._finish(view, names, images, st, over, outcome)
                 finally:  # the game's story is told: nothing of it stays in memory
                     self._tables.pop(view.game_id, None)
-        await self.refresh_hands(outcome, names, skip=actor)
+                    self.pings.forget(view.game_id)
+                await self.hands.refresh(outcome, names, skip=actor)
         for follower in self.followers:
             await follower(outcome, names)
         if outcome.next_game is not None:  # the next game of a match: its table goes below
             await self.publish(outcome.next_game)
+
+    async def _tell(
+        self, outcome: Outcome, names: Sequence[str], images: bool, st: TableState
+    ) -> GameOver | None:
+        """Add the outcome's events to the story; a new deal turns the old one into its
+        record. Returns the game's end, if the outcome ended it."""
+        view = outcome.view
+        if st.deal < 0:  # the first outcome this process shows of the game
+            dealt = [e.event.number for e in outcome.events if isinstance(e.event, Dealt)]
+            st.deal = dealt[0] - 1 if dealt else view.deal_number
+        batch: list[Event] = []  # events of the current deal, flushed at each new deal
+        for step_event in outcome.events:
+            event = step_event.event
+            if isinstance(event, Dealt):
+                if st.story or batch:
+                    await self._close_deal(view, names, images, batch, st)
+                    batch = []
+                st.deal, st.deal_hands = event.number, True
+            batch.append(event)
+        tell(st.story, batch, names, view.variant)
+        st.shows += show_events(batch)
+        return next((e for e in batch if isinstance(e, GameOver)), None)
 
     async def _close_deal(
         self,
@@ -228,30 +225,95 @@ class Table:
         batch: list[Event],
         st: TableState,
     ) -> None:
-        """Turn the live table into the record of the deal that just ended; post a new table."""
-        st.story += story_lines(batch, names, view.variant)
-        st.shows += [e for e in batch if isinstance(e, Shown)]
-        old = self._table_message(view, st)
-        record = await self._record_payload(names, images, st)
+        """The live table (or the record waiting for this deal) becomes the record of the deal
+        that just ended, without buttons; the next draw posts a new table below it."""
+        tell(st.story, batch, names, view.variant)
+        st.shows += show_events(batch)
+        old = None if st.new_table else self._table_message(view, st)
+        record = await self._record(view, names, images, st, kept=st.held and old is not None)
+        if old is None or not await self._edit(*old, **record):  # none to turn into it (rare)
+            await self._post(view, await self._record(view, names, images, st, new=True))
         st.story, st.shows = [], []
-        if old is not None:
-            await self._edit(*old, **record)
+        st.new_table, st.held = True, False
+
+    async def _record(
+        self,
+        view: GameView,
+        names: Sequence[str],
+        images: bool,
+        st: TableState,
+        *,
+        pause: Pause | None = None,
+        kept: bool = False,
+        new: bool = False,
+    ) -> dict[str, Any]:
+        """The record of the deal told in ``st`` (``kept``: its message already shows the show
+        picture, which the edit keeps instead of sending it again; ``new``: for a new message).
+        When this process has told nothing of the deal (it started since), an edit keeps what
+        the message shows and changes only its note and buttons."""
+        if not (st.story or st.shows or new):
+            return pause_fields(pause)
+        record = await record_payload(
+            names,
+            images and not kept,
+            deal=st.deal,
+            story=st.story,
+            shows=st.shows,
+            scores=tuple(view.scores),
+            variant=view.variant,
+            pause=pause,
+        )
+        if kept and images:
+            del record["attachments"]
+            if st.shows:
+                record["embed"].set_image(url="attachment://show.png")
+        return record
+
+    async def _draw(
+        self, view: GameView, names: Sequence[str], images: bool, st: TableState
+    ) -> None:
+        """Bring the game's newest message up to date: the table, or the waiting record."""
+        if view.phase is Phase.NEXT_DEAL:
+            await self._hold(view, names, images, st)
+            return
+        where = None if st.new_table else self._table_message(view, st)
+        if where is not None:
+            payload = await self.table_payload(view, names=names, images=images, story=st.story)
+            if await self._edit(*where, **payload):
+                return
         await self.post_table(view, names, images=images)
 
-    async def _record_payload(
-        self, names: Sequence[str], images: bool, st: TableState
-    ) -> dict[str, Any]:
-        pages = chunk(st.story, limit=4000)
-        embed = discord.Embed(
-            title=f"Deal {st.deal} — the story" if st.deal else "The cut for the deal",
-            description=pages[-1] if pages else "",
-            colour=discord.Colour.dark_green(),
-        )
-        files = []
-        if st.shows and images:
-            files.append(await attachment(shows_picture(st.shows, names), "show.png"))
-            embed.set_image(url="attachment://show.png")
-        return {"content": None, "embed": embed, "view": None, "attachments": files}
+    def _pause(self, view: GameView) -> Pause:
+        ends_at = self.manager.next_deal_at(view.game_id)
+        return Pause(view.game_id, ends_at, tuple(view.to_act_users))
+
+    async def _hold(
+        self, view: GameView, names: Sequence[str], images: bool, st: TableState
+    ) -> None:
+        """A show entered the pause before the next deal: the live table becomes the deal's
+        record, with **Next deal**, and waits there (the newest message of the game)."""
+        pause = self._pause(view)
+        record = await self._record(view, names, images, st, pause=pause, kept=st.held)
+        where = None if st.new_table else self._table_message(view, st)
+        if where is None or not await self._edit(*where, **record):
+            await self._post(
+                view, await self._record(view, names, images, st, pause=pause, new=True)
+            )
+        st.held = True
+
+    async def _deliver(
+        self, outcome: Outcome, names: Sequence[str], st: TableState, actor: int | None
+    ) -> None:
+        """After the table: pings for those known unreachable, the hands, pings for those the
+        new deal's hands could not reach (each person pinged once a deal at most)."""
+        if st.deal_hands:
+            st.deal_hands = False
+            await self.pings.after(outcome, table=st.table)
+            missed = await self.hands.deal(outcome, names)
+            await self.pings.after(outcome, among=missed, table=st.table)
+        else:
+            await self.hands.refresh(outcome, names, skip=actor)
+            await self.pings.after(outcome, table=st.table)
 
     async def post_table(self, view: GameView, names: Sequence[str], *, images: bool) -> None:
         """Post a fresh live table (the old one, if any, keeps what it shows but loses buttons)."""
@@ -259,20 +321,37 @@ class Table:
         payload = await self.table_payload(
             view, names=names, images=images, story=st.story, new_message=True
         )
-        files = payload.pop("attachments")
+        await self._post(view, payload)
+
+    async def _post(self, view: GameView, payload: dict[str, Any]) -> None:
+        """Send ``payload`` as the game's live message (a table, or the waiting record)."""
+        st = self.state(view.game_id)
+        fields = dict(payload)
+        files = fields.pop("attachments", [])
         message = await self.channel(view.channel_id).send(
-            files=files, allowed_mentions=PING_USERS, **payload
+            files=files,
+            allowed_mentions=NO_PINGS,
+            **{key: value for key, value in fields.items() if value is not None},
         )
-        st.table = (view.channel_id, message.id)
+        st.table, st.new_table = (view.channel_id, message.id), False
         await self.manager.set_message(view.game_id, "table", view.channel_id, message.id)
 
     async def move_table(self, view: GameView) -> None:
-        """Re-post the live table at the bottom of the channel (``/cribbage board``)."""
-        old = self._table_message(view, self.state(view.game_id))
+        """Re-post the live table (or the waiting record) at the bottom (``/cribbage board``)."""
+        st = self.state(view.game_id)
         names = await self.names.seat_names(view)
-        await self.post_table(view, names, images=await self.images_enabled(view.guild_id))
-        if old is not None:
-            await self._edit(*old, view=None)
+        images = await self.images_enabled(view.guild_id)
+        async with st.lock:
+            old = None if st.new_table else self._table_message(view, st)
+            if view.phase is Phase.NEXT_DEAL:
+                pause = self._pause(view)
+                record = await self._record(view, names, images, st, pause=pause, new=True)
+                await self._post(view, record)
+                st.held = True
+            else:
+                await self.post_table(view, names, images=images)
+            if old is not None:
+                await self._edit(*old, content=None, view=None)
 
     def _table_message(self, view: GameView, st: TableState) -> MessageAt | None:
         """Where the live table is: as this process last posted it, else as the game says
@@ -282,16 +361,7 @@ class Table:
         ref = view.messages.get("table")
         return None if ref is None else (ref.channel_id, ref.message_id)
 
-    async def _edit_table(
-        self, view: GameView, names: Sequence[str], images: bool, st: TableState
-    ) -> None:
-        where = self._table_message(view, st)
-        if where is None:
-            await self.post_table(view, names, images=images)
-            return
-        payload = await self.table_payload(view, names=names, images=images, story=st.story)
-        if not await self._edit(*where, **payload):
-            await self.post_table(view, names, images=images)
+    # ------------------------------------------------------------------ the end
 
     async def _finish(
         self,
@@ -302,17 +372,16 @@ class Table:
         over: GameOver | None,
         outcome: Outcome,
     ) -> None:
-        where = self._table_message(view, st)
+        """The last deal's record, then the result (with Rematch when the match is over)."""
+        where = None if st.new_table else self._table_message(view, st)
         if where is not None:
-            record = await self._record_payload(names, images, st)
-            await self._edit(*where, **record)
-        await self._clear_ping(st)
+            await self._edit(*where, **await self._record(view, names, images, st, kept=st.held))
         if view.status is GameStatus.FINISHED and over is not None:
             embed = result_embed(over, names, view.variant, image="board.png" if images else None)
         else:
             embed = discord.Embed(
                 title="Game over",
-                description=self._ending_text(view, names, outcome),
+                description=ending_text(view, names, outcome),
                 colour=discord.Colour.dark_grey(),
             )
         files = []
@@ -327,74 +396,6 @@ class Table:
         await self.channel(view.channel_id).send(
             embed=embed, files=files, allowed_mentions=NO_PINGS, **rematch
         )
-
-    @staticmethod
-    def _ending_text(view: GameView, names: Sequence[str], outcome: Outcome) -> str:
-        finished = outcome.finished
-        scores = " – ".join(str(s) for s in view.scores)
-        if finished and finished.reason == "forfeit" and finished.forfeit_seat is not None:
-            return f"**{names[finished.forfeit_seat]}** forfeited. Final scores {scores}."
-        if finished and finished.reason == "abandoned":
-            return f"The game was abandoned after a long wait. Scores {scores}."
-        return f"The game ended. Scores {scores}."
-
-    # ------------------------------------------------------------------ pings and hands
-
-    async def _ping(self, view: GameView, st: TableState) -> None:
-        """Ping the players who must act and have no fresh hand open; clear stale pings."""
-        waiting = tuple(u for u in view.to_act_users if not self.hands.fresh(view.game_id, u))
-        if waiting == st.pinged:
-            return
-        await self._clear_ping(st)
-        st.pinged = waiting
-        if not waiting:
-            return
-        mentions = " ".join(f"<@{u}>" for u in waiting)
-        message = await self.channel(view.channel_id).send(
-            f"{mentions} — your move in the cribbage game: click **Your hand** on the table.",
-            allowed_mentions=PING_USERS,
-        )
-        st.ping = message
-
-    async def _clear_ping(self, st: TableState) -> None:
-        if st.ping is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await st.ping.delete()
-            st.ping, st.pinged = None, ()
-
-    def remember_hand(
-        self, game_id: int, user_id: int, interaction: discord.Interaction, picture: str | None
-    ) -> None:
-        self.hands.remember(game_id, user_id, interaction, picture)
-
-    async def refresh_hands(
-        self, outcome: Outcome, names: Sequence[str], *, skip: int | None = None
-    ) -> None:
-        """Edit every other player's open hand so it shows the game as the outcome left it."""
-        view = outcome.view
-        for user_id in view.user_ids:
-            if user_id == skip:
-                continue
-            hand = self.hands.get(view.game_id, user_id)
-            if hand is None:
-                continue
-            private = outcome.hands.get(user_id)
-            if not hand.fresh(self.hands.clock()) or private is None or not view.status.is_open:
-                self.hands.drop(view.game_id, user_id)  # too old to edit, or the game ended
-                continue
-            if outcome.step < hand.step:
-                continue  # a newer outcome has redrawn it already
-            shown = (private.phase, private.must_act, private.step if private.must_act else 0)
-            if shown == hand.shown:
-                continue  # nothing this player must know has changed
-            hand.shown, hand.step = shown, outcome.step
-            message = hand_message(view, private, names, images=outcome.settings.images)
-            try:
-                await hand.interaction.edit_original_response(**await message.edit(hand.picture))
-                hand.picture = message.filename
-            except discord.HTTPException:
-                log.info("game %d: could not refresh a player's hand", view.game_id)
-                self.hands.drop(view.game_id, user_id)
 
     # ------------------------------------------------------------------ plumbing
 

@@ -1,10 +1,19 @@
-"""The turn timers' Discord side: every few seconds, ask the manager, remind, publish.
+"""The game's clocks on the Discord side: the turn timers, and the pause between deals.
 
-:class:`TurnKeeper` belongs to :class:`cogs.cribbage.Cribbage` (it needs that cog's
-:class:`~cogs.utils.table.Table`, which keeps each game's story). Each :meth:`TurnKeeper.tick` runs
-:meth:`GameSessionManager.sweep_turns`, posts the half-time reminders in the games' channels
-(mentioning the player), publishes the moves made for absent players and the forfeits on the
-table, and deletes reminders whose turn is over.
+:class:`TurnKeeper` and :class:`DealKeeper` belong to :class:`cogs.cribbage.Cribbage` (they need
+that cog's :class:`~cogs.utils.table.Table`, which keeps each game's story). Each runs on a
+:class:`~cogs.utils.ticker.Ticker`.
+
+- :meth:`TurnKeeper.tick` runs :meth:`GameSessionManager.sweep_turns` and sends its half-time
+  reminders by the ping rule (:mod:`cogs.utils.pings`): to a person whose hand can be reached, a
+  note on that hand; else a message in the channel that pings them if their ``notify`` is on
+  and they were not pinged yet in this deal (else it names them without a notification). A
+  reminder that pinged is never deleted (a deleted ping is a ghost ping); one that did not is
+  deleted once its turn is over. It also publishes the moves made for absent players and the
+  forfeits.
+- :meth:`DealKeeper.tick` (every :data:`NEXT_DEALS_EVERY` seconds) runs
+  :meth:`GameSessionManager.start_due_deals`: each game whose pause between deals ran out deals,
+  and the new deal is published.
 """
 
 from __future__ import annotations
@@ -24,7 +33,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PING_USER = discord.AllowedMentions(users=True, roles=False, everyone=False)
+NEXT_DEALS_EVERY = 2.0  # seconds between two looks for pauses between deals that ran out
+
+
+def reminder_note(reminder: TurnReminder) -> str:
+    """The reminder as a note on the person's own hand (no mention: it is theirs)."""
+    last_chance = reminder.expiries + 1 >= reminder.forfeit_after
+    then = "you forfeit the game" if last_chance else "the computer plays for you"
+    return f"⏳ Your move: time runs out <t:{int(reminder.deadline)}:R>, then {then}."
 
 
 class TurnKeeper:
@@ -32,7 +48,8 @@ class TurnKeeper:
 
     def __init__(self, cog: Cribbage) -> None:
         self.cog = cog
-        # (game, seat) -> (the turn's step, the reminder message): deleted once the turn is over
+        # (game, seat) -> (the turn's step, a reminder that pinged nobody): deleted once the
+        # turn is over (a reminder that pinged stays: deleting it would leave a ghost ping)
         self.reminders: dict[tuple[int, int], tuple[int, discord.Message]] = {}
         self.ticker = Ticker(
             cog.bot,
@@ -63,20 +80,32 @@ class TurnKeeper:
         return report
 
     async def _remind(self, reminder: TurnReminder) -> None:
-        channel = self.cog.table.channel(reminder.channel_id)
-        try:
-            message = await channel.send(reminder_text(reminder), allowed_mentions=PING_USER)
-        except discord.HTTPException:
-            log.warning("game %d: could not send a turn reminder", reminder.game_id)
+        table, manager = self.cog.table, self.cog.manager
+        game_id, user_id = reminder.game_id, reminder.user_id
+        reachable = table.hands.reachable(game_id, user_id)
+        if reachable and await table.hands.tell(game_id, user_id, reminder_note(reminder)):
+            return  # a note on their own hand: no ping
+        settings = await manager.player_settings(user_id)
+        view = manager.view(game_id)
+        pinged = table.pings.pinged(game_id, view.deal_number if view is not None else 0)
+        ping = settings.notify and user_id not in pinged
+        text = reminder_text(reminder)
+        message = await table.pings.send(reminder.channel_id, text, [user_id] if ping else [])
+        if message is None:
             return
-        earlier = self.reminders.get((reminder.game_id, reminder.seat))
-        self.reminders[(reminder.game_id, reminder.seat)] = (reminder.turn_step, message)
+        key = (game_id, reminder.seat)
+        earlier = self.reminders.pop(key, None)
+        if ping:
+            pinged.add(user_id)
+        else:
+            self.reminders[key] = (reminder.turn_step, message)
         if earlier is not None:
             with contextlib.suppress(discord.HTTPException):
                 await earlier[1].delete()
 
     async def _clear_reminders(self) -> None:
-        """Delete the reminders of turns that are over (the player moved, or time ran out)."""
+        """Delete the quiet reminders of turns that are over (the player moved, or time ran
+        out)."""
         running: dict[int, set[tuple[int, int]]] = {}
         for (game_id, seat), (turn_step, message) in list(self.reminders.items()):
             if game_id not in running:
@@ -87,3 +116,33 @@ class TurnKeeper:
             del self.reminders[(game_id, seat)]
             with contextlib.suppress(discord.HTTPException):
                 await message.delete()
+
+
+class DealKeeper:
+    """Starts the deals whose pause ran out, and publishes them (see the module docstring)."""
+
+    def __init__(self, cog: Cribbage) -> None:
+        self.cog = cog
+        self.ticker = Ticker(
+            cog.bot,
+            self.tick,
+            seconds=NEXT_DEALS_EVERY,
+            failure="Starting the next deals failed",
+            logger=log,
+        )
+
+    def start(self) -> None:
+        self.ticker.start()
+
+    def stop(self) -> None:
+        self.ticker.stop()
+
+    async def tick(self, now: float | None = None) -> int:
+        """Deal in every game whose pause between deals ran out; publish each; how many."""
+        outcomes = await self.cog.manager.start_due_deals(now)
+        for outcome in outcomes:
+            try:
+                await self.cog.table.publish(outcome)
+            except discord.HTTPException:
+                log.warning("game %d: could not show the next deal", outcome.game_id)
+        return len(outcomes)

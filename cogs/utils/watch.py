@@ -26,7 +26,7 @@ import discord
 from bot.engine import Dealt, Event, Phase
 from bot.render.embeds import game_embed
 from bot.render.matches import add_match_field, watch_footer
-from bot.render.text import story_lines
+from bot.render.text import tell
 from bot.sessions import GameSessionManager, GameStatus, GameView, Outcome
 from cogs.utils.hand import PublicTable
 from cogs.utils.names import NameBook
@@ -117,14 +117,14 @@ class Watch:
     ) -> list[str]:
         """The story of the current deal only: a new deal is dealt from a fresh pack, so cards
         seen in an earlier deal (or the cut for it) may now be in someone's hand."""
+        story = list(story)
         segment: list[Event] = []
         for step_event in outcome.events:
             if isinstance(step_event.event, Dealt):
-                if segment:
-                    story = story + story_lines(segment, names, view.variant)
                 story, segment = [], []
             segment.append(step_event.event)
-        return (story + story_lines(segment, names, view.variant))[-KEEP_LINES:]
+        tell(story, segment, names, view.variant)  # (a deal's discards: one line)
+        return story[-KEEP_LINES:]
 
     async def payload(
         self, view: GameView, watched: _Watched, names: Sequence[str]
@@ -155,4 +155,6 @@ def _ending(view: GameView) -> str:
         return "Game over: a player forfeited"
     if view.end_reason == "abandoned":
         return "Game over: abandoned after a long wait"
+    if view.end_reason == "aborted":
+        return "Game over: a player forfeited before the first show (called off, not rated)"
     return "Game over"

@@ -9,7 +9,7 @@ from bot.ai import coach
 from bot.ai.crib import crib_value, table_key
 from bot.ai.discard import crib_weight
 from bot.ai.view import SeatView
-from bot.engine import FULL_PACK, Game, Variant, parse_cards, score_show
+from bot.engine import FULL_PACK, Game, Phase, Variant, parse_cards, score_show
 from tests.support.engine_positions import play, position
 
 
@@ -124,4 +124,24 @@ def test_hint_speaks_for_the_phase():
     assert coach.hint(game, 1).startswith("Best discards")
     game = position(Variant(players=2), dealer=0, kept=["KD QD 9D 8D", "7H 5C 3S 2H"], starter="AS")
     assert coach.hint(game, 1).startswith("Lay the ")
+    assert coach.hint(game, 0) == "Nothing to decide just now."
+
+
+def test_a_hint_names_every_card_with_its_suit():
+    """Issue 13: "Hint's alternatives drop suits": each line names the very cards to pick."""
+    text = coach.discard_hint(parse_cards("5H 5C JD QS 2C 3D"), dealer=True)
+    best, *others = text.splitlines()[1:]
+    assert best.startswith("1. keep 5♣ 5♥ J♦ Q♠, throw 2♣ 3♦: ")
+    for line in others:
+        kept, thrown = line[3:].split(": ")[0].removeprefix("keep ").split(", throw ")
+        assert len(kept.split()) == 4 and len(thrown.split()) == 2
+        assert all(card[-1] in "♣♦♥♠" for card in f"{kept} {thrown}".split())
+
+
+def test_between_deals_the_coach_has_nothing_to_say():
+    game = Game.new(Variant(players=2), seed=5, first_dealer=0, hold_between_deals=True)
+    rng = random.Random(1)
+    while game.phase is not Phase.NEXT_DEAL:
+        seat = game.to_act[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
     assert coach.hint(game, 0) == "Nothing to decide just now."

@@ -13,6 +13,7 @@ from bot.engine import (
     Cut,
     Discard,
     Game,
+    NextDeal,
     Phase,
     Play,
     Variant,
@@ -205,3 +206,16 @@ def test_discard_action_matches_choose_discard():
     action = choose_action(game, 1, level="standard")
     assert isinstance(action, Discard)
     assert list(action.cards) == sorted(choose_discard(game.hand(1), dealer=True, level="standard"))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_computer_is_ready_for_the_next_deal_at_once(level):
+    game = Game.new(Variant(players=3), seed=4, first_dealer=0, hold_between_deals=True)
+    rng = random.Random(2)
+    while game.phase is not Phase.NEXT_DEAL:
+        seat = game.to_act[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    for seat in (2, 0):
+        assert choose_action(game, seat, level=level, seed=1) == NextDeal()
+        game.apply(seat, NextDeal())
+    assert choose_action(game, 1, level=level, seed=1) == NextDeal()

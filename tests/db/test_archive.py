@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import db.archive
+import db.migrations
 from bot.engine import Variant
 from bot.ratings import RATER
 from bot.sessions import GameSessionManager, Outcome
@@ -350,11 +351,16 @@ async def test_retention_drops_old_logs_and_keeps_results_points_and_ratings(tmp
 
 
 def downgrade_to_v6(path: Path) -> None:
-    """Make a database of schema 7 whose ended games are not archived look like version 6."""
+    """Make a database of schema 7 or later whose ended games are not archived look like
+    version 6."""
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         assert conn.execute("SELECT COUNT(*) FROM game_archive").fetchone() == (0,)
         for statement in (
+            # schema 8: the pause between deals, threads, each player's settings
+            "DROP TABLE player_settings",
+            "ALTER TABLE guild_settings DROP COLUMN threads",
+            "ALTER TABLE guild_settings DROP COLUMN next_deal_seconds",
             "DROP TRIGGER archive_parts_only_pruned",
             "DROP TRIGGER archive_parts_are_kept",
             "DROP TRIGGER game_archive_only_prunes",
@@ -389,7 +395,7 @@ async def test_a_version_6_database_is_compacted_in_batches_while_the_bot_plays(
 
     store = await Store.open(path)  # migrates, then compacts in the background
     try:
-        assert store.schema_version == 7
+        assert store.schema_version == db.migrations.LATEST_VERSION
         catching_up = store.games.start_archiving()  # the task Store.open started
         lobby = await store.games.create_lobby(
             guild_id=1,

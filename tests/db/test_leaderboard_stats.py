@@ -31,8 +31,9 @@ from tests.support.sessions import (
 
 async def _play(path) -> None:
     """HOST's games: 2 against BOB, one 3-handed, one in partnerships, one against a computer,
-    a short one against BOB, one forfeited against CAROL, and an abandoned one (which stats
-    leave out)."""
+    a short one against BOB, one forfeited against CAROL (after the first show), one aborted
+    against DAVE (DAVE left in the first deal, before any hand was counted) and an abandoned one
+    (stats leave those two out)."""
     ticks = itertools.count(1000)
     seeds = random.Random(7)
     store, manager = await open_manager(
@@ -52,9 +53,16 @@ async def _play(path) -> None:
         started = await started_game(manager, channel_id=channel, **setup)
         await play_to_end(manager, started.view.game_id, rng)
     started = await started_game(manager, humans=(HOST, CAROL), channel_id=600)
-    for _ in range(12):
+    while manager.view(started.view.game_id).deal_number < 2:  # past the first show
         await play_one(manager, started.view.game_id, rng)
     assert (await manager.forfeit(started.view.game_id, HOST)).ok
+    started = await started_game(manager, humans=(HOST, DAVE), channel_id=601)
+    for _ in range(4):  # the first deal: the discards, the cut and a card (auto-lays follow)
+        await play_one(manager, started.view.game_id, rng)
+    assert manager.view(started.view.game_id).deal_number == 1
+    aborted = await manager.forfeit(started.view.game_id, DAVE)
+    assert aborted.ok and aborted.finished.reason == "aborted"
+    assert aborted.finished.winner_sides == () and aborted.finished.forfeit_seat == 1
     await record_game(store, [HOST, DAVE], [50, 40], abandoned=True, now=float(next(ticks)))
     await store.close()
 
@@ -130,7 +138,7 @@ async def test_stats_equal_a_hand_computation(played):
     expected = await hand_computed(played, HOST)
     assert {name: getattr(stats, name) for name in expected} == expected
     assert stats.games == 7 and stats.forfeits == 1 and stats.computer_games == 1
-    assert stats.streak_won is False  # the forfeit was the last game
+    assert stats.streak_won is False  # the forfeit was the last game counted
     assert stats.rival == BOB
     assert stats.hand > 0 and stats.pegging > 0 and stats.deals > 10
     # every other player too
@@ -150,6 +158,27 @@ async def test_stats_carry_the_rating_and_rank_among_people(played):
     assert Rating(*history[-1].after) == Rating(*stats.rating)
 
 
+async def test_an_aborted_game_is_neither_rated_nor_counted(played):
+    """Issue 13: a forfeit before the first show was a rated win. DAVE left HOST's game in its
+    first deal: neither has a rating change, a win, a loss or a forfeit from it."""
+    dave = await played.standings.player_stats(DAVE)
+    assert dave.games == 1 and dave.forfeits == 0  # his partnership game only
+    abandoned, game, partnership = await played.standings.player_history(DAVE)
+    assert partnership.partnerships and abandoned.end_reason == "abandoned"
+    assert game.end_reason == "aborted" and game.forfeit_seat == game.seat
+    dave_changes = [c.game_id for c in await played.standings.rating_history(DAVE)]
+    host_changes = [c.game_id for c in await played.standings.rating_history(HOST)]
+    assert dave_changes and game.game_id not in dave_changes + host_changes
+    record = await played.games.load_game(game.game_id)
+    assert (record.status, record.end_reason, record.winner_side) == (
+        "abandoned",
+        "abandoned",
+        None,
+    )
+    assert record.forfeit_seat == 1
+    assert {r.outcome for r in await played.games.results(game.game_id)} == {"abandoned"}
+
+
 async def test_stats_of_a_server_and_of_a_stranger(played):
     # every game was in guild 1
     assert (await played.standings.player_stats(HOST, scope=1)).games == 7
@@ -161,10 +190,18 @@ async def test_stats_of_a_server_and_of_a_stranger(played):
 
 async def test_history_lists_the_last_games_newest_first(played):
     history = await played.standings.player_history(HOST, limit=20)
-    assert len(history) == 8  # the abandoned game is history too
+    assert len(history) == 9  # the aborted and the abandoned games are history too
     assert [h.ended_at for h in history] == sorted((h.ended_at for h in history), reverse=True)
-    abandoned, forfeited = history[0], history[1]
+    abandoned, aborted, forfeited = history[0], history[1], history[2]
     assert abandoned.outcome == "abandoned" and abandoned.rating_after is None
+    assert abandoned.end_reason == "abandoned" and abandoned.forfeit_seat is None
+    assert (aborted.outcome, aborted.end_reason, aborted.status) == (
+        "abandoned",
+        "aborted",
+        "abandoned",
+    )
+    assert aborted.forfeit_seat == 1 and aborted.seat == 0  # DAVE left; HOST sat first
+    assert aborted.rating_before is None and aborted.rating_after is None
     assert forfeited.outcome == "forfeited" and forfeited.end_reason == "forfeit"
     assert [p.user_id for p in forfeited.opponents] == [CAROL]
     assert forfeited.rating_after[0] < forfeited.rating_before[0]

@@ -1,6 +1,14 @@
 import pytest
 
-from bot.ratings import DEFAULT_RATING, RATER, Rating, rate_game, rate_result
+from bot.ratings import (
+    DEFAULT_RATING,
+    RATER,
+    Rating,
+    display_change,
+    display_rating,
+    rate_game,
+    rate_result,
+)
 
 D = DEFAULT_RATING
 
@@ -48,9 +56,34 @@ def test_an_upset_moves_more_than_an_expected_win():
     assert upset[1][0].mu - novice.mu > expected[0][0].mu - expert.mu
 
 
-def test_shown_rating_is_conservative():
-    assert D.shown == 0.0
-    assert Rating(30, 2).shown == 240.0
+def test_shown_rating_is_conservative_and_starts_at_1000():
+    assert D.shown == 1000  # a new player: a round start
+    assert Rating(30, 2).shown == 1720  # 1000 + 30 x (30 - 3 x 2)
+    assert Rating(30, 8).shown < Rating(30, 2).shown  # less certain, shown lower
+
+
+def test_no_shown_rating_is_negative_even_after_a_string_of_losses():
+    """Issue 13: the loser of a 0-0 forfeit showed -18.3. Two hundred games lost, each double
+    skunked, to a new player every time, would take mu - 3 sigma to about -36 (below -33 the
+    scale itself would go negative): what is shown stays at 0 or above, and never rises."""
+    me, shown = None, [D.shown]
+    for _ in range(200):
+        winner = side(121, won=True)  # a new player each time
+        loser = side(40, skunk=2, ratings=(me,) if me else None)
+        _, (after,) = rate_result([winner, loser], target=121)
+        me = (after.mu, after.sigma)
+        shown.append(after.shown)
+    assert after.mu - 3 * after.sigma < -33  # the raw scale is well below its zero here
+    assert min(shown) == 0 and all(s >= 0 for s in shown)
+    assert shown == sorted(shown, reverse=True)  # each loss moves it down or keeps it at 0
+    assert display_change((after.mu, after.sigma), (after.mu - 1, after.sigma)) == 0
+
+
+def test_the_shown_scale_keeps_the_sorting_order():
+    ratings = [Rating(mu, sigma) for mu in (-20, 0, 10, 25, 31, 40) for sigma in (1, 4, 8.3)]
+    by_ordinal = sorted(ratings, key=lambda r: r.ordinal)
+    assert [r.shown for r in by_ordinal] == sorted(r.shown for r in ratings)
+    assert display_rating(25.0, 25 / 3) == 1000
 
 
 @pytest.mark.parametrize(
@@ -122,6 +155,7 @@ def test_a_game_needs_exactly_one_winner_unless_forfeited():
         rate_result([side(1, forfeited=True), side(2, forfeited=True)], target=121)
 
 
-def test_ordinal_is_the_unrounded_shown_rating():
+def test_ordinal_is_the_stored_estimate_the_shown_rating_rescales():
     r = Rating(27.123, 2.001)
-    assert r.shown == round(r.ordinal, 1) and r.ordinal == pytest.approx(211.2)
+    assert r.ordinal == pytest.approx(211.2)
+    assert r.shown == round(1000 + 3 * r.ordinal) == 1634

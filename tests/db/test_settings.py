@@ -27,6 +27,8 @@ async def test_a_server_that_changed_nothing_has_the_defaults(store):
         turn_minutes=5,
         muggins=False,
         computer_games_count=False,  # issue 6: computer games kept apart by default
+        next_deal_seconds=20,  # issue 13: the show stays readable for 20 s
+        threads=True,  # issue 13: a thread per game
     )
     assert settings.turn_seconds == 300.0
     assert await store.settings.get(None) == ServerSettings()
@@ -36,6 +38,8 @@ async def test_a_server_that_changed_nothing_has_the_defaults(store):
         "turn_minutes",
         "muggins",
         "computer_games_count",
+        "next_deal_seconds",
+        "threads",
     }
 
 
@@ -70,6 +74,11 @@ async def test_an_update_changes_only_what_it_names_and_lasts(tmp_path):
         {"turn_minutes": 24 * 60 + 1},
         {"turn_minutes": 2.5},
         {"images": "yes"},
+        {"next_deal_seconds": -1},
+        {"next_deal_seconds": 601},
+        {"next_deal_seconds": 2.5},
+        {"next_deal_seconds": True},
+        {"threads": 1},
         {"colour": "green"},
     ],
 )
@@ -94,5 +103,52 @@ async def test_an_older_database_gains_the_settings_table(tmp_path, monkeypatch)
     try:
         assert store.schema_version >= mine.version
         assert (await store.settings.update(3, target=61)).target == 61
+    finally:
+        await store.close()
+
+
+async def test_the_pause_between_deals_and_threads_are_stored(tmp_path):
+    path = tmp_path / "settings.db"
+    store = await Store.open(path)
+    try:
+        changed = await store.settings.update(7, next_deal_seconds=0, threads=False)
+        assert (changed.next_deal_seconds, changed.threads) == (0, False)
+        assert (await store.settings.update(7, next_deal_seconds=600)).next_deal_seconds == 600
+        assert store.settings.cached(7) == ServerSettings(7, next_deal_seconds=600, threads=False)
+        assert store.settings.cached(8) is None  # never read: not cached
+    finally:
+        await store.close()
+    store = await Store.open(path)  # a fresh process: read back from the row
+    try:
+        assert await store.settings.get(7) == ServerSettings(
+            7, next_deal_seconds=600, threads=False
+        )
+    finally:
+        await store.close()
+
+
+async def test_a_version_7_database_gains_the_pause_threads_and_player_settings(
+    tmp_path, monkeypatch
+):
+    path = tmp_path / "v7.db"
+    older = tuple(m for m in db.migrations.MIGRATIONS if m.version <= 7)
+    with monkeypatch.context() as patched:
+        patched.setattr(db.migrations, "MIGRATIONS", older)
+        patched.setattr(db.migrations, "LATEST_VERSION", 7)
+        store = await Store.open(path)
+        await store.close()
+    conn = sqlite3.connect(path)  # a server's row as version 7 wrote it
+    with conn:
+        conn.execute(
+            "INSERT INTO guild_settings (guild_id, target, images, turn_minutes, muggins, "
+            "computer_games_count, updated_at) VALUES (7, 61, 1, 0, 0, 0, 1.0)"
+        )
+    conn.close()
+    store = await Store.open(path)
+    try:
+        assert store.schema_version == db.migrations.LATEST_VERSION >= 8
+        # a server that changed its settings before keeps them and gets the new defaults
+        assert await store.settings.get(7) == ServerSettings(7, target=61, turn_minutes=None)
+        assert (await store.players.update(5, notify=False)).notify is False
     finally:
         await store.close()

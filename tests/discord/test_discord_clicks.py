@@ -226,12 +226,12 @@ async def test_a_forged_button_id_is_answered_as_out_of_date(club):
 
 def test_button_templates_take_ascii_digits_only():
     """``\\d`` would also match other scripts' digits ("٣"): every template spells [0-9]."""
-    from cogs.standings import LeaderboardPageButton
     from cogs.utils.buttons import ALL_BUTTONS, PlayButton
     from cogs.utils.muggins import MUGGINS_ITEMS
     from cogs.utils.rematch import REMATCH_BUTTONS
+    from cogs.utils.standing_buttons import STANDINGS_ITEMS
 
-    items = (*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS, LeaderboardPageButton)
+    items = (*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS, *STANDINGS_ITEMS)
     for item in items:
         assert r"\d" not in item.__discord_ui_compiled_template__.pattern, item.__name__
     assert PlayButton.__discord_ui_compiled_template__.fullmatch("crib:p:12:3:5H")

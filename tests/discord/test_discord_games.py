@@ -96,7 +96,8 @@ async def test_the_privacy_check_catches_a_leaked_card(club, monkeypatch):
         payload = await real(self, view, **kwargs)
         hidden = sorted(hidden_cards(club.bot, view.game_id))
         if hidden:
-            payload["embed"].description += f"\n(psst: {hidden[0]})"
+            embed = payload["embed"]
+            embed.description = f"{embed.description or ''}\n(psst: {hidden[0]})"
         return payload
 
     monkeypatch.setattr(Table, "table_payload", leaky)

@@ -54,7 +54,8 @@ async def test_sigterm_then_a_new_process_carries_the_game_on(tmp_path):
             await emu.click(alice, lobby, "Start")
 
             def table():
-                for message in reversed(emu.public_messages(channel)):
+                places = (channel, *emu.threads_in(channel))  # the game plays in its thread
+                for message in reversed([m for p in places for m in emu.public_messages(p)]):
                     if any(b.label == "Your hand" for b in message.buttons):
                         return message
                 raise LookupError("no table yet")

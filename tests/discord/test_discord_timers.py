@@ -22,6 +22,7 @@ async def club(tmp_path):
         mona = emu.add_user("mona", roles=[managers])
         bot = make_bot(tmp_path / "cribbage.db")
         async with emu.running(bot):
+            await bot.manager.update_settings(guild.id, threads=False)  # the game stays here
             driver = Driver(emu, channel, bot)
             driver.users = [alice, bob]
             driver.mona = mona
@@ -97,10 +98,13 @@ async def test_a_turn_that_runs_out_is_played_and_shown_in_the_channel(club):
     await club.move(Seat(bob))  # bob cuts for the deal; alice does not
 
     clock.offset = 150
+    public = len(club.emu.public_messages(club.channel))
     report = await keeper.tick()
     assert [r.user_id for r in report.reminders] == [alice.id]
-    reminder = club.emu.last_public(club.channel)
-    assert f"<@{alice.id}>" in reminder.content and "time runs out" in reminder.content
+    # alice clicked Start a moment ago: the reminder is a note on her hand, not a ping
+    reminder = club.emu.last_ephemeral(alice)
+    assert "time runs out" in reminder.content
+    assert len(club.emu.public_messages(club.channel)) == public and not club.emu.pings
 
     clock.offset = 301
     step = manager.view(club.game_id()).step
@@ -109,7 +113,6 @@ async def test_a_turn_that_runs_out_is_played_and_shown_in_the_channel(club):
     assert [(t.user_id, t.step) for t in outcome.timeouts] == [(alice.id, step + 1)]
     story = "\n".join(club.emu.all_public_text())
     assert "played for **alice**: time ran out" in story
-    assert reminder.deleted  # the turn is over: its reminder is gone
     assert manager.view(club.game_id()).step > step  # (a tied cut is cut again: no phase here)
 
     await club.slash(alice, "cribbage forfeit")

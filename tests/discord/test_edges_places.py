@@ -37,6 +37,7 @@ async def two_servers(tmp_path):
         eve = emu.add_user("eve", guilds=[elsewhere])
         database = tmp_path / "cribbage.db"
         async with emu.running(make_bot(database)) as bot:
+            await bot.manager.update_settings(club.id, threads=False)  # games stay in #cribbage
             driver = Driver(emu, home, bot)
             driver.users, driver.database = [alice, bob, carol, eve], database
             driver.places = {"home": home, "side": side, "other": other}

@@ -555,9 +555,9 @@ async def test_editing_another_users_ephemeral_is_a_violation(world: World, bot:
 
 async def test_unknown_route_is_visible(world: World, bot: DemoBot) -> None:
     with pytest.raises(discord.NotFound):
-        await bot.http.request(discord.http.Route("POST", "/channels/1/threads"))
+        await bot.http.request(discord.http.Route("POST", "/channels/1/webhooks"))
     [violation] = world.emu.take_violations("unknown_route")
-    assert violation.route == "POST /channels/1/threads"
+    assert violation.route == "POST /channels/1/webhooks"
 
 
 def test_limits_checker() -> None:

@@ -81,6 +81,8 @@ async def world(tmp_path):
         database = tmp_path / "cribbage.db"
         bot = make_bot(database)
         async with emu.running(bot, error_loggers=ERROR_LOGGERS):
+            for server in (club, elsewhere):  # games stay where they were opened
+                await bot.manager.update_settings(server.id, threads=False)
             seeds = itertools.count(20261124)
             bot.manager._play._seed_source = lambda: next(seeds)  # the shuffles, seeded
             driver = Driver(emu, home, bot)
@@ -89,7 +91,8 @@ async def world(tmp_path):
             await emu.click(dave, emu.last_public(lobby_channel), "Join")
             await emu.slash(eve, other, "cribbage start", computer="easy")
             await emu.click(eve, emu.last_public(other), "Start")
-            board = await emu.slash(alice, quiet, "cribbage leaderboard")
+            answer = await emu.slash(alice, quiet, "cribbage leaderboard")  # private, shared:
+            board = await emu.click(alice, answer, "Share")  # its public copy
             manager = bot.manager
             ids = {name: manager.game_in_channel(c.id).game_id
                    for name, c in (("home", home), ("lobby", lobby_channel), ("other", other))}
@@ -110,7 +113,7 @@ async def world(tmp_path):
             people = dict(alice=alice, bob=bob, carol=carol, dave=dave, olga=olga, eve=eve,
                           mallory=mallory, huge=huge)
             places = dict(home=home, lobby=lobby_channel, quiet=quiet, other=other)
-            assert board.message.public  # one more message to forge clicks on
+            assert board.followups[0].public  # one more message to forge clicks on
 
             def sources():  # the bot's messages a forged click may come from, as they are now
                 return [m for channel in places.values() for m in emu.public_messages(channel)

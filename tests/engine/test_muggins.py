@@ -250,4 +250,4 @@ def test_the_story_shows_the_claim_not_the_count_until_the_window_closes():
     assert f"claims **{true - 1}**" in text and "fifteen" not in text and "worth" not in text
     text = "\n".join(story_lines(game.apply(dealer, Muggins()), names, game.variant))
     assert "Muggins!" in text and f"was worth {true}" in text and "1 missed" in text
-    assert "pegs 1 point" in text
+    assert "takes 1 point (now " in text

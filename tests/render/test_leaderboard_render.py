@@ -75,9 +75,9 @@ def test_leaderboard_lines_and_the_callers_row_below_the_page():
         owner=4,
     )
     lines = embed.description.splitlines()
-    assert lines[0] == "**1.** Alice — **230.0** · 10 games · 60% won"
-    assert lines[1] == "**2.** Bob — **220.0** · 3 games · 100% won · *provisional*"
-    assert lines[2:] == ["⋯", "📍 **14.** Dave — **100.0** · 10 games · 60% won"]
+    assert lines[0] == "**1.** Alice — **1690** · 10 games · 60% won"
+    assert lines[1] == "**2.** Bob — **1660** · 3 games · 100% won · *provisional*"
+    assert lines[2:] == ["⋯", "📍 **14.** Dave — **1300** · 10 games · 60% won"]
     assert embed.title == "🏆 Cribbage leaderboard — Club"
     assert embed.footer.text.startswith("Page 1 of 2 · sorted by rating")
 
@@ -88,8 +88,8 @@ def test_the_callers_row_on_the_page_is_marked_not_repeated():
         page(rows, me=rows[1]), NAMES, where="Club", provisional_games=PROVISIONAL_GAMES, owner=2
     )
     assert embed.description.splitlines() == [
-        "**1.** Alice — **230.0** · 10 games · 60% won",
-        "📍 **2.** Bob — **220.0** · 10 games · 60% won",
+        "**1.** Alice — **1690** · 10 games · 60% won",
+        "📍 **2.** Bob — **1660** · 10 games · 60% won",
     ]
 
 
@@ -133,7 +133,7 @@ def test_stats_embed_fields():
         stats(), "Alice", NAMES, where="everywhere", provisional_games=PROVISIONAL_GAMES
     )
     fields = {f.name: f.value for f in embed.fields}
-    assert embed.description == "Rating **180.0** · #2 of 9 among people"
+    assert embed.description == "Rating **1540** · #2 of 9 among people"
     assert fields["Record"] == "7 won · 5 lost (1 forfeit)"
     assert fields["Win rate"] == "**58%**"
     assert fields["Against"] == "people: 5 of 10 won\ncomputers: 2 of 2 won"
@@ -179,6 +179,8 @@ def entry(**changes) -> HistoryEntry:
         players=2,
         partnerships=False,
         target=121,
+        forfeit_seat=None,
+        seat=0,
         side=0,
         outcome="won",
         score=121,
@@ -194,7 +196,7 @@ def entry(**changes) -> HistoryEntry:
 
 def test_history_lines():
     assert history_line(entry(), NAMES, COMPUTER_PLAYERS) == (
-        "✅ **Won** 121–88 vs Bob · to 121 · skunk! · <t:1700000000:d> · rating +35.0"
+        "✅ **Won** 121–88 vs Bob · to 121 · skunk! · <t:1700000000:d> · rating +105"
     )
     team = entry(
         players=4,
@@ -219,6 +221,40 @@ def test_history_lines():
     assert history_line(forfeited, NAMES, COMPUTER_PLAYERS).startswith(
         "🏳️ **Forfeited** 40–88 vs Bob"
     )
+
+
+def test_an_aborted_game_in_the_history_names_who_left_and_counts_nothing():
+    """Issue 13: a forfeit before the first show is aborted: in the history it is "Aborted",
+    says who left, and carries no rating change and no result."""
+    aborted = dict(
+        status="abandoned",
+        end_reason="aborted",
+        outcome="abandoned",
+        score=0,
+        skunk_given=0,
+        rating_before=None,
+        rating_after=None,
+        opponents=(Participant(1, 1, 2, None, 0),),
+    )
+    they_left = history_line(entry(forfeit_seat=1, **aborted), NAMES, COMPUTER_PLAYERS, "Alice")
+    assert they_left == (
+        "⏹️ **Aborted** 0–0 vs Bob · to 121 · Bob left before the first show: not counted · "
+        "<t:1700000000:d>"
+    )
+    i_left = history_line(entry(forfeit_seat=0, **aborted), NAMES, COMPUTER_PLAYERS, "Alice")
+    assert "Alice left before the first show: not counted" in i_left
+    assert "rating" not in i_left and "Won" not in i_left and "Lost" not in i_left
+
+
+def test_a_rating_change_is_shown_on_the_display_scale_and_never_below_zero():
+    drop = entry(outcome="lost", skunk_given=0, rating_before=(25.0, 8.0), rating_after=(23.0, 7.8))
+    assert history_line(drop, NAMES, COMPUTER_PLAYERS).endswith("· rating -42")
+    floor = entry(outcome="lost", skunk_given=0, rating_before=(-40, 4), rating_after=(-41, 4))
+    assert history_line(floor, NAMES, COMPUTER_PLAYERS).endswith("· rating +0")
+    low = stats_embed(
+        stats(rating=(-30.0, 3.0)), "Eve", NAMES, where="x", provisional_games=PROVISIONAL_GAMES
+    )
+    assert low.description.startswith("Rating **0** ·")
 
 
 def test_history_embed():

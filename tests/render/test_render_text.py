@@ -34,7 +34,7 @@ from bot.render import (
     status_text,
     story_lines,
 )
-from bot.render.text import escape, score_bar
+from bot.render.text import escape, score_bar, tell
 from tests.support.render import NAMES, cut_for_jack, names_for, play_deal
 
 TWO = Variant(players=2)
@@ -72,15 +72,16 @@ def test_names_are_escaped():
 SEED_39_DEAL_1 = [
     "__Deal 1__ · **Alice** deals 6 each · lay away 2 cards each to Alice's crib",
     "Alice and Bob lay their cards away to the crib",
-    "Bob cuts the J♥ as the starter — two for his heels to Alice",
+    "Bob cuts the J♥ as the starter — two for his heels to Alice (now 2)",
     "**Bob** plays 5♠ — count 5",
     "**Alice** plays 7♠ — count 12",
     "**Bob** plays J♦ — count 22",
-    "**Alice** plays 9♣ — count 31 — thirty-one for two · the count starts again",
+    "**Alice** plays 9♣ — count 31 — thirty-one for two (now 4) · the count starts again",
     "**Bob** plays Q♠ — count 10",
     "**Alice** plays 10♠ — count 20",
-    "**Bob** plays K♦ — count 30 · Alice says go · Bob pegs 1 for the go · the count starts again",
-    "**Alice** plays Q♥ — count 10 · last card for one",
+    "**Bob** plays K♦ — count 30 · Alice says go · Bob pegs 1 for the go (now 1)"
+    " · the count starts again",
+    "**Alice** plays Q♥ — count 10 · last card for one (now 5)",
     "**Bob**'s hand 5♠ J♦ Q♠ K♦ + J♥: fifteen two, fifteen four, fifteen six, fifteen eight, "
     "a pair is ten, a run of three is thirteen, and another run of three is sixteen "
     "— **16** (now 17)",
@@ -110,16 +111,9 @@ def test_story_one_apply_at_a_time_reads_the_same_lines():
             action = min(actions, key=lambda a: a.card)
         else:
             action = actions[0]
-        lines += story_lines(game.apply(seat, action), ["Alice", "Bob"], TWO)
-    # only the two discards, applied separately, now take a line each
-    assert lines[1:3] == [
-        "Bob lays 2 cards away to the crib",
-        "Alice lays 2 cards away to the crib",
-    ] or lines[1:3] == [
-        "Alice lays 2 cards away to the crib",
-        "Bob lays 2 cards away to the crib",
-    ]
-    assert lines[3:] == SEED_39_DEAL_1[2:]
+        tell(lines, game.apply(seat, action), ["Alice", "Bob"], TWO)
+    # the two discards, applied separately, still share one line
+    assert lines == SEED_39_DEAL_1
 
 
 def test_story_shows_are_in_counting_order_then_the_crib():
@@ -147,7 +141,7 @@ def test_story_groups_several_goes():
     ]
     assert story_lines(events, NAMES, Variant(players=4)) == [
         "**Alice** plays Q♦ — count 20 · Bob, Carol and Dave say go · Alice pegs 1 for the go"
-        " · the count starts again"
+        " (now 9) · the count starts again"
     ]
 
 
@@ -155,7 +149,7 @@ def test_story_go_without_its_card():
     """A batch may start with a go (the card was announced in an earlier message)."""
     events = [Go(1, 27), Scored(0, 0, 1, ScoreReason.GO, 12), CountReset(1)]
     assert story_lines(events, ["Alice", "Bob"], TWO) == [
-        "Bob says go · Alice pegs 1 for the go · the count starts again"
+        "Bob says go · Alice pegs 1 for the go (now 12) · the count starts again"
     ]
     assert story_lines([CountReset(0)], ["Alice", "Bob"], TWO) == ["The count starts again"]
 
@@ -168,7 +162,7 @@ def test_story_thirty_one_and_last_card():
         CountReset(None),
     ]
     assert story_lines(events, ["Alice", "Bob"], TWO) == [
-        "**Bob** plays K♣ — count 31 — thirty-one for two"
+        "**Bob** plays K♣ — count 31 — thirty-one for two (now 40)"
     ]
     pile = parse_cards("5H 5D")
     events = [
@@ -178,7 +172,7 @@ def test_story_thirty_one_and_last_card():
         CountReset(None),
     ]
     assert story_lines(events, ["Alice", "Bob"], TWO) == [
-        "**Alice** plays 5♦ — count 10 — a pair for two · last card for one"
+        "**Alice** plays 5♦ — count 10 — a pair for two · last card for one (now 31)"
     ]
 
 
@@ -279,10 +273,11 @@ def test_board_text_during_the_play():
     game.apply(1, min(game.legal_actions(1), key=lambda a: a.card))
     text = board_text(game, ["Alice", "Bob"])
     assert text.splitlines()[0] == f"**Alice** {score_bar(2, 121)} 2/121"
-    assert "┃ skunk line 91 (double skunk below 61)" in text
+    assert "skunk" not in text  # not on every table: the bars mark it, the lobby says it
     assert "Deal 1 · **Alice** deals · starter J♥" in text
-    assert "Alice to play · count 5" in text
-    assert "Pile: 5♠ (5)" in text
+    assert "Alice to play" in text
+    assert text.splitlines()[-1] == "Count 5: 5♠"  # the count once, with its cards
+    assert text.count("count") + text.count("Count") == 1
 
 
 def test_board_text_in_partnerships_and_at_the_end():
@@ -350,3 +345,22 @@ def test_rules_and_help_fit_a_message():
     assert "/cribbage start" in help_text()
     assert len(help_text()) <= 2000
     assert help_text([("/x", "does x")]).count("`/x` — does x") == 1
+
+
+def test_status_and_hand_text_while_the_show_stays_up():
+    """NEXT_DEAL: the table waits for everyone's Next deal; nobody is told it is their turn."""
+    from bot.engine import NextDeal
+
+    game = Game.new(TWO, seed=39, first_dealer=0, hold_between_deals=True)
+    while game.phase is not Phase.NEXT_DEAL:
+        seat = game.to_act[0]
+        game.apply(seat, game.legal_actions(seat)[0])
+    assert game.phase is Phase.NEXT_DEAL
+    names = ["Alice", "Bob"]
+    assert status_text(game, names) == "The show: the next deal when Alice and Bob are ready"
+    text = hand_text(game, 0, names)
+    assert "The show is over: click **Next deal** when you are ready." in text
+    assert "Your turn" not in text and "count" not in text
+    game.apply(0, NextDeal())
+    assert status_text(game, names) == "The show: the next deal when Bob is ready"
+    assert "You are ready: the next deal when Bob is ready." in hand_text(game, 0, names)

@@ -96,6 +96,8 @@ async def test_every_method_taking_a_game_id_answers_an_impossible_one_as_unknow
         await manager.set_message(bad, "table", CHANNEL, 1)  # nothing to remember it for
         assert await manager.turns(bad) == ()
         assert manager.muggins_window_closes_at(bad) is None
+        assert manager.next_deal_at(bad) is None
+        assert (await manager.move_game(bad, CHANNEL + 1)).reason is R.UNKNOWN_GAME
     assert dump_database(path) == before
 
 

@@ -11,7 +11,13 @@ from bot.engine import Game, Phase, Variant
 from bot.sessions import GameSessionManager, GameStatus, Outcome, Refusal, RefusalReason
 from bot.sessions.matchplay import GameResult, game_points, games_needed, tally
 from db import Store
-from tests.support.sessions import HOST, open_manager, play_to_end, running
+from tests.support.sessions import (
+    HOST,
+    open_manager,
+    play_past_first_show,
+    play_to_end,
+    running,
+)
 
 R = RefusalReason
 SHORT = Variant(2, False, 61)
@@ -138,12 +144,24 @@ async def test_skunks_count_two_games_in_the_tally(tmp_path):
 
 async def test_a_forfeit_concedes_the_match(manager):
     started = await open_match(manager, best_of=5)
+    await play_past_first_show(manager, started.game_id, random.Random(4))
     outcome = await manager.forfeit(started.game_id, HOST)
     assert outcome.next_game is None
     assert outcome.view.match.status == "conceded" and outcome.view.match.winner_side == 1
     assert manager.game_in_channel(500) is None
     row = await manager._store.matches.match_of_game(started.game_id)
     assert row.status == "conceded"
+
+
+async def test_a_game_aborted_before_its_first_show_abandons_the_match(manager):
+    """A forfeit before the first show aborts the game (bookkeeping): nobody won it, so the
+    match is abandoned, live and as the store keeps it (a restart tallies the same)."""
+    started = await open_match(manager, best_of=5)
+    outcome = await manager.forfeit(started.game_id, HOST)
+    assert outcome.finished.reason == "aborted" and outcome.next_game is None
+    assert outcome.view.match.status == "abandoned" and outcome.view.match.winner_side is None
+    row = await manager._store.matches.match_of_game(started.game_id)
+    assert row.status == "abandoned"
 
 
 async def test_a_cancelled_lobby_cancels_its_match(manager):

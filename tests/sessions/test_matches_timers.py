@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 from bot.engine import Variant
 from bot.sessions import Outcome
-from tests.support.sessions import HOST, open_manager
+from tests.support.sessions import HOST, open_manager, play_past_first_show
 
 
 async def test_running_out_of_time_for_good_concedes_the_match(tmp_path):
@@ -19,6 +21,8 @@ async def test_running_out_of_time_for_good_concedes_the_match(tmp_path):
         await manager.add_computer(lobby.game_id, HOST, "easy")
         started = await manager.start(lobby.game_id, HOST)
         assert isinstance(started, Outcome)
+        # past the first show: before it a forfeit aborts the game (and abandons the match)
+        await play_past_first_show(manager, started.game_id, random.Random(1))
         now[0] += 24 * 3600
         report = await manager.sweep_turns()
         (forfeit,) = report.forfeits

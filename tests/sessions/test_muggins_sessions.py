@@ -37,7 +37,8 @@ def replay_checks(path, game_id: int) -> Game:
         conn.close()
     variant = Variant.from_dict(state["variant"])
     assert variant.muggins and muggins == 1
-    game = Game.new(variant, int(seed), first_dealer)
+    hold = state.get("hold_between_deals", False)  # every game the manager makes holds
+    game = Game.new(variant, int(seed), first_dealer, hold_between_deals=hold)
     for seat, action in rows:
         game.apply(seat, action_from_dict(json.loads(action)))
     assert game.to_dict() == state

@@ -24,6 +24,7 @@ from tests.support.sessions import (
     CAROL,
     HOST,
     play_one,
+    play_past_first_show,
     play_to_end,
     running,
     started_game,
@@ -94,6 +95,7 @@ async def test_start_act_timeouts_and_forfeit_carry_hands_and_settings(tmp_path)
         (expired,) = (await manager.sweep_turns()).expired
         assert expired.timeouts
         await check(manager, expired, settings)
+        await play_past_first_show(manager, started.game_id, rng)  # else: aborted
         forfeit = await manager.forfeit(started.game_id, BOB)
         assert forfeit.finished.reason == "forfeit"
         await check(manager, forfeit, settings)

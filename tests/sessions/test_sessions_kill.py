@@ -51,7 +51,10 @@ class Worker:
         with log.open("ab") as errors:
             self.proc = subprocess.Popen(
                 [sys.executable, str(WORKER), "--serve"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, cwd=ROOT,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=errors,
+                cwd=ROOT,
             )
 
     def _send(self, line: str) -> int:
@@ -166,7 +169,8 @@ def check_games(path: Path, ledger: Ledger, acts: list[tuple], games: set[int] |
             assert snapshot is not None and snapshot[0] == step == len(seqs), (game_id, step)
             assert step >= ledger.acked.get(game_id, 0), f"game {game_id}: acknowledged step lost"
             variant = Variant(players, bool(partners), target, bool(muggins))
-            game = Game.new(variant, int(seed), first)
+            hold = json.loads(snapshot[1]).get("hold_between_deals", False)
+            game = Game.new(variant, int(seed), first, hold_between_deals=hold)
             for _, seat, action, _ in log:
                 game.apply(seat, action_from_dict(action))
             assert game.to_dict() == json.loads(snapshot[1]), f"game {game_id}: snapshot != replay"
@@ -199,7 +203,8 @@ def check_matches(path: Path) -> Counter[str]:
             games = conn.execute(
                 "SELECT g.id, g.status, g.end_reason, g.winner_side, g.players, g.partnerships, "
                 "COALESCE((SELECT MAX(skunk_given) FROM results r WHERE r.game_id = g.id), 0) "
-                "FROM games g WHERE g.match_id = ? ORDER BY g.id", (match_id,)
+                "FROM games g WHERE g.match_id = ? ORDER BY g.id",
+                (match_id,),
             ).fetchall()
             assert games, match_id
             seen[status] += 1
@@ -208,8 +213,11 @@ def check_matches(path: Path) -> Counter[str]:
                 assert len(games) == 1 and games[0][1] in ("lobby", "cancelled"), games
                 continue
             sides = 2 if games[0][5] else games[0][4]
-            ended = [GameResult(g[2] or "", g[3], g[6]) for g in games
-                     if g[1] in ("finished", "abandoned")]
+            ended = [
+                GameResult(g[2] or "", g[3], g[6])
+                for g in games
+                if g[1] in ("finished", "abandoned")
+            ]
             expected = tally(best_of, sides, ended)
             for played in range(1, len(ended)):  # a game was started only while undecided
                 assert tally(best_of, sides, ended[:played]).status == "playing", games
@@ -264,8 +272,10 @@ def test_killed_200_times_nothing_acknowledged_is_lost_or_doubled(tmp_path):
     seconds = time.perf_counter() - started
     counts = ledger.counts
     with_computers = computer_games(path)
-    print(f"\n{dict(counts)}, {len(ledger.acked)} games ({with_computers} with computers), "
-          f"{len(ledger.ended)} ended, matches {dict(matches)}, {seconds:.1f} s")
+    print(
+        f"\n{dict(counts)}, {len(ledger.acked)} games ({with_computers} with computers), "
+        f"{len(ledger.ended)} ended, matches {dict(matches)}, {seconds:.1f} s"
+    )
     assert counts["kills"] >= 200 and counts["acknowledged actions"] > 3000, counts
     assert len(ledger.ended) > 20 and with_computers > 20, (ledger.ended, with_computers)
     assert counts["match games started"] > 3 and matches["won"] + matches["conceded"] > 0

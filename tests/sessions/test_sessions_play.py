@@ -34,6 +34,7 @@ from tests.support.sessions import (
     assert_durable,
     dump_database,
     play_one,
+    play_past_first_show,
     play_to_end,
     running,
     started_game,
@@ -159,7 +160,7 @@ async def test_refusals_change_nothing(mid_game):
 async def test_a_card_that_passes_31_is_refused_with_the_engines_reason(setup):
     manager, path = setup
     game_id = (await started_game(manager)).game_id
-    rng = random.Random(8)
+    rng = random.Random(7)
     for _ in range(400):
         view = manager.view(game_id)
         if view.phase is Phase.PLAY:
@@ -267,6 +268,7 @@ async def test_forfeit_ends_the_game_for_the_other_sides(setup):
             manager, humans=(HOST, BOB, CAROL), variant=Variant(players=3), channel_id=600
         )
     ).game_id
+    await play_past_first_show(manager, game_id, random.Random(2))  # before it: aborted
     outcome = await manager.forfeit(game_id, BOB)
     assert outcome.finished.reason == "forfeit" and outcome.finished.forfeit_seat == 1
     assert outcome.finished.winner_sides == (0, 2)
@@ -292,6 +294,7 @@ async def test_a_partner_forfeits_for_the_team(setup):
             channel_id=700,
         )
     ).game_id
+    await play_past_first_show(manager, game_id, random.Random(2))  # before it: aborted
     outcome = await manager.forfeit(game_id, CAROL)  # seat 2, partner of HOST
     assert outcome.finished.winner_sides == (1,)
     assert set(outcome.finished.winner_users) == {BOB, DAVE}

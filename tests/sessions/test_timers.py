@@ -145,15 +145,16 @@ async def test_the_third_turn_to_run_out_forfeits(timed):
     assert report.expired == ()
     (ended,) = report.forfeits
     assert ended.timeouts[0].forfeited and ended.timeouts[0].expiries == 3
-    assert ended.finished.reason == "forfeit" and ended.finished.forfeit_seat == 0
-    assert ended.view.status is GameStatus.FINISHED and manager.view(game_id) is None
+    # in the first deal, before any hand was counted: the forfeit aborts the game (issue 13)
+    assert ended.finished.reason == "aborted" and ended.finished.forfeit_seat == 0
+    assert ended.view.status is GameStatus.ABANDONED and manager.view(game_id) is None
     conn = sqlite3.connect(path)
     assert conn.execute(
         "SELECT seat, outcome FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
-    ).fetchall() == [(0, "forfeited"), (1, "won")]
-    assert conn.execute("SELECT end_reason FROM games WHERE id = ?", (game_id,)).fetchone() == (
-        "forfeit",
-    )
+    ).fetchall() == [(0, "abandoned"), (1, "abandoned")]
+    assert conn.execute(
+        "SELECT end_reason, forfeit_seat FROM games WHERE id = ?", (game_id,)
+    ).fetchone() == ("abandoned", 0)
     conn.close()
     assert await sweep(manager, clock, at + 10 * TURN) == TurnReport()
 
@@ -249,7 +250,8 @@ async def test_deadlines_and_counts_survive_a_restart(tmp_path):
     async with running(path, clock=clock, seed_source=lambda: 11) as manager:
         report = await manager.sweep_turns()
         (ended,) = report.forfeits
-        assert ended.timeouts[0].expiries == 3 and ended.finished.reason == "forfeit"
+        assert ended.timeouts[0].expiries == 3
+        assert ended.finished.reason == "aborted"  # in the first deal: see bookkeeping.py
     assert replay_from_database(path, game_id)[2] == ended.step
 
 

@@ -80,12 +80,15 @@ def replay_from_database(path: Path, game_id: int) -> tuple[Game, dict, int]:
     """(the replay of the log, the stored snapshot, the number of logged actions)."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        players, partnerships, target, seed, first_dealer = conn.execute(
-            "SELECT players, partnerships, target, seed, first_dealer FROM games WHERE id = ?",
+        players, partnerships, target, seed, first_dealer, muggins = conn.execute(
+            "SELECT players, partnerships, target, seed, first_dealer, muggins FROM games "
+            "WHERE id = ?",
             (game_id,),
         ).fetchone()
-        game = Game.new(Variant(players, bool(partnerships), target), int(seed), first_dealer)
         rows, snapshot = stored_log(conn, game_id)
+        hold = snapshot is not None and json.loads(snapshot[1]).get("hold_between_deals", False)
+        variant = Variant(players, bool(partnerships), target, bool(muggins))
+        game = Game.new(variant, int(seed), first_dealer, hold_between_deals=hold)
         for expected, (seq, seat, action, _) in enumerate(rows, start=1):
             assert seq == expected, f"game {game_id}: seq {seq} where {expected} was expected"
             game.apply(seat, action_from_dict(action))
@@ -173,3 +176,20 @@ async def play_to_end(manager: GameSessionManager, game_id: int, rng: random.Ran
         if outcome.finished is not None:
             return outcome
     raise AssertionError(f"game {game_id} did not end: {last}")
+
+
+async def play_past_first_show(
+    manager: GameSessionManager, game_id: int, rng: random.Random
+) -> Outcome:
+    """Random legal play by the humans until the second deal is dealt (a game forfeited once
+    its first show is over is a forfeit, not aborted: bot/sessions/bookkeeping.py)."""
+    last = None
+    for _ in range(500):
+        view = manager.view(game_id)
+        if view is None or view.deal_number > 1:
+            assert last is not None, "no move was needed"
+            return last
+        outcome = await play_one(manager, game_id, rng)
+        assert outcome is not None, f"game {game_id} waits on nobody"
+        last = outcome
+    raise AssertionError(f"game {game_id} never got past its first show: {last}")

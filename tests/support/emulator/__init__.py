@@ -82,6 +82,23 @@ Errors discord.py logs while handling an interaction ("Ignoring exception in com
 are raised as :class:`BotError` the same way (``emu.take_bot_errors()``); add the bot's own
 loggers with ``emu.running(bot, error_loggers=("discord", "cribbage"))``.
 
+Pings (``pings.py``: each rule with its Discord citation): ``emu.pings`` lists every
+notification (:class:`Ping`: ``user``, ``message``, ``channel``, ``at``, ``reason``, ``silent``)
+by Discord's allowed-mentions rules -- mentions in content (never embeds), interaction messages
+parse users by default, ``allowed_mentions`` narrows them, ephemeral messages and every edit
+(the fill of a deferred response too) notify nobody; ``emu.pings_for(user)``;
+``emu.ghost_pings`` (a pinging message deleted afterwards); ``emu.messages_below(message)``
+(the public messages a client shows under it, oldest first).
+
+Threads and permissions (``threads.py``): the bot starts threads from a message or without one
+(THREAD_CREATE, the starter message, Discord's "started a thread" notice in the channel), posts
+and answers interactions in them; ``emu.start_thread(user, channel, name, message=...)``,
+``emu.threads_in(channel)``, ``emu.set_permissions(channel, role_or_user, allow=, deny=)``
+(channel overwrites; interactions carry the permissions in their channel),
+``emu.permissions_in(user, channel)``. What Discord refuses is refused with its error codes
+(CREATE_PUBLIC_THREADS to start one, SEND_MESSAGES_IN_THREADS to post, names of 1-100
+characters, one thread per message, none in a thread, archived and locked threads).
+
 Other helpers: ``emu.public_messages(channel)``, ``emu.last_public(channel)``,
 ``emu.ephemerals_for(user)``, ``emu.last_ephemeral(user)``, ``emu.visible_to(user, channel)``,
 ``emu.dms_for(user)``, ``emu.all_public_text()``, ``emu.registered_commands(guild)``,
@@ -125,9 +142,10 @@ kind ``message`` (outbound; every version of every message, and user posts):
     message; null when public), ``interaction_id`` (the interaction whose token created it),
     ``by_interaction_id`` (edits: the interaction whose token or click edited it), ``via``
     (interaction_response | deferred | followup | component_update | webhook_edit | channel |
-    channel_edit | user | ...delete), ``version`` (1 = creation), ``loading``, ``content``,
-    ``embeds`` (Discord embed dicts), ``components`` (Discord component dicts as sent: action
-    rows of buttons with label, custom_id, style, disabled, emoji), ``attachments``
+    channel_edit | user | system (thread notices) | ...delete), ``version`` (1 = creation),
+    ``loading``, ``content``, ``embeds`` (Discord embed dicts), ``components`` (Discord
+    component dicts as sent: action rows of buttons with label, custom_id, style, disabled,
+    emoji), ``attachments``
     ([{filename, size}]), ``flags``. A delete has only the ids, ``visibility`` and ``via``.
 kind ``reaction``: ``action`` (add | remove), ``message_id``, ``emoji``, ``user_id``, ``user``.
 kind ``violation``: ``violation`` (its kind), ``detail``, ``interaction_id``, ``route``.
@@ -135,6 +153,13 @@ kind ``bot_error``: ``text`` (a discord.py ERROR log line), ``interaction_id`` i
 kind ``http_error``: ``route``, ``status``, ``code``, ``message``, ``errors`` — every error
     the emulator answered the bot with.
 kind ``clock``: ``advanced`` (seconds added to the emulator clock).
+kind ``ping``: ``message_id``, ``channel_id``, ``channel``, ``user_id``, ``user``, ``reason``
+    (mention | role | everyone | reply | dm), ``silent``, ``via`` -- one per user notified.
+kind ``ghost_ping``: ``message_id``, ``channel_id``, ``channel``, ``user_ids``, ``users``,
+    ``lived_ms`` -- a message that had pinged them was deleted.
+kind ``thread``: ``action`` (create | update), ``thread_id``, ``name``; create: ``parent_id``,
+    ``parent``, ``owner``, ``thread_type``, ``message_id`` (the message it was started from);
+    update: ``archived``, ``locked``.
 
 To audit privacy, filter ``kind == "message" and visibility == "public"``: that is everything
 any channel member ever saw.
@@ -159,6 +184,7 @@ from .models import (
     Violation,
     ViolationError,
 )
+from .pings import Ping
 from .transcript import ENV_VAR as TRANSCRIPT_ENV_VAR
 
 __all__ = [
@@ -178,6 +204,7 @@ __all__ = [
     "EmulatorTimeout",
     "InteractionResult",
     "MessageVersion",
+    "Ping",
     "SelectMenu",
     "Violation",
     "ViolationError",

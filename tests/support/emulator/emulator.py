@@ -53,7 +53,9 @@ from .models import (
     Violation,
     ViolationError,
 )
+from .pings import Ping, Pings, check_allowed_mentions
 from .rest import HTTPError, RestApi, Upload, form_errors
+from .threads import Threads
 from .transcript import Transcript, message_fields
 
 if TYPE_CHECKING:
@@ -106,6 +108,9 @@ class DiscordEmulator:
     keep_records:
         Keep only the last N transcript records in memory (long benchmarks); the JSONL file
         still gets every record.
+    thread_notice_age:
+        A thread started from a message at least this old (seconds) also posts Discord's
+        "started a thread" notice in the channel (see ``threads.py``).
     """
 
     def __init__(
@@ -121,6 +126,7 @@ class DiscordEmulator:
         keep_records: int | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
+        thread_notice_age: float = 0.0,
     ):
         self.response_deadline = response_deadline
         self.token_ttl = token_ttl
@@ -156,6 +162,9 @@ class DiscordEmulator:
         self.bot_user = self._new_user(bot_name, bot=True)
         self.application_id = self._next_id()
 
+        self.notifications = Pings(self)  # who each message notified (see pings.py)
+        # thread channels and channel permissions (threads.py)
+        self.thread_rules = Threads(self, notice_age=thread_notice_age)
         self.gateway = Gateway(self)
         self.rest = RestApi(self)
         self._runner: web.AppRunner | None = None
@@ -351,6 +360,47 @@ class DiscordEmulator:
         guild.roles[role.id] = role
         return role
 
+    async def start_thread(
+        self,
+        user: EmuUser,
+        channel: EmuChannel,
+        name: str,
+        *,
+        message: EmuMessage | None = None,
+        private: bool = False,
+    ) -> EmuChannel:
+        """``user`` starts a thread in ``channel`` (from ``message``, or without one), as
+        Discord allows it (``EmulatorError`` carrying Discord's refusal otherwise)."""
+        self._check_can_see(user, channel, message)
+        body: dict[str, Any] = {"name": name}
+        if message is None:
+            body["type"] = 12 if private else 11
+        try:
+            return await self.thread_rules.start(user, channel, body, message)
+        except HTTPError as exc:
+            raise EmulatorError(f"Discord refuses: {exc.code} {exc.message}") from exc
+
+    def threads_in(self, channel: EmuChannel) -> list[EmuChannel]:
+        """The threads started in ``channel``, oldest first."""
+        return self.thread_rules.threads_of(channel)
+
+    def set_permissions(
+        self,
+        channel: EmuChannel,
+        target: EmuRole | EmuUser,
+        *,
+        allow: int = 0,
+        deny: int = 0,
+    ) -> None:
+        """A permission overwrite on ``channel`` for a role (the guild's id: ``@everyone``)
+        or a member, as a server admin sets it; the bot gets CHANNEL_UPDATE."""
+        kind = 0 if isinstance(target, EmuRole) else 1
+        self.thread_rules.set_overwrite(channel, target.id, kind, allow, deny)
+
+    def permissions_in(self, user: EmuUser, channel: EmuChannel) -> int:
+        """``user``'s permissions in ``channel`` after its overwrites (see ``threads.py``)."""
+        return self.thread_rules.permissions(user, channel)
+
     def dm_channel(self, user: EmuUser) -> EmuChannel:
         """The bot's DM channel with ``user`` (created on first use)."""
         for channel in self.channels.values():
@@ -396,6 +446,8 @@ class DiscordEmulator:
         finished (in-process bots). Raises ``ViolationError`` in strict mode.
         """
         self._check_can_see(user, channel)
+        if channel.is_thread and channel.archived:
+            raise EmulatorError("application commands cannot be used in an archived thread")
         opts = {**(options or {}), **kw_options}
         data = self._command_data(channel, command, opts, user)
         fields = {"command": command, "options": _jsonable(opts)}
@@ -619,6 +671,10 @@ class DiscordEmulator:
     async def say(self, user: EmuUser, channel: EmuChannel, content: str) -> EmuMessage:
         """``user`` posts a plain message (the bot gets MESSAGE_CREATE)."""
         self._check_can_see(user, channel)
+        try:
+            self.thread_rules.check_send(user, channel)
+        except HTTPError as exc:
+            raise EmulatorError(f"{user.name} may not post in {channel!r}: {exc.message}") from exc
         return await self._create(channel, user, {"content": content}, [], via="user")
 
     async def react(self, user: EmuUser, message: EmuMessage, emoji: str) -> None:
@@ -713,6 +769,26 @@ class DiscordEmulator:
     def visible_to(self, user: EmuUser, channel: EmuChannel | None = None) -> list[EmuMessage]:
         """Everything ``user`` sees in ``channel``: public messages and their own ephemerals."""
         return [m for m in self._messages_in(channel) if m.visible_for(user)]
+
+    @property
+    def pings(self) -> list[Ping]:
+        """Every notification so far (user, message, channel, at; see ``pings.py``)."""
+        return list(self.notifications.all)
+
+    @property
+    def ghost_pings(self) -> list[Ping]:
+        """Pings whose message was deleted afterwards."""
+        return self.notifications.ghosts
+
+    def pings_for(self, user: EmuUser) -> list[Ping]:
+        return self.notifications.of(user)
+
+    def messages_below(
+        self, message: EmuMessage | InteractionResult, viewer: EmuUser | None = None
+    ) -> list[EmuMessage]:
+        """The public messages of ``message``'s channel created after it and not deleted,
+        oldest first: what a client shows under it (with ``viewer``: their ephemerals too)."""
+        return self.notifications.below(self._as_message(message), viewer)
 
     def all_public_text(self) -> list[str]:
         """The text of every version of every public message ever sent (deleted ones too):
@@ -1120,6 +1196,8 @@ class DiscordEmulator:
                 raise EmulatorError(f"{user.name} is not in the DM {channel.name}")
         elif channel.guild is None or user.id not in channel.guild.members:
             raise EmulatorError(f"{user.name} is not a member of the channel's guild")
+        elif not self.thread_rules.can_view(user, channel):
+            raise EmulatorError(f"{user.name} cannot view {channel!r}")
         if message is not None:
             if message.deleted:
                 raise EmulatorError(f"{message!r} was deleted")
@@ -1158,14 +1236,16 @@ class DiscordEmulator:
             # a forged interaction may come from a user outside the guild: a member, no roles
             member = guild.members.get(user.id) or EmuMember(user, guild)
             bot_member = guild.members[self.bot_user.id]
-            channel_data["permissions"] = str(member.permissions)
+            channel_data["permissions"] = str(self.thread_rules.permissions(user, channel))
             payload.update(
                 {
                     "guild_id": str(guild.id),
                     "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
                     "guild_locale": "en-US",
                     "member": member.payload(with_permissions=True),
-                    "app_permissions": str(bot_member.permissions),
+                    "app_permissions": str(
+                        self.thread_rules.permissions(bot_member.user, channel)
+                    ),
                     "authorizing_integration_owners": {"0": str(guild.id)},
                     "context": 0,
                 }
@@ -1455,7 +1535,8 @@ class DiscordEmulator:
         self, body: dict[str, Any], *, creating: bool, uploads: list[Upload], flags: int = 0
     ) -> list[limits.Problem]:
         has_files = bool(uploads) or bool(body.get("attachments"))
-        return limits.check_message(body, creating=creating, has_files=has_files, flags=flags)
+        problems = limits.check_message(body, creating=creating, has_files=has_files, flags=flags)
+        return problems + check_allowed_mentions(body)
 
     def _invalid(
         self, route: str, problems: list[limits.Problem], interaction_id: int | None
@@ -1533,9 +1614,17 @@ class DiscordEmulator:
             interaction_metadata=metadata,
             message_type=20 if interaction is not None and interaction.type == 2 else 0,
         )
+        reference = body.get("message_reference")
+        if isinstance(reference, dict) and reference.get("message_id"):
+            message.message_reference = {"channel_id": str(channel.id), **reference}
+            message.message_type = 19  # REPLY
+        self.thread_rules.posted(message)
         self.messages[message.id] = message
         self._in_channel.setdefault(channel.id, []).append(message)
         self._record("message", action="create", author=author.name, **message_fields(message))
+        self.notifications.created(
+            message, body, by_interaction=interaction is not None, loading=loading
+        )
         self._touch(channel)
         await self._broadcast_message("MESSAGE_CREATE", message)
         return message
@@ -1588,6 +1677,7 @@ class DiscordEmulator:
 
     async def _delete(self, message: EmuMessage, *, via: str) -> None:
         message.deleted = True
+        message.deleted_at = self.now()
         self._record(
             "message",
             action="delete",
@@ -1596,6 +1686,7 @@ class DiscordEmulator:
             visibility="ephemeral" if message.ephemeral else "public",
             via=via,
         )
+        self.notifications.deleted(message)
         self._touch(message.channel)
         if message.ephemeral:
             return

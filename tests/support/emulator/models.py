@@ -219,6 +219,7 @@ class EmuGuild:
     name: str
     owner_id: int
     channels: list[EmuChannel] = field(default_factory=list)
+    threads: list[EmuChannel] = field(default_factory=list)  # thread channels (threads.py)
     members: dict[int, EmuMember] = field(default_factory=dict)
     roles: dict[int, EmuRole] = field(default_factory=dict)
     created_at: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
@@ -281,7 +282,7 @@ class EmuGuild:
                 "member_count": len(self.members),
                 "members": [m.payload() for m in self.members.values()],
                 "channels": [c.payload(with_guild_id=False) for c in self.channels],
-                "threads": [],
+                "threads": [t.payload() for t in self.threads if not t.archived],
                 "presences": [],
                 "voice_states": [],
                 "stage_instances": [],
@@ -300,9 +301,20 @@ class EmuChannel:
     id: int
     name: str
     guild: EmuGuild | None
-    type: int = 0  # 0 = text, 1 = DM
+    type: int = 0  # 0 = text, 1 = DM, 11 = public thread, 12 = private thread
     position: int = 0
     recipient: EmuUser | None = None  # for DM channels
+    # permission overwrites: role or member id -> (allow, deny, type 0 role / 1 member)
+    overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    # threads (see threads.py): the channel it lives in, who started it, its state
+    parent: EmuChannel | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 4320
+    created_at: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    message_count: int = 0
+    total_message_sent: int = 0
 
     @property
     def mention(self) -> str:
@@ -311,6 +323,15 @@ class EmuChannel:
     @property
     def is_dm(self) -> bool:
         return self.type == 1
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (10, 11, 12)
+
+    @property
+    def jump_url(self) -> str:
+        guild = self.guild.id if self.guild is not None else "@me"
+        return f"https://discord.com/channels/{guild}/{self.id}"
 
     def payload(self, *, with_guild_id: bool = True) -> dict[str, Any]:
         if self.is_dm:
@@ -322,18 +343,50 @@ class EmuChannel:
                 "recipients": [self.recipient.payload()],
                 "flags": 0,
             }
+        if self.is_thread:
+            return self._thread_payload(with_guild_id)
         data: dict[str, Any] = {
             "id": str(self.id),
             "type": self.type,
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [
+                {"id": str(target), "type": kind, "allow": str(allow), "deny": str(deny)}
+                for target, (allow, deny, kind) in self.overwrites.items()
+            ],
             "nsfw": False,
             "parent_id": None,
             "topic": None,
             "rate_limit_per_user": 0,
             "last_message_id": None,
             "flags": 0,
+        }
+        if with_guild_id and self.guild is not None:
+            data["guild_id"] = str(self.guild.id)
+        return data
+
+    def _thread_payload(self, with_guild_id: bool) -> dict[str, Any]:
+        """A thread channel object (docs/topics/threads: "Thread Fields")."""
+        assert self.parent is not None
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "name": self.name,
+            "parent_id": str(self.parent.id),
+            "owner_id": str(self.owner_id),
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": self.message_count,
+            "member_count": 1,
+            "total_message_sent": self.total_message_sent,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": self.archived,
+                "auto_archive_duration": self.auto_archive_duration,
+                "archive_timestamp": iso(self.created_at),
+                "locked": self.locked,
+                "create_timestamp": iso(self.created_at),
+            },
         }
         if with_guild_id and self.guild is not None:
             data["guild_id"] = str(self.guild.id)
@@ -624,9 +677,12 @@ class EmuMessage:
     webhook_id: int | None = None
     interaction_metadata: dict[str, Any] | None = None
     deleted: bool = False
+    deleted_at: float | None = None  # emulator clock
     edited_at: dt.datetime | None = None
     reactions: dict[str, set[int]] = field(default_factory=dict)
     message_type: int = 0
+    message_reference: dict[str, Any] | None = None  # replies and thread system messages
+    thread: EmuChannel | None = None  # the thread started from this message
 
     @property
     def current(self) -> MessageVersion:
@@ -729,6 +785,10 @@ class EmuMessage:
             data["application_id"] = str(self.webhook_id)
         if self.interaction_metadata is not None:
             data["interaction_metadata"] = self.interaction_metadata
+        if self.message_reference is not None:
+            data["message_reference"] = self.message_reference
+        if self.thread is not None:
+            data["thread"] = self.thread.payload()
         if self.reactions:
             data["reactions"] = [
                 {

@@ -137,6 +137,11 @@ class RestApi:
             ("PATCH", f"/webhooks/{S}/{T}/messages/{T}", self.edit_webhook_message),
             ("DELETE", f"/webhooks/{S}/{T}/messages/{T}", self.delete_webhook_message),
             ("GET", f"/channels/{S}", self.get_channel),
+            ("PATCH", f"/channels/{S}", self.edit_channel),
+            ("POST", f"/channels/{S}/messages/{S}/threads", self.thread_from_message),
+            ("POST", f"/channels/{S}/threads", self.thread_without_message),
+            ("PUT", f"/channels/{S}/thread-members/@me", self.join_thread),
+            ("DELETE", f"/channels/{S}/thread-members/@me", self.join_thread),
             ("POST", f"/channels/{S}/typing", self.typing),
             ("GET", f"/channels/{S}/messages", self.list_messages),
             ("POST", f"/channels/{S}/messages", self.create_message),
@@ -450,6 +455,35 @@ class RestApi:
     async def get_channel(self, request: web.Request, channel_id: str) -> web.Response:
         return json_response(self._channel(channel_id).payload())
 
+    async def edit_channel(self, request: web.Request, channel_id: str) -> web.Response:
+        channel = self._channel(channel_id)
+        body, _ = await read_body(request)
+        await self.emu.thread_rules.update(self.emu.bot_user, channel, body)
+        return json_response(channel.payload())
+
+    async def thread_from_message(
+        self, request: web.Request, channel_id: str, message_id: str
+    ) -> web.Response:
+        channel = self._channel(channel_id)
+        message = self.emu.messages.get(int(message_id))
+        if message is None:
+            raise HTTPError(404, 10008, "Unknown Message")
+        body, _ = await read_body(request)
+        thread = await self.emu.thread_rules.start(self.emu.bot_user, channel, body, message)
+        return json_response(thread.payload(), 201)
+
+    async def thread_without_message(self, request: web.Request, channel_id: str):
+        channel = self._channel(channel_id)
+        body, _ = await read_body(request)
+        thread = await self.emu.thread_rules.start(self.emu.bot_user, channel, body)
+        return json_response(thread.payload(), 201)
+
+    async def join_thread(self, request: web.Request, channel_id: str) -> web.Response:
+        channel = self._channel(channel_id)
+        if not channel.is_thread:
+            raise HTTPError(400, 50024, "Cannot execute action on this channel type")
+        return no_content()
+
     async def typing(self, request: web.Request, channel_id: str) -> web.Response:
         self._channel(channel_id)
         return no_content()
@@ -481,6 +515,7 @@ class RestApi:
         problems = self.emu._check(body, creating=True, uploads=uploads)
         if problems:
             raise self._invalid(route, problems, None)
+        self.emu.thread_rules.check_send(self.emu.bot_user, channel)
         message = await self.emu._create(
             channel, self.emu.bot_user, body, uploads, via="channel"
         )
@@ -494,6 +529,7 @@ class RestApi:
         message = self._channel_message(channel_id, message_id)
         if message.author is not self.emu.bot_user:
             raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        self.emu.thread_rules.check_edit(message.channel)
         body, uploads = await read_body(request)
         problems = self.emu._check(body, creating=False, uploads=uploads, flags=message.flags)
         if problems:

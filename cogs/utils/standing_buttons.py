@@ -1,0 +1,197 @@
+"""The buttons of the standings answers: leaderboard pages and Share (:mod:`cogs.standings`
+answers their clicks).
+
+Buttons are dynamic items whose custom id carries everything needed after a restart (well
+under Discord's 100 characters)::
+
+    crib:b:{owner}:{scope}{sort}{pool}:{page}:{direction}      a leaderboard page
+        owner      the user whose own row is shown (who asked)
+        scope      s: this server, g: everywhere
+        sort       r: rating, w: wins, p: win rate, s: skunks
+        pool       h: games among people, c: games with a computer, a: every game
+        page       the page to show, from 0
+        direction  p / n: the previous / next button (two buttons never share an id)
+    crib:sh:{kind}:{owner}                                     Share
+        kind       b: a leaderboard, s: stats, h: history
+        owner      who asked (only they see the private answer)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+import discord
+
+from cogs.utils.buttons import view_of
+from cogs.utils.items import CribItem
+
+if TYPE_CHECKING:
+    from cogs.cribbage import Cribbage
+
+K = TypeVar("K", bound=str)
+
+Scope = Literal["server", "global"]
+SortChoice = Literal["rating", "wins", "win rate", "skunks"]
+Against = Literal["people", "computers", "anyone"]
+Kind = Literal["b", "s", "h"]  # what a Share button shares: a leaderboard, stats, a history
+
+SCOPE_CODES: dict[Scope, str] = {"server": "s", "global": "g"}
+SORT_CODES: dict[SortChoice, str] = {"rating": "r", "wins": "w", "win rate": "p", "skunks": "s"}
+POOL_CODES: dict[Against, str] = {"people": "h", "computers": "c", "anyone": "a"}
+
+
+def _decode(codes: Mapping[K, str], code: str) -> K:
+    return next(name for name, c in codes.items() if c == code)
+
+
+class LeaderboardPageButton(
+    CribItem[discord.ui.Button],
+    template=r"crib:b:(?P<owner>[0-9]{1,20}):(?P<scope>[sg])(?P<sort>[rwps])(?P<pool>[hca])"
+    r":(?P<page>[0-9]{1,6}):(?P<direction>[pn])",
+):
+    """◀ / ▶ on a leaderboard: redraws the message at another page."""
+
+    def __init__(
+        self,
+        owner: int,
+        scope: Scope,
+        sort: SortChoice,
+        against: Against,
+        page: int,
+        direction: str,
+        *,
+        disabled: bool = False,
+    ) -> None:
+        code = SCOPE_CODES[scope] + SORT_CODES[sort] + POOL_CODES[against]
+        super().__init__(
+            discord.ui.Button(
+                label="◀ Previous" if direction == "p" else "Next ▶",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"crib:b:{owner}:{code}:{page}:{direction}",
+                disabled=disabled,
+            )
+        )
+        self.owner, self.scope, self.sort, self.against = owner, scope, sort, against
+        self.page, self.direction = page, direction
+
+    @classmethod
+    def parse(cls, match: re.Match[str], *, disabled: bool = False) -> LeaderboardPageButton:
+        """The button a custom id matching the template names."""
+        return cls(
+            int(match["owner"]),
+            _decode(SCOPE_CODES, match["scope"]),
+            _decode(SORT_CODES, match["sort"]),
+            _decode(POOL_CODES, match["pool"]),
+            int(match["page"]),
+            match["direction"],
+            disabled=disabled,
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LeaderboardPageButton:
+        return cls.parse(match)
+
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        await cog.standings.leaderboard(
+            interaction,
+            scope=self.scope,
+            sort=self.sort,
+            against=self.against,
+            page=self.page,
+            owner=self.owner,
+            edit=True,
+        )
+
+
+class ShareButton(
+    CribItem[discord.ui.Button], template=r"crib:sh:(?P<kind>[bsh]):(?P<owner>[0-9]{1,20})"
+):
+    """Share on a private answer: posts the same content in the channel (disabled, "Shared ✓",
+    once done)."""
+
+    def __init__(self, kind: Kind, owner: int, *, shared: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Shared ✓" if shared else "Share",
+                emoji=None if shared else "📣",
+                style=discord.ButtonStyle.secondary if shared else discord.ButtonStyle.primary,
+                custom_id=f"crib:sh:{kind}:{owner}",
+                disabled=shared,
+            )
+        )
+        self.kind, self.owner, self.shared = kind, owner, shared
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ShareButton:
+        # ``item`` is the button as the message shows it now: disabled once shared
+        shared = isinstance(item, discord.ui.Button) and item.disabled
+        kind: Kind = "b" if match["kind"] == "b" else "s" if match["kind"] == "s" else "h"
+        return cls(kind, int(match["owner"]), shared=shared)
+
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        await cog.standings.share(interaction, self)
+
+
+def page_buttons(
+    owner: int, scope: Scope, sort: SortChoice, against: Against, page: int, pages: int
+) -> list[LeaderboardPageButton]:
+    """◀ / ▶ for a leaderboard of ``pages`` pages (none when one page holds everyone)."""
+    if pages <= 1:
+        return []
+    return [
+        LeaderboardPageButton(
+            owner, scope, sort, against, max(0, page - 1), "p", disabled=page <= 0
+        ),
+        LeaderboardPageButton(
+            owner, scope, sort, against, min(pages - 1, page + 1), "n", disabled=page >= pages - 1
+        ),
+    ]
+
+
+def _buttons(message: discord.Message | None) -> list[discord.Button]:
+    """The buttons a message shows now."""
+    if message is None:
+        return []
+    found: list[discord.Button] = []
+    for row in message.components:
+        children = getattr(row, "children", [row])
+        found += [c for c in children if isinstance(c, discord.Button)]
+    return found
+
+
+def pages_of(message: discord.Message | None) -> list[LeaderboardPageButton]:
+    """The leaderboard page buttons a message shows, as they are (for its public copy)."""
+    template = LeaderboardPageButton.__discord_ui_compiled_template__
+    pages = []
+    for button in _buttons(message):
+        match = template.fullmatch(button.custom_id or "")
+        if match is not None:
+            pages.append(LeaderboardPageButton.parse(match, disabled=button.disabled))
+    return pages
+
+
+def share_of(message: discord.Message | None) -> ShareButton | None:
+    """The Share button a (private) message shows, with whether it was used."""
+    template = ShareButton.__discord_ui_compiled_template__
+    for button in _buttons(message):
+        match = template.fullmatch(button.custom_id or "")
+        if match is not None:
+            kind: Kind = "b" if match["kind"] == "b" else "s" if match["kind"] == "s" else "h"
+            return ShareButton(kind, int(match["owner"]), shared=button.disabled)
+    return None
+
+
+def shown_view(*items: discord.ui.Item[Any] | None) -> discord.ui.View | None:
+    """A stopped view of the items given (``None`` among them skipped), or None if none."""
+    present = [item for item in items if item is not None]
+    return view_of(*present) if present else None
+
+
+#: every button of the standings (registered at load; cogs.cribbage lists them among its own)
+STANDINGS_ITEMS = (LeaderboardPageButton, ShareButton)

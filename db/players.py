@@ -1,0 +1,109 @@
+"""Each person's own settings (``/cribbage notify`` and the like), kept per Discord user.
+
+:class:`Players` is the repository ``store.players``, on the :class:`~db.connection.Database`
+it receives. A user who never changed anything has no row and gets the defaults of
+:class:`PlayerSettings`. Reads are served from a small in-process cache (the most recently used
+users; every update refreshes it), so the manager may ask for every person seated after every
+click without touching SQLite.
+
+>>> import asyncio, tempfile, pathlib
+>>> from db import Store
+>>> async def demo(path):
+...     store = await Store.open(path)
+...     before = await store.players.get(42)
+...     after = await store.players.update(42, autoplay=False)
+...     await store.close()
+...     return before, after
+>>> asyncio.run(demo(pathlib.Path(tempfile.mkdtemp()) / "demo.db"))
+(PlayerSettings(notify=True, autoplay=True), PlayerSettings(notify=True, autoplay=False))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .connection import Database
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSettings:
+    """One person's settings.
+
+    ``notify``: the bot may ping them when the game waits for them and it cannot reach their
+    hand; ``autoplay``: when they have exactly one card they may lay, it is laid for them (their
+    last card always is).
+    """
+
+    notify: bool = True
+    autoplay: bool = True
+
+    def validated(self) -> PlayerSettings:
+        """Itself, or ``ValueError`` naming the first setting that is not on or off."""
+        for name in PLAYER_SETTING_NAMES:
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} is on or off")
+        return self
+
+
+#: The settings a person may change (the keywords of :meth:`Players.update`).
+PLAYER_SETTING_NAMES = tuple(f.name for f in dataclasses.fields(PlayerSettings))
+
+_SELECT = "SELECT notify, autoplay FROM player_settings WHERE user_id = ?"
+_UPSERT = (
+    "INSERT INTO player_settings (user_id, notify, autoplay, updated_at) VALUES (?, ?, ?, ?) "
+    "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, "
+    "autoplay = excluded.autoplay, updated_at = excluded.updated_at"
+)
+
+
+def _from_row(row: Sequence[Any]) -> PlayerSettings:
+    notify, autoplay = row
+    return PlayerSettings(notify=bool(notify), autoplay=bool(autoplay))
+
+
+class Players:
+    """Each person's settings, on the :class:`~db.connection.Database`, with a cache of the
+    ``cache_size`` users read most recently (every update refreshes it)."""
+
+    def __init__(self, database: Database, *, cache_size: int = 4096) -> None:
+        self._database = database
+        self._cache: OrderedDict[int, PlayerSettings] = OrderedDict()
+        self._cache_size = cache_size
+
+    def _keep(self, user_id: int, settings: PlayerSettings) -> None:
+        self._cache[user_id] = settings
+        self._cache.move_to_end(user_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    async def get(self, user_id: int) -> PlayerSettings:
+        """A person's settings (the defaults for one who never changed any)."""
+        settings = self._cache.get(user_id)
+        if settings is None:
+            rows = await self._database.fetchall(_SELECT, (user_id,))
+            settings = _from_row(rows[0]) if rows else PlayerSettings()
+        self._keep(user_id, settings)
+        return settings
+
+    async def update(
+        self, user_id: int, *, now: float | None = None, **changes: Any
+    ) -> PlayerSettings:
+        """Change some of a person's settings (keywords from :data:`PLAYER_SETTING_NAMES`);
+        returns them all. Raises ``ValueError`` for an unknown setting or a value that is not
+        on or off (and changes nothing)."""
+        unknown = sorted(set(changes) - set(PLAYER_SETTING_NAMES))
+        if unknown:
+            raise ValueError(f"No setting {', '.join(unknown)}")
+        at = time.time() if now is None else now
+        async with self._database.write() as conn:
+            rows = list(await conn.execute_fetchall(_SELECT, (user_id,)))
+            current = _from_row(rows[0]) if rows else PlayerSettings()
+            new = dataclasses.replace(current, **changes).validated()
+            await conn.execute(_UPSERT, (user_id, int(new.notify), int(new.autoplay), at))
+        self._keep(user_id, new)
+        return new
