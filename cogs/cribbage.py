@@ -55,7 +55,7 @@ from cogs.utils.standing_buttons import STANDINGS_ITEMS
 from cogs.utils.table import Table
 from cogs.utils.threads import GameThreads
 from cogs.utils.ticker import Ticker
-from cogs.utils.timers import DealKeeper, TurnKeeper
+from cogs.utils.timers import TurnKeeper, deal_round
 from cogs.utils.watch import Watch
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.table.followers.append(self.threads.follow)
         self.hands = HandClicks(self)  # clicks on a hand: utils/hand_clicks.py
         self.turns = TurnKeeper(self)  # turn timers: utils/timers.py
-        self.deals = DealKeeper(self)  # the pause between deals: utils/timers.py
+        self.deals = deal_round(self)  # the pause between deals: utils/timers.py
         self.muggins = MugginsKeeper(self)  # claims, muggins calls, their windows: utils/muggins.py
         self.standings = StandingsDesk(bot.store.standings, self.names)  # cogs/standings.py
         self.idle = Ticker(  # the idle sweep, every SWEEP_EVERY seconds

@@ -165,21 +165,17 @@ def finish_forfeit(game: Game, seat: int) -> Finish:
 def finish_aborted(game: Game, seat: int) -> Finish:
     """``seat`` left before the first show: nobody wins or loses, nothing is counted. Stored as
     an abandoned game (the store keeps ``"abandoned"`` as its end reason) that names who left."""
-    seats = tuple(
-        SeatOutcome(
-            seat=s,
-            side=game.side_of(s),
-            outcome="abandoned",
-            final_score=game.scores[game.side_of(s)],
-        )
-        for s in range(game.players)
-    )
-    return Finish("abandoned", "aborted", None, seats, forfeit_seat=seat)
+    return Finish("abandoned", "aborted", None, _nobody_won(game), forfeit_seat=seat)
 
 
 def finish_abandoned(game: Game) -> Finish:
     """Nobody played for too long: no winner."""
-    seats = tuple(
+    return Finish("abandoned", "abandoned", None, _nobody_won(game))
+
+
+def _nobody_won(game: Game) -> tuple[SeatOutcome, ...]:
+    """Every seat's outcome in a game that ended without a winner, at its scores."""
+    return tuple(
         SeatOutcome(
             seat=s,
             side=game.side_of(s),
@@ -188,4 +184,3 @@ def finish_abandoned(game: Game) -> Finish:
         )
         for s in range(game.players)
     )
-    return Finish("abandoned", "abandoned", None, seats)

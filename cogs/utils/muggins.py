@@ -28,7 +28,7 @@ from bot.sessions import GameView, PrivateView, Refusal
 from cogs.utils.buttons import GAME_ID, STEP, Button, Style
 from cogs.utils.items import CribItem
 from cogs.utils.replies import in_time, place_of, say
-from cogs.utils.ticker import Ticker
+from cogs.utils.ticker import OutcomeRound
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
@@ -205,29 +205,24 @@ class MugginsKeeper:
 
     def __init__(self, cog: Cribbage) -> None:
         self.cog = cog
-        self.ticker = Ticker(
-            cog.bot,
-            self.tick,
+        self.windows = OutcomeRound(  # lets go the windows open too long, and shows it
+            cog,
+            cog.manager.close_muggins_windows,
             seconds=CLOSE_WINDOWS_EVERY,
             failure="Closing the muggins windows failed",
+            shown="a closed muggins window",
             logger=log,
         )
 
     def start(self) -> None:
-        self.ticker.start()
+        self.windows.start()
 
     def stop(self) -> None:
-        self.ticker.stop()
+        self.windows.stop()
 
     async def tick(self, now: float | None = None) -> int:
         """Let go every window open too long; publish each; how many closed."""
-        outcomes = await self.cog.manager.close_muggins_windows(now)
-        for outcome in outcomes:
-            try:
-                await self.cog.table.publish(outcome)
-            except discord.HTTPException:
-                log.warning("game %d: could not show a closed muggins window", outcome.game_id)
-        return len(outcomes)
+        return await self.windows.tick(now)
 
     async def claim(
         self, interaction: discord.Interaction, game_id: int, step: int, points: int

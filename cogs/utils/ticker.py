@@ -1,5 +1,5 @@
 """The one loop behind every periodic chore of the cog: the idle sweep, the turn timers, the
-muggins windows.
+muggins windows, the pauses between deals.
 
 A :class:`Ticker` calls its ``tick`` every ``seconds`` once the bot is ready. A tick that
 raises is logged and the next one tries again: a plain ``tasks.loop`` stops for good at its
@@ -10,10 +10,16 @@ windows unattended until a restart.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import tasks
+
+from bot.sessions import Outcome
+
+if TYPE_CHECKING:
+    from cogs.cribbage import Cribbage
 
 log = logging.getLogger(__name__)
 
@@ -52,3 +58,41 @@ class Ticker:
 
     def is_running(self) -> bool:
         return self._loop.is_running()
+
+
+class OutcomeRound:
+    """A round of the manager on a clock whose outcomes the table shows: the muggins windows
+    nobody answered, the pauses between deals that ran out. ``run(now)`` is the manager's
+    round; ``shown`` names what an outcome shows, for the log line of one that could not be."""
+
+    def __init__(
+        self,
+        cog: Cribbage,
+        run: Callable[[float | None], Awaitable[Sequence[Outcome]]],
+        *,
+        seconds: float,
+        failure: str,
+        shown: str,
+        logger: logging.Logger = log,
+    ) -> None:
+        self.cog = cog
+        self._round = run
+        self._shown = shown
+        self._log = logger
+        self.ticker = Ticker(cog.bot, self.tick, seconds=seconds, failure=failure, logger=logger)
+
+    def start(self) -> None:
+        self.ticker.start()
+
+    def stop(self) -> None:
+        self.ticker.stop()
+
+    async def tick(self, now: float | None = None) -> int:
+        """Run the round at ``now`` (the clock's time if None); publish each outcome; how many."""
+        outcomes = await self._round(now)
+        for outcome in outcomes:
+            try:
+                await self.cog.table.publish(outcome)
+            except discord.HTTPException:
+                self._log.warning("game %d: could not show %s", outcome.game_id, self._shown)
+        return len(outcomes)

@@ -1,8 +1,8 @@
 """The game's clocks on the Discord side: the turn timers, and the pause between deals.
 
-:class:`TurnKeeper` and :class:`DealKeeper` belong to :class:`cogs.cribbage.Cribbage` (they need
-that cog's :class:`~cogs.utils.table.Table`, which keeps each game's story). Each runs on a
-:class:`~cogs.utils.ticker.Ticker`.
+:class:`TurnKeeper` and the deal round (:func:`deal_round`) belong to
+:class:`cogs.cribbage.Cribbage` (they need that cog's :class:`~cogs.utils.table.Table`, which
+keeps each game's story). Each runs on a :class:`~cogs.utils.ticker.Ticker`.
 
 - :meth:`TurnKeeper.tick` runs :meth:`GameSessionManager.sweep_turns` and sends its half-time
   reminders by the ping rule (:mod:`cogs.utils.pings`): to a person whose hand can be reached, a
@@ -11,7 +11,7 @@ that cog's :class:`~cogs.utils.table.Table`, which keeps each game's story). Eac
   reminder that pinged is never deleted (a deleted ping is a ghost ping); one that did not is
   deleted once its turn is over. It also publishes the moves made for absent players and the
   forfeits.
-- :meth:`DealKeeper.tick` (every :data:`NEXT_DEALS_EVERY` seconds) runs
+- :func:`deal_round`'s tick (every :data:`NEXT_DEALS_EVERY` seconds) runs
   :meth:`GameSessionManager.start_due_deals`: each game whose pause between deals ran out deals,
   and the new deal is published.
 """
@@ -26,7 +26,7 @@ import discord
 
 from bot.render.timers import reminder_text
 from bot.sessions import SWEEP_TURNS_EVERY, TurnReminder, TurnReport
-from cogs.utils.ticker import Ticker
+from cogs.utils.ticker import OutcomeRound, Ticker
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
@@ -118,31 +118,13 @@ class TurnKeeper:
                 await message.delete()
 
 
-class DealKeeper:
-    """Starts the deals whose pause ran out, and publishes them (see the module docstring)."""
-
-    def __init__(self, cog: Cribbage) -> None:
-        self.cog = cog
-        self.ticker = Ticker(
-            cog.bot,
-            self.tick,
-            seconds=NEXT_DEALS_EVERY,
-            failure="Starting the next deals failed",
-            logger=log,
-        )
-
-    def start(self) -> None:
-        self.ticker.start()
-
-    def stop(self) -> None:
-        self.ticker.stop()
-
-    async def tick(self, now: float | None = None) -> int:
-        """Deal in every game whose pause between deals ran out; publish each; how many."""
-        outcomes = await self.cog.manager.start_due_deals(now)
-        for outcome in outcomes:
-            try:
-                await self.cog.table.publish(outcome)
-            except discord.HTTPException:
-                log.warning("game %d: could not show the next deal", outcome.game_id)
-        return len(outcomes)
+def deal_round(cog: Cribbage) -> OutcomeRound:
+    """Deals in every game whose pause between deals ran out, and publishes each deal."""
+    return OutcomeRound(
+        cog,
+        cog.manager.start_due_deals,
+        seconds=NEXT_DEALS_EVERY,
+        failure="Starting the next deals failed",
+        shown="the next deal",
+        logger=log,
+    )

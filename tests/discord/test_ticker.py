@@ -45,4 +45,5 @@ async def test_the_cog_runs_its_idle_sweep_on_a_ticker(club):
     """The cog's idle sweep is one of these chores (not a bare loop that dies on an error)."""
     cog = club.bot.get_cog("Cribbage")
     assert isinstance(cog.idle, Ticker) and cog.idle.is_running()
-    assert cog.turns.ticker.is_running() and cog.muggins.ticker.is_running()
+    assert cog.turns.ticker.is_running() and cog.muggins.windows.ticker.is_running()
+    assert cog.deals.ticker.is_running()  # the pauses between deals
