@@ -18,6 +18,9 @@ for each table size (``_2p``, ``_4p``):
   click in, else their newest private hand message there);
 - ``channel_lines_per_game``: public messages the game leaves in the channel where its lobby
   was opened (1 when it played in a thread of its own: the game's line);
+- ``bot_token_requests_per_click`` / ``http_429``: requests made with the bot token per click
+  (every click, Next deal included; the interaction callback and webhooks are exempt from
+  Discord's global limit and not counted) and the 429s the emulator answered (issue 15);
 - ``private_in_channel_per_game``: private messages (hands) that landed in that channel while
   the game played elsewhere (a follow-up goes where its interaction was: should be 0).
 
@@ -80,6 +83,8 @@ class Meter:
     def __init__(self, emu: DiscordEmulator, bot: Any) -> None:
         self.emu = emu
         self.game: Game | None = None
+        self.clicks_total = 0  # every click and menu, Next deal included (requests per click)
+        self.all_clicks = 0  # the same, over every size
         table = bot.get_cog("Cribbage").table
         publish = table.publish
 
@@ -101,6 +106,8 @@ class Meter:
         return watched
 
     def _clicked(self, user: Any, message: Any, args: tuple, kwargs: dict) -> None:
+        self.clicks_total += 1
+        self.all_clicks += 1
         game = self.game
         if game is None:
             return
@@ -198,18 +205,36 @@ def report(label: str, games: list[Game]) -> None:
     print(f"game_seconds_{label}: {statistics.mean(g.seconds for g in games):.2f} s")
 
 
-async def main(games: int, sizes: list[int], strict: bool) -> None:
+async def main(games: int, sizes: list[int], strict: bool, rate_limits: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        async with DiscordEmulator(strict=strict) as emu:
+        # the scripted players click at machine speed: Discord's limits would only add waits
+        # (--rate-limits turns them on); the emulator counts the requests either way
+        options = {"rate_limits": rate_limits} if rate_limits is not None else {}
+        async with DiscordEmulator(strict=strict, **options) as emu:
             guild = emu.add_guild("Benchmark")
             bot = make_bot(Path(tmp) / "table.db")
             async with emu.running(bot):
                 meter = Meter(emu, bot)
                 for players in sizes:
+                    limits = getattr(emu.rest, "limits", None)  # ratelimits.py (issue 15)
+                    before = (limits.bot_token_requests, limits.http_429) if limits else (0, 0)
+                    meter.clicks_total = 0
                     played = [
                         await play(emu, guild, bot, meter, players, i) for i in range(games)
                     ]
                     report(f"{players}p", played)
+                    if limits is not None:
+                        clicks = max(meter.clicks_total, 1)
+                        per_click = (limits.bot_token_requests - before[0]) / clicks
+                        print(f"bot_token_requests_per_click_{players}p: {per_click:.3f} requests")
+                        print(f"http_429_{players}p: {limits.http_429 - before[1]} responses")
+            limits = getattr(emu.rest, "limits", None)
+            if limits is not None:  # every size together (the issue's figure)
+                per_click = limits.bot_token_requests / max(meter.all_clicks, 1)
+                print(f"bot_token_requests_per_click: {per_click:.3f} requests")
+                print(f"http_429: {limits.http_429} responses")
+                print(f"bot_token_requests_by_bucket: {dict(limits.by_bucket)}")
+                print(f"http_429_by_bucket: {dict(limits.refused_by_bucket)}")
             if not strict:
                 print(f"violations: {len(emu.take_violations())} violations")
 
@@ -220,6 +245,8 @@ if __name__ == "__main__":
     parser.add_argument("--sizes", type=int, nargs="+", default=[2, 4], choices=(2, 3, 4))
     parser.add_argument("--lenient", action="store_true",
                         help="record the bot's Discord violations instead of stopping on one")
+    parser.add_argument("--rate-limits", action="store_true",
+                        help="enforce Discord's rate limits (the players click at machine speed)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
-    asyncio.run(main(args.games, args.sizes, not args.lenient))
+    asyncio.run(main(args.games, args.sizes, not args.lenient, args.rate_limits))

@@ -26,9 +26,8 @@ import logging
 import sqlite3
 from typing import Any
 
-import aiosqlite
-
 from . import logcodec
+from .connection import Connection
 from .logcodec import ArchiveError, DecodedLog
 
 log = logging.getLogger(__name__)
@@ -62,7 +61,7 @@ def deals_of(game: str) -> str:
     )
 
 
-async def archive_game(conn: aiosqlite.Connection, game_id: int) -> None:
+async def archive_game(conn: Connection, game_id: int) -> None:
     """Move an ended game's log, snapshot and points per deal into its archive row and parts.
     Call inside a write transaction. Raises :class:`ArchiveError` (nothing written) when the
     rows cannot be put in the compact form without loss, and ``sqlite3.IntegrityError`` when
@@ -118,7 +117,7 @@ def _cut(blob: bytes) -> list[bytes]:
     return [blob[n : n + PART_BYTES] for n in range(0, max(len(blob), 1), PART_BYTES)]
 
 
-async def archive_or_keep(conn: aiosqlite.Connection, game_id: int) -> bool:
+async def archive_or_keep(conn: Connection, game_id: int) -> bool:
     """:func:`archive_game` in a savepoint of the caller's transaction: on an
     :class:`ArchiveError` or a refused write, the rows stay as they were (logged) and the
     transaction goes on. Whether the game was archived."""
@@ -134,7 +133,7 @@ async def archive_or_keep(conn: aiosqlite.Connection, game_id: int) -> bool:
     return True
 
 
-async def pending(conn: aiosqlite.Connection, *, after: int, limit: int) -> list[int]:
+async def pending(conn: Connection, *, after: int, limit: int) -> list[int]:
     """Ended games not archived yet (index ``games_to_archive``), by id, after ``after``."""
     rows = await conn.execute_fetchall(
         "SELECT id FROM games INDEXED BY games_to_archive "
@@ -145,7 +144,7 @@ async def pending(conn: aiosqlite.Connection, *, after: int, limit: int) -> list
     return [row[0] for row in rows]
 
 
-async def load_log(conn: aiosqlite.Connection, game_id: int) -> DecodedLog | None:
+async def load_log(conn: Connection, game_id: int) -> DecodedLog | None:
     """An archived game's log and last snapshot; ``None`` when it is not archived or its log
     was pruned."""
     blob = await _blob(
@@ -157,15 +156,13 @@ async def load_log(conn: aiosqlite.Connection, game_id: int) -> DecodedLog | Non
     return None if blob is None else logcodec.decode_log(blob)
 
 
-async def load_points(conn: aiosqlite.Connection, game_id: int) -> list[tuple[Any, ...]]:
+async def load_points(conn: Connection, game_id: int) -> list[tuple[Any, ...]]:
     """An archived game's ``deal_points`` rows (empty when it is not archived)."""
-    blob = await _blob(conn, game_id, "first_part, points_parts", "1")
+    blob = await _blob(conn, game_id, "first_part, points_parts", "TRUE")
     return [] if blob is None else logcodec.decode_points(blob)
 
 
-async def _blob(
-    conn: aiosqlite.Connection, game_id: int, span: str, condition: str
-) -> bytes | None:
+async def _blob(conn: Connection, game_id: int, span: str, condition: str) -> bytes | None:
     """The parts ``span`` (first id, count) of an archived game's row, joined."""
     rows = await conn.execute_fetchall(
         f"SELECT {span} FROM game_archive WHERE game_id = ? AND {condition}", (game_id,)
@@ -183,7 +180,7 @@ async def _blob(
     return None
 
 
-async def prune(conn: aiosqlite.Connection, *, ended_before: float, limit: int) -> int:
+async def prune(conn: Connection, *, ended_before: float, limit: int) -> int:
     """Drop the logs (and last snapshots) of up to ``limit`` archived games that ended before
     ``ended_before``, except the games of a match still being played. Call inside a write
     transaction; the number of logs dropped."""

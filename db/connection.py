@@ -1,5 +1,9 @@
 """The one connection to SQLite, its lock, its transactions and the group-commit writer.
 
+Given a ``postgresql://`` URL instead of a file, :meth:`Database.open` connects to PostgreSQL
+through :mod:`db.pg` (which speaks SQLite's dialect to the repositories) and migrates with
+:mod:`db.pg_schema`; the lock, transactions and group commit below work alike on it.
+
 :class:`Database` owns the aiosqlite connection of the process. The repositories of
 :class:`db.store.Store` each receive it in their constructor and use only its public methods:
 
@@ -38,15 +42,18 @@ from typing import Any, Generic, Literal, TypeVar, cast
 
 import aiosqlite
 
-from . import diagnosis, migrations
+from . import diagnosis, migrations, pg, pg_schema
 from .errors import CannotOpenDatabase, Conflict, DatabaseNotWritable, StoreError
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+#: The connection the repositories write SQLite's dialect on: SQLite's own, or PostgreSQL's
+#: through :class:`db.pg.PgConnection`, which translates.
+Connection = aiosqlite.Connection | pg.PgConnection
 #: Writes a batch of queued items inside the transaction the writer opened.
-BatchWrite = Callable[[aiosqlite.Connection, Sequence[T]], Awaitable[None]]
+BatchWrite = Callable[[Connection, Sequence[T]], Awaitable[None]]
 Params = Sequence[Any] | Mapping[str, Any]
 #: ``FULL``: a commit survives a power cut (the default); ``NORMAL``: only a process crash.
 Synchronous = Literal["FULL", "NORMAL"]
@@ -54,12 +61,13 @@ SYNCHRONOUS_MODES: tuple[Synchronous, ...] = ("FULL", "NORMAL")
 
 
 class Database:
-    """The process's connection to one database file. Open with ``await Database.open(path)``."""
+    """The process's connection to one database file (or PostgreSQL database, given a
+    ``postgresql://`` URL). Open with ``await Database.open(path)``."""
 
     def __init__(
         self,
-        conn: aiosqlite.Connection,
-        path: Path,
+        conn: Connection,
+        path: Path | str,
         schema_version: int,
         *,
         read_only: bool = False,
@@ -90,6 +98,8 @@ class Database:
         ``read_only``: open an existing file for reading only (no write probe, no migration),
         reading one consistent moment: the database as it was when opened.
         """
+        if pg.is_url(path):
+            return await cls._open_postgresql(str(path), read_only=read_only)
         path = Path(path)
         if synchronous not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}, not {synchronous!r}")
@@ -118,6 +128,42 @@ class Database:
         log.info("database %s open%s (schema version %d)", path, " read-only" * read_only, version)
         return cls(conn, path, version, read_only=read_only)
 
+    @classmethod
+    async def _open_postgresql(cls, url: str, *, read_only: bool) -> Database:
+        """Connect and migrate (:mod:`db.pg_schema`); ``read_only``: a read-only session."""
+        conn = await pg.connect(url)
+        try:
+            if read_only:
+                await conn.execute("SET default_transaction_read_only = on")
+                version = await pg_schema.current(conn)
+            else:
+                version = await pg_schema.migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        shown = pg.redact(url)
+        log.info("database %s open (schema %s, version %d)", shown, conn.schema, version)
+        return cls(conn, shown, version, read_only=read_only)
+
+    @property
+    def dialect(self) -> Literal["sqlite", "postgresql"]:
+        return "postgresql" if isinstance(self._conn, pg.PgConnection) else "sqlite"
+
+    async def hold(self, name: str) -> bool:
+        """Hold the lock ``name`` while this process's connection lives, if no other process
+        holds it (PostgreSQL: a session advisory lock of the schema); whether it is held now.
+        SQLite serves one process: always held."""
+        if not isinstance(self._conn, pg.PgConnection):
+            return True
+        async with self._lock:
+            return await self._conn.try_lock(name)
+
+    async def release(self, name: str) -> None:
+        """Give back a lock :meth:`hold` took (nothing on SQLite)."""
+        if isinstance(self._conn, pg.PgConnection):
+            async with self._lock:
+                await self._conn.unlock(name)
+
     @property
     def closed(self) -> bool:
         return self._closed
@@ -139,7 +185,7 @@ class Database:
     # ------------------------------------------------------------------ transactions and reads
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Connection]:
         """``BEGIN IMMEDIATE … COMMIT`` under the lock; rolled back on any exception."""
         self._check_open()
         if self.read_only:
@@ -148,7 +194,7 @@ class Database:
             yield self._conn
 
     @contextlib.asynccontextmanager
-    async def write(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def write(self) -> AsyncIterator[Connection]:
         """A write transaction; a broken constraint comes out as :class:`Conflict`."""
         try:
             async with self.transaction() as conn:
@@ -157,7 +203,7 @@ class Database:
             raise Conflict(f"The database refused the write: {err}") from err
 
     @contextlib.asynccontextmanager
-    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def read(self) -> AsyncIterator[Connection]:
         """The connection under the lock, for several reads that must see the same rows."""
         self._check_open()
         async with self._lock:
@@ -174,6 +220,8 @@ class Database:
         (a consistent snapshot, whatever other connections write meanwhile), synced to the disk
         and in rollback-journal mode: one self-contained file."""
         self._check_open()
+        if isinstance(self._conn, pg.PgConnection):
+            raise StoreError("Back up a PostgreSQL database with pg_dump, not the bot.")
 
         def finish(dest: sqlite3.Connection) -> None:
             dest.execute("PRAGMA journal_mode = DELETE")  # one file, no -wal beside it
@@ -181,8 +229,8 @@ class Database:
 
         dest = sqlite3.connect(str(target), isolation_level=None, check_same_thread=False)
         try:
-            async with self.read() as conn:
-                await conn.backup(dest)
+            async with self.read():
+                await self._conn.backup(dest)
             await asyncio.to_thread(finish, dest)
         except BaseException:
             dest.close()
@@ -204,7 +252,7 @@ class GroupCommit(Generic[T]):
 
     def __init__(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         lock: asyncio.Lock,
         write: BatchWrite[T],
         *,
@@ -312,7 +360,7 @@ async def _probe_write(conn: aiosqlite.Connection) -> None:
 
 
 @contextlib.asynccontextmanager
-async def _atomic(conn: aiosqlite.Connection) -> AsyncIterator[None]:
+async def _atomic(conn: Connection) -> AsyncIterator[None]:
     """``BEGIN IMMEDIATE … COMMIT``, rolled back on any exception (the caller holds the lock)."""
     try:
         await conn.execute("BEGIN IMMEDIATE")

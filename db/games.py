@@ -29,11 +29,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import aiosqlite
-
 from . import archive
 from . import statements as sql
-from .connection import Database
+from .connection import Connection, Database
 from .errors import Conflict, StoreError
 from .leaderboard import Standings
 from .records import (
@@ -160,7 +158,7 @@ class Games:
             await self._touch_lobby(conn, game_id, now)
 
     @staticmethod
-    async def _touch_lobby(conn: aiosqlite.Connection, game_id: int, now: float) -> None:
+    async def _touch_lobby(conn: Connection, game_id: int, now: float) -> None:
         cursor = await conn.execute(
             "UPDATE games SET updated_at = ?, warned_at = NULL WHERE id = ? AND status = 'lobby'",
             (now, game_id),
@@ -225,9 +223,7 @@ class Games:
         """
         return self._actions.submit(write)
 
-    async def _write_actions(
-        self, conn: aiosqlite.Connection, writes: Sequence[ActionWrite]
-    ) -> None:
+    async def _write_actions(self, conn: Connection, writes: Sequence[ActionWrite]) -> None:
         await sql.write_actions(conn, writes, self._standings.rater)
 
     # ------------------------------------------------------------------ endings and results

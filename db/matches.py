@@ -22,10 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from . import statements as sql
-from .connection import Database
+from .connection import Connection, Database
 from .errors import Conflict
 from .records import NewGame, SeatRecord
 
@@ -262,7 +260,7 @@ class Matches:
 
 
 async def _insert_match(
-    conn: aiosqlite.Connection, guild_id: int | None, channel_id: int, best_of: int, now: float
+    conn: Connection, guild_id: int | None, channel_id: int, best_of: int, now: float
 ) -> int:
     cursor = await conn.execute(
         "INSERT INTO matches (guild_id, channel_id, best_of, status, wins, seats, created_at) "
@@ -275,7 +273,7 @@ async def _insert_match(
 
 
 async def _insert_game(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     game: NewGame,
     *,
     status: str,

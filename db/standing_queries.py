@@ -4,7 +4,7 @@ nothing from users reaches the SQL but bound parameters."""
 
 from __future__ import annotations
 
-from . import archive
+from . import archive, pg
 
 #: Players with fewer games than this (in the pool and scope shown) are listed as provisional.
 PROVISIONAL_GAMES = 5
@@ -112,6 +112,18 @@ STATS = f"""
            (SELECT COUNT(*) FROM standings WHERE pool = 'people' AND scope = :scope)
     FROM mine
 """
+#: PostgreSQL: a truth is no number (``SUM((...)::int)``), and a join without ``ON`` is a
+#: ``CROSS JOIN``.
+STATS = pg.override(
+    STATS,
+    pg.sum_of_truths(
+        STATS.replace("JOIN rating\n", "CROSS JOIN rating\n"),
+        "outcome = 'forfeited'",
+        "skunk_given > 0",
+        "skunk_taken > 0",
+        "computers",
+    ).replace("SUM(computers AND won)", "SUM((computers AND won = 1)::int)"),
+)
 
 HISTORY = """
     WITH latest AS MATERIALIZED (

@@ -31,7 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-import aiosqlite
+from .connection import Connection
+from .pg import PgConnection
 
 log = logging.getLogger(__name__)
 
@@ -98,11 +99,11 @@ UPSERT = """
     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
     ON CONFLICT (pool, scope, player) DO UPDATE SET
         mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,
-        games = games + 1,
-        wins = wins + excluded.wins,
-        forfeits = forfeits + excluded.forfeits,
-        skunks_given = skunks_given + excluded.skunks_given,
-        skunks_taken = skunks_taken + excluded.skunks_taken,
+        games = standings.games + 1,
+        wins = standings.wins + excluded.wins,
+        forfeits = standings.forfeits + excluded.forfeits,
+        skunks_given = standings.skunks_given + excluded.skunks_given,
+        skunks_taken = standings.skunks_taken + excluded.skunks_taken,
         last_game = excluded.last_game
 """
 HISTORY = (
@@ -121,14 +122,16 @@ class _Tally:
     skunk_taken: int = 0
 
 
-async def rate_pending(
-    conn: aiosqlite.Connection, rater: Rater, now: float, *, limit: int = 64
-) -> int:
+async def rate_pending(conn: Connection, rater: Rater, now: float, *, limit: int = 64) -> int:
     """Rate the finished games not rated yet, oldest first (at most ``limit``); return how many.
 
-    Call inside a write transaction. A failing rater is logged and its work rolled back to a
+    Call inside a write transaction; on PostgreSQL it first waits for the transaction lock
+    ``ratings``, so that processes sharing the database rate each game once, in order. A
+    failing rater is logged and its work rolled back to a
     savepoint: the caller's transaction goes on, the games stay due.
     """
+    if isinstance(conn, PgConnection):  # processes sharing PostgreSQL rate one at a time
+        await conn.transaction_lock("ratings")
     await conn.execute("SAVEPOINT rating")
     rated = 0
     try:
@@ -144,7 +147,7 @@ async def rate_pending(
 
 
 async def rate_game(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     rater: Rater,
     game_id: int,
     guild_id: int | None,

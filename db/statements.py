@@ -10,9 +10,8 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import aiosqlite
-
 from . import archive, logcodec, standings
+from .connection import Connection
 from .errors import Conflict
 from .records import ActionWrite, DealPoints, Finish, GameRecord, MessageRef, SeatRecord
 
@@ -40,14 +39,14 @@ DEAL_POINTS_UPSERT = """
                              hand_value, hand_cards, crib_value, crib_cards)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (game_id, deal, seat) DO UPDATE SET
-        pegging = pegging + excluded.pegging,
-        hand = hand + excluded.hand,
-        crib = crib + excluded.crib,
-        heels = heels + excluded.heels,
-        hand_value = COALESCE(excluded.hand_value, hand_value),
-        hand_cards = COALESCE(excluded.hand_cards, hand_cards),
-        crib_value = COALESCE(excluded.crib_value, crib_value),
-        crib_cards = COALESCE(excluded.crib_cards, crib_cards)
+        pegging = deal_points.pegging + excluded.pegging,
+        hand = deal_points.hand + excluded.hand,
+        crib = deal_points.crib + excluded.crib,
+        heels = deal_points.heels + excluded.heels,
+        hand_value = COALESCE(excluded.hand_value, deal_points.hand_value),
+        hand_cards = COALESCE(excluded.hand_cards, deal_points.hand_cards),
+        crib_value = COALESCE(excluded.crib_value, deal_points.crib_value),
+        crib_cards = COALESCE(excluded.crib_cards, deal_points.crib_cards)
 """
 
 
@@ -62,7 +61,7 @@ def log_time(at: float) -> float:
 
 
 async def write_actions(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     writes: Sequence[ActionWrite],
     rater: standings.Rater | None = None,
 ) -> None:
@@ -98,7 +97,7 @@ async def write_actions(
             await finish_game(conn, write.game_id, write.finish, write.at, rater)
 
 
-async def _astray(conn: aiosqlite.Connection, writes: Sequence[ActionWrite]) -> str:
+async def _astray(conn: Connection, writes: Sequence[ActionWrite]) -> str:
     """Which writes did not follow their game's snapshot (for the error message)."""
     rows = await conn.execute_fetchall(
         "SELECT game_id, seq FROM snapshots WHERE game_id IN (SELECT value FROM json_each(?))",
@@ -114,7 +113,7 @@ async def _astray(conn: aiosqlite.Connection, writes: Sequence[ActionWrite]) -> 
 
 
 async def finish_game(
-    conn: aiosqlite.Connection,
+    conn: Connection,
     game_id: int,
     finish: Finish,
     now: float,
@@ -178,7 +177,7 @@ async def finish_game(
 
 
 async def select_games(
-    conn: aiosqlite.Connection, where: str, params: Sequence[Any], *, archived: bool = True
+    conn: Connection, where: str, params: Sequence[Any], *, archived: bool = True
 ) -> list[GameRecord]:
     """Games matching ``where`` (on ``games g``), with seats, messages and snapshot (an ended
     game's from its archive row; ``archived=False``: a database before schema 7)."""

@@ -1,4 +1,5 @@
-"""The SQLite store: one connection per process, and the repositories that use it.
+"""The store: one connection per process (SQLite, the embedded default, or PostgreSQL given a
+``postgresql://`` URL: :mod:`db.pg`), and the repositories that use it.
 
 Every SQL statement of the project lives in ``db/``. :class:`Store` is a small front: it opens
 the :class:`~db.connection.Database` (the connection, its lock and transactions, the
@@ -88,8 +89,24 @@ class Store:
         await self.games.stop_archiving()
         await self._database.close()
 
+    async def hold(self, name: str) -> bool:
+        """Hold the lock ``name`` (e.g. ``shard/3``) for as long as the store is open, unless
+        another process holds it; whether this one does. PostgreSQL: a session advisory lock
+        (of the URL's schema); SQLite (one process): always ``True``."""
+        return await self._database.hold(name)
+
+    async def release(self, name: str) -> None:
+        """Give back a lock :meth:`hold` took."""
+        await self._database.release(name)
+
     @property
-    def path(self) -> Path:
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self._database.dialect
+
+    @property
+    def path(self) -> Path | str:
+        """The SQLite file, or the PostgreSQL URL (without its password)."""
         return self._database.path
 
     @property

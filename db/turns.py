@@ -54,8 +54,8 @@ class TurnMarks:
             await conn.execute(
                 "INSERT INTO turn_marks (game_id, seat, turn_step, reminded_at, expired_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, seat, turn_step) DO UPDATE SET "
-                "reminded_at = COALESCE(reminded_at, excluded.reminded_at), "
-                "expired_at = COALESCE(expired_at, excluded.expired_at)",
+                "reminded_at = COALESCE(turn_marks.reminded_at, excluded.reminded_at), "
+                "expired_at = COALESCE(turn_marks.expired_at, excluded.expired_at)",
                 (game_id, seat, turn_step, reminded_at, expired_at),
             )
 

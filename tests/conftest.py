@@ -3,6 +3,7 @@
 import pytest
 
 from cogs.utils import pictures
+from tests.support import postgres
 from tests.support.discord_players import open_club
 from tests.support.sessions import open_manager
 
@@ -27,9 +28,50 @@ async def club(tmp_path):
 
 
 @pytest.fixture
-async def setup(tmp_path):
-    """The session tests' manager on a fresh database, fixed seeds; yields (manager, path)."""
-    path = tmp_path / "sessions.db"
+async def setup(database):
+    """The session tests' manager on a fresh database (SQLite, then PostgreSQL), fixed seeds;
+    yields (manager, path or URL)."""
+    path = database
     store, manager = await open_manager(path, seed_source=lambda: 20240611)
     yield manager, path
     await store.close()
+
+
+# ---------------------------------------------------------------- the two backends of the store
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One real PostgreSQL for the whole run (tests/support/postgres.py), started on first use;
+    skipped when it cannot start, unless required (``make test``, CI): then the run fails."""
+    if not postgres.wanted():
+        pytest.skip("CRIBBAGE_TEST_POSTGRES=0: the PostgreSQL half is not run")
+    try:
+        server = postgres.start()
+    except postgres.PostgresUnavailable as err:
+        if postgres.required():
+            pytest.fail(f"PostgreSQL is required here and did not start: {err}", pytrace=False)
+        pytest.skip(f"no PostgreSQL: {err}")
+    yield server
+    postgres.stop(server)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def databases(request, tmp_path):
+    """Makes the places a test's stores live, on each backend in turn: ``databases(name)`` is
+    the SQLite file ``tmp_path / f"{name}.db"``, or a fresh schema of the session's PostgreSQL
+    (a ``postgresql://...?schema=...`` URL; the name is only SQLite's)."""
+    if request.param == "sqlite":
+        return lambda name="store": tmp_path / f"{name}.db"
+    server = request.getfixturevalue("postgres_server")
+    return lambda name="store": server.url()
+
+
+@pytest.fixture
+def database(request, databases):
+    """Where a test's store lives: an SQLite file, then a PostgreSQL database copied from one
+    the store migrated once (faster than a fresh schema: ``databases`` for that)."""
+    target = databases()
+    if isinstance(target, str):
+        return request.getfixturevalue("postgres_server").migrated_url()
+    return target

@@ -7,6 +7,13 @@ session manager (which resumes every lobby and game), loads the extensions by na
 register the persistent buttons and the commands' error handler) and syncs the slash commands
 only when they changed since the last sync. The application never imports the extensions: they
 import it (for :class:`CribbageBot`'s type).
+
+The bot is an :class:`~discord.ext.commands.AutoShardedBot`: one gateway session per shard it
+runs (``config.shards``, :mod:`bot.app.shards`). Its manager resumes, sweeps and answers only
+the games of the servers those shards own, and only the process running shard 0 syncs the
+commands. Its shards IDENTIFY one per :attr:`CribbageBot.identify_spacing` seconds (Discord's
+Gateway docs, "Session Start Limit Object": ``max_concurrency`` "identify requests allowed per
+5 seconds", 1 unless Discord raised it for a large bot).
 """
 
 from __future__ import annotations
@@ -39,17 +46,24 @@ class NotSetUp(RuntimeError):
     """A part of the bot read before ``setup_hook`` made it (or after ``close``)."""
 
 
-class CribbageBot(commands.Bot):
+class CribbageBot(commands.AutoShardedBot):
     """The bot. Needs no privileged intent: everything arrives as interactions.
 
     ``store``, ``manager`` and ``resume_report`` exist from ``setup_hook`` on (the extensions
     are loaded after them); reading one earlier raises :class:`NotSetUp`. A ``store`` already
-    open may be handed in: the bot then uses it, and closes it with itself.
+    open may be handed in: the bot then uses it, and closes it with itself. It runs the shards
+    of ``config.shards`` (all of one, by default).
     """
+
+    identify_spacing: float = 5.0
+    """Seconds between two of this process's shards' IDENTIFYs (Discord: ``max_concurrency``
+    of 1 per 5 s; tests against the emulator set 0)."""
 
     def __init__(self, config: Config, *, store: Store | None = None, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        options.setdefault("shard_count", config.shards.count)
+        options.setdefault("shard_ids", list(config.shards.ids))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -91,17 +105,31 @@ class CribbageBot(commands.Bot):
             store,
             strategy=lambda game, seat, level: choose_action(game, seat, level=level),
             coach=hint,
+            owns=self.config.shards.owns,
         )
         report = self._resume_report = await manager.resume()
+        shards = self.config.shards
         log.info(
-            "Resumed %d lobbies and %d games (%d verified against their logs)",
+            "Resumed %d lobbies and %d games (%d verified against their logs) of the servers "
+            "of shards %s of %d",
             report.lobbies,
             report.active,
             len(report.verified),
+            ",".join(map(str, shards.ids)),
+            shards.count,
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.sync_commands_if_changed()
+        if self.config.shards.syncs_commands:
+            await self.sync_commands_if_changed()
+        else:
+            log.info("Shard 0 runs in another process: it syncs the slash commands")
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Space this process's shards' IDENTIFYs by :attr:`identify_spacing` (the first goes
+        at once)."""
+        if not initial and self.identify_spacing > 0:
+            await asyncio.sleep(self.identify_spacing)
 
     async def sync_commands_if_changed(self) -> bool:
         """Sync the slash commands when they differ from the last sync (to the dev guild if set)."""

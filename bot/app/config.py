@@ -1,8 +1,10 @@
 """Configuration, only from the environment (``.env`` is loaded at start).
 
 ``DISCORD_TOKEN`` (required), ``CRIBBAGE_DB`` (default ``cribbage.db``), ``DISCORD_GUILD_ID``
-(optional: sync commands instantly to that one server while developing). The token is never
-printed or logged: ``Config.__repr__`` hides it.
+(optional: sync commands instantly to that one server while developing),
+``CRIBBAGE_SHARD_COUNT`` and ``CRIBBAGE_SHARDS`` (the gateway shards this process runs:
+:mod:`bot.app.shards`; by default one process runs them all). The token is never printed or
+logged: ``Config.__repr__`` hides it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from bot.app.shards import ShardError, Shards, parse_shards
 
 # Three base64url segments separated by dots (the shape of every Discord bot token).
 _TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
@@ -33,11 +37,15 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Config:
     token: str = field(repr=False)
-    database: Path
+    database: Path | str  # the SQLite file, or a postgresql:// URL (CRIBBAGE_DATABASE_URL)
     guild_id: int | None
+    shards: Shards = Shards()
 
     def __repr__(self) -> str:
-        return f"Config(token=<hidden>, database={str(self.database)!r}, guild_id={self.guild_id})"
+        return (
+            f"Config(token=<hidden>, database={str(self.database)!r}, guild_id={self.guild_id}, "
+            f"shards={self.shards})"
+        )
 
 
 def _environment(environ: Mapping[str, str] | None, dotenv: bool) -> Mapping[str, str]:
@@ -53,6 +61,20 @@ def database_path(environ: Mapping[str, str] | None = None, *, dotenv: bool = Tr
     need, so they run without a token."""
     env = _environment(environ, dotenv)
     return Path(env.get("CRIBBAGE_DB", "").strip() or "cribbage.db")
+
+
+def database_target(environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Path | str:
+    """``CRIBBAGE_DATABASE_URL`` (``postgresql://user:password@host:port/database``, optional
+    ``?schema=name``, default schema ``cribbage``) when set: PostgreSQL (db/pg.py); else the
+    SQLite file :func:`database_path`, unchanged."""
+    env = _environment(environ, dotenv)
+    url = env.get("CRIBBAGE_DATABASE_URL", "").strip()
+    if url and not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError(
+            "CRIBBAGE_DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:"
+            "port/database); leave it empty to use the SQLite file CRIBBAGE_DB."
+        )
+    return url or database_path(env, dotenv=False)
 
 
 def load_config(environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Config:
@@ -75,4 +97,20 @@ def load_config(environ: Mapping[str, str] | None = None, *, dotenv: bool = True
                 "Leave it empty to sync commands globally."
             )
         guild_id = int(guild_text)
-    return Config(token=token, database=database_path(env, dotenv=False), guild_id=guild_id)
+    try:
+        shards = parse_shards(
+            env.get("CRIBBAGE_SHARD_COUNT", ""), env.get("CRIBBAGE_SHARDS", "")
+        )
+    except ShardError as err:
+        raise ConfigError(str(err)) from None
+    database = database_target(env, dotenv=False)
+    if not shards.complete and not isinstance(database, str):  # str: a PostgreSQL URL
+        raise ConfigError(
+            f"CRIBBAGE_SHARDS={env.get('CRIBBAGE_SHARDS', '').strip()} runs only some of the "
+            f"{shards.count} shards, and the others' processes would need the same database: "
+            "SQLite (CRIBBAGE_DB) serves the processes of one machine only and cannot be shared "
+            "safely by independent shard processes. Run every shard in this process (leave "
+            "CRIBBAGE_SHARDS empty), or set CRIBBAGE_DATABASE_URL=postgresql://... for a "
+            "database every shard process can share."
+        )
+    return Config(token=token, database=database, guild_id=guild_id, shards=shards)

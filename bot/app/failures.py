@@ -41,13 +41,15 @@ class Failure:
     text: str
 
 
-def start_failure(err: BaseException, database: Path) -> Failure | None:
+def start_failure(err: BaseException, database: Path | str) -> Failure | None:
     """The paragraph for an error that stopped ``python -m bot``; ``None`` for a bug (which
     deserves its traceback)."""
     if isinstance(err, StoreError):
         return Failure(CONFIGURATION, str(err))
+    if isinstance(err, sqlite3.Error) and isinstance(database, str):  # PostgreSQL (db/pg.py)
+        return Failure(CONFIGURATION, f"The database refused while loading the games: {err}")
     if isinstance(err, sqlite3.Error):
-        return Failure(CONFIGURATION, str(explain(err, database, "loading the games")))
+        return Failure(CONFIGURATION, str(explain(err, Path(database), "loading the games")))
     if isinstance(err, discord.LoginFailure):
         return Failure(
             CONFIGURATION,

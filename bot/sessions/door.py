@@ -11,7 +11,10 @@ anything is read or written:
 * a game id outside ``1 .. 2**63 - 1`` (SQLite's integers): ``UNKNOWN_GAME``, as for any game
   that does not exist; a user id outside it (no Discord account has one yet): ``NOT_SEATED``;
 * a game of another server or channel than the request's: ``WRONG_CHANNEL``, "That button
-  belongs to a game in another channel." (a lobby, a game, or for a rematch the ended game).
+  belongs to a game in another channel." (a lobby, a game, or for a rematch the ended game);
+* any request from a server this process does not serve (the bot runs as several shard
+  processes, and Discord sent this one to the wrong one): ``UNKNOWN_GAME``,
+  :data:`OTHER_PROCESS`. Its games are not loaded here, so nothing here may touch them.
 
 A game moved to a thread (:meth:`GameSessionManager.move_game
 <bot.sessions.GameSessionManager.move_game>`) lives there: its moves, hand and forfeit are
@@ -44,6 +47,7 @@ R = RefusalReason
 MAX_GAME_ID = 2**63 - 1  # the largest integer SQLite stores
 UNKNOWN_GAME = "I can't find that game."
 ELSEWHERE = "That button belongs to a game in another channel."
+OTHER_PROCESS = "Another of the bot's processes serves this server: please try again."
 
 
 def known_game_id(game_id: object) -> bool:
@@ -78,6 +82,8 @@ class Door(Generic[Advice]):
         ``lobby``: a lobby request, also let in from the channel of the lobby message."""
         if not known_game_id(game_id):
             return Refusal(R.UNKNOWN_GAME, UNKNOWN_GAME)
+        if not self._tables.owns(self.where.guild_id):
+            return Refusal(R.UNKNOWN_GAME, OTHER_PROCESS)
         if not known_game_id(user_id):  # the same bounds: the store keeps players by id
             return Refusal(R.NOT_SEATED, "This account can't take a seat here.")
         s = self._tables.sessions.get(game_id)

@@ -69,7 +69,7 @@ from bot.engine import Action, Game, Variant
 from db import MessageRef, Store
 
 from .deals import NextDeals
-from .door import Door, Place
+from .door import OTHER_PROCESS, Door, Place
 from .history import Replay
 from .lobby import Lobbies
 from .matches import Matches
@@ -82,7 +82,7 @@ from .rounds import Rounds
 from .routine import Routine
 from .settings import Settings
 from .strategy import Strategy, simple_strategy
-from .tables import Tables
+from .tables import Owns, Tables
 from .timers import FORFEIT_AFTER, TurnTimers
 from .upkeep import Upkeep
 from .views import GameView, Level, Outcome, PrivateView, Refusal, RefusalReason
@@ -103,7 +103,9 @@ class GameSessionManager(Routine, Generic[Advice]):
     :func:`~bot.sessions.strategy.simple_strategy`); ``coach(game, seat)`` answers
     :meth:`advise` (the app passes ``bot.ai.coach.hint``). ``idle_warn_after``,
     ``idle_abandon_after`` and ``verify_sample``: see :class:`~bot.sessions.upkeep.Upkeep`;
-    ``forfeit_after``: :mod:`bot.sessions.timers`. Call :meth:`resume` once, before serving.
+    ``forfeit_after``: :mod:`bot.sessions.timers`. ``owns(guild_id)``: whether this process
+    serves that server's games (one shard process of several: :mod:`.tables`; default: all).
+    Call :meth:`resume` once, before serving.
     """
 
     @overload
@@ -119,6 +121,7 @@ class GameSessionManager(Routine, Generic[Advice]):
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] = _random_seed,
         forfeit_after: int = FORFEIT_AFTER,
+        owns: Owns | None = None,
     ) -> None: ...
 
     @overload
@@ -134,6 +137,7 @@ class GameSessionManager(Routine, Generic[Advice]):
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] = _random_seed,
         forfeit_after: int = FORFEIT_AFTER,
+        owns: Owns | None = None,
     ) -> None: ...
 
     def __init__(
@@ -148,10 +152,11 @@ class GameSessionManager(Routine, Generic[Advice]):
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] = _random_seed,
         forfeit_after: int = FORFEIT_AFTER,
+        owns: Owns | None = None,
     ) -> None:
         self._store = store
         games = store.games
-        self._tables = tables = Tables(games, clock)
+        self._tables = tables = Tables(games, clock, owns)
         self._reading = Reading(games, tables, coach)
         self._settings = settings = Settings(store.settings)
         self._players = store.players
@@ -290,6 +295,8 @@ class GameSessionManager(Routine, Generic[Advice]):
         With ``best_of`` 3 or 5 it is the first game of a match."""
         if best_of not in BEST_OF:
             return Refusal(R.INVALID, "A match is played over 1, 3 or 5 games.")
+        if not self._tables.owns(guild_id):
+            return Refusal(R.UNKNOWN_GAME, OTHER_PROCESS)
         s = await self._lobbies.create(
             guild_id=guild_id, channel_id=channel_id, host_id=host_id, variant=variant or Variant()
         )

@@ -276,7 +276,7 @@ class Matches:
                 result = tally(m.best_of, m.sides, m.results)
                 m.status, m.winner_side = result.status, result.winner_side
             last = await self._games.load_game(games[-1].game_id)
-            if last is not None:
+            if last is not None and self._tables.owns(last.guild_id):  # else another process's
                 self._due[m.id] = Session(last)
 
     async def begin_started(self) -> None:

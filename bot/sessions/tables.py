@@ -2,6 +2,11 @@
 
 A table may move to another channel (:meth:`Tables.move`: a thread opened for the game).
 
+When the bot runs as several processes (one per set of gateway shards), each serves the
+servers it *owns* (:attr:`Tables.owns`): it loads, sweeps and answers only their tables, and
+refuses a request from another server (:data:`~.door.OTHER_PROCESS`: Discord sends those to
+the other process).
+
 A *table* is one lobby or game in a channel. :class:`Tables` holds the live ones (a channel
 holds at most one, or is *held* while a table is being set up in it), stamps their activity
 with the manager's clock, and answers for a table that is not live (missing or over).
@@ -34,6 +39,13 @@ log = logging.getLogger("bot.sessions")
 R = RefusalReason
 CHANNEL_TAKEN = "That channel already has a cribbage game."
 Clock = Callable[[], float]
+Owns = Callable[[int | None], bool]
+"""``owns(guild_id)``: whether this process serves that server's tables (``None``: a DM)."""
+
+
+def everything(guild_id: int | None) -> bool:
+    """One process serves every server (the default)."""
+    return True
 
 
 @dataclass(slots=True)
@@ -49,12 +61,14 @@ class TableEvents:
 class Tables:
     """The live lobbies and games (see the module docstring).
 
-    ``clock`` is the manager's clock, read by every part through :meth:`now`.
+    ``clock`` is the manager's clock, read by every part through :meth:`now`; ``owns``, which
+    servers' tables this process serves (default: all).
     """
 
-    def __init__(self, games: Games, clock: Clock) -> None:
+    def __init__(self, games: Games, clock: Clock, owns: Owns | None = None) -> None:
         self._games = games
         self.clock = clock
+        self.owns: Owns = owns or everything
         self.events = TableEvents()
         self.sessions: dict[int, Session] = {}
         self.by_channel: dict[int, int] = {}

@@ -55,7 +55,9 @@ class Upkeep:
 
     async def resume(self, *, verify: int | None = None) -> ResumeReport:
         """See :meth:`bot.sessions.GameSessionManager.resume` (this part loads the tables)."""
-        records = await self._games.load_active_games()
+        records = [  # the tables of the servers this process serves (all, with one process)
+            r for r in await self._games.load_active_games() if self._tables.owns(r.guild_id)
+        ]
         verified: list[int] = []
         repaired: list[int] = []
         broken: list[int] = []

@@ -58,7 +58,8 @@ def cribbage_cog(client: discord.Client) -> Cribbage:
     """The loaded :class:`~cogs.cribbage.Cribbage` cog, whose handlers answer every click."""
     from cogs.cribbage import Cribbage  # imported when clicked: that module imports this one
 
-    cog = client.get_cog(Cribbage.__cog_name__) if isinstance(client, commands.Bot) else None
+    bots = (commands.Bot, commands.AutoShardedBot)  # the bot is sharded: not a commands.Bot
+    cog = client.get_cog(Cribbage.__cog_name__) if isinstance(client, bots) else None
     if not isinstance(cog, Cribbage):
         raise RuntimeError("the Cribbage cog is not loaded")
     return cog

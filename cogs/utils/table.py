@@ -24,6 +24,7 @@ settings, and the seat names the cog looked up once; nothing is asked of the man
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -79,6 +80,9 @@ class Table:
         self.manager = manager
         self.names = names
         self._tables: dict[int, TableState] = {}
+        # what each live table shows after this process's last redraw of it (``_draw``): a
+        # redraw that would change nothing visible sends no request (issue 15: requests per click)
+        self._drawn: dict[MessageAt, tuple[str, bool]] = {}
         self.hands = HandPost(manager, names)  # each person's hand: cogs/utils/delivery.py
         self.pings = Pinger(bot, self.hands)
         # awaited with every outcome after the table shows it (the spectators' view, watch.py)
@@ -279,7 +283,16 @@ class Table:
         where = None if st.new_table else self._table_message(view, st)
         if where is not None:
             payload = await self.table_payload(view, names=names, images=images, story=st.story)
+            seen, files = visible(payload)
+            before = self._drawn.get(where)
+            if files is None and before is not None and before[0] == seen:
+                return  # the message shows exactly this already: no request
+            if files is False and before == (seen, False):
+                return
             if await self._edit(*where, **payload):
+                # files kept: as before (unknown: assume some, so a removal is always sent)
+                shows_files = files if files is not None else (before[1] if before else True)
+                self._drawn[where] = (seen, shows_files)
                 return
         await self.post_table(view, names, images=images)
 
@@ -326,6 +339,8 @@ class Table:
     async def _post(self, view: GameView, payload: dict[str, Any]) -> None:
         """Send ``payload`` as the game's live message (a table, or the waiting record)."""
         st = self.state(view.game_id)
+        if st.table is not None:
+            self._drawn.pop(st.table, None)
         fields = dict(payload)
         files = fields.pop("attachments", [])
         message = await self.channel(view.channel_id).send(
@@ -400,6 +415,7 @@ class Table:
     # ------------------------------------------------------------------ plumbing
 
     async def _edit(self, channel_id: int, message_id: int, **fields: Any) -> bool:
+        self._drawn.pop((channel_id, message_id), None)  # ``_draw`` notes it again after
         message = self.channel(channel_id).get_partial_message(message_id)
         try:
             await message.edit(allowed_mentions=NO_PINGS, **fields)
@@ -409,3 +425,20 @@ class Table:
             log.warning("Could not edit message %d", message_id, exc_info=True)
             return False
         return True
+
+
+def visible(payload: dict[str, Any]) -> tuple[str, bool | None]:
+    """What an edit shows, as text to compare, and its files: True (new files sent), False
+    (``attachments=[]``: none), None (the message keeps the files it has)."""
+    shown: dict[str, Any] = {}
+    for key, value in payload.items():
+        if key == "attachments":
+            continue
+        if isinstance(value, discord.Embed):
+            value = value.to_dict()
+        elif isinstance(value, discord.ui.View):
+            value = value.to_components()
+        shown[key] = value
+    attachments = payload.get("attachments")
+    files = None if attachments is None else bool(attachments)
+    return json.dumps(shown, sort_keys=True, default=str), files

@@ -18,8 +18,8 @@ ALICE, BOB, CAROL, DAVE = 11, 12, 13, 14
 
 
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "standings.db")
+async def store(database):
+    store = await Store.open(database)
     await store.standings.enable_ratings(RATER)
     yield store
     await store.close()
@@ -34,12 +34,9 @@ async def board(store: Store, **kwargs):
     return {row.player: row for row in page.rows}
 
 
-def count_rows(path, table: str) -> int:
-    conn = sqlite3.connect(path)
-    try:
-        return conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-    finally:
-        conn.close()
+async def count_rows(store: Store, table: str) -> int:
+    ((count,),) = await store._database.fetchall(f"SELECT COUNT(*) FROM {table}")
+    return count
 
 
 # ---------------------------------------------------------------------- what a game counts
@@ -96,10 +93,10 @@ async def test_a_forfeit_is_a_loss_for_the_forfeiter_and_a_win_for_the_others(st
     assert history[BOB].after[0] > history[BOB].before[0]
 
 
-async def test_abandoned_games_are_not_rated(store, tmp_path):
+async def test_abandoned_games_are_not_rated(store):
     await record_game(store, [ALICE, BOB], [60, 40], abandoned=True)
     assert await board(store) == {}
-    assert count_rows(tmp_path / "standings.db", "rating_history") == 0
+    assert await count_rows(store, "rating_history") == 0
 
 
 async def test_games_with_a_computer_are_kept_apart(store):
@@ -134,8 +131,8 @@ async def test_two_computers_of_one_level_count_once(store):
 # ---------------------------------------------------------------------- once, in order, durably
 
 
-async def test_ratings_are_counted_exactly_once_and_survive_a_restart(tmp_path):
-    path = tmp_path / "once.db"
+async def test_ratings_are_counted_exactly_once_and_survive_a_restart(database):
+    path = database
     store = await Store.open(path)
     await store.standings.enable_ratings(RATER)
     await record_game(store, [ALICE, BOB], [121, 100], winner=0)
@@ -147,21 +144,21 @@ async def test_ratings_are_counted_exactly_once_and_survive_a_restart(tmp_path):
         assert await store.standings.enable_ratings(RATER) == 0
         assert await board(store) == before
         # 2 players x (everywhere, the server) x (people, all)
-        assert count_rows(path, "rating_history") == 8
+        assert await count_rows(store, "rating_history") == 8
     finally:
         await store.close()
 
 
-async def test_games_ended_without_ratings_are_caught_up_in_order(tmp_path):
+async def test_games_ended_without_ratings_are_caught_up_in_order(databases):
     games = [
         ([ALICE, BOB], [121, 100], 0),
         ([BOB, CAROL], [121, 70], 0),
         ([CAROL, ALICE], [121, 119], 0),
         ([ALICE, BOB, CAROL], [61, 40, 20], 0),
     ]
-    live = await Store.open(tmp_path / "live.db")
+    live = await Store.open(databases("live"))
     await live.standings.enable_ratings(RATER)
-    late = await Store.open(tmp_path / "late.db")
+    late = await Store.open(databases("late"))
     for i, (players, scores, winner) in enumerate(games):
         target = 61 if len(players) == 3 else 121
         for store in (live, late):
@@ -250,8 +247,15 @@ def league_file(tmp_path_factory):
 
 
 @pytest.fixture
-async def league(league_file, tmp_path):
-    async with rated_copy(league_file, tmp_path / "league.db") as store:
+async def league(league_file, database):
+    """On SQLite a copy of the league built once; on PostgreSQL the league built in the test's
+    schema."""
+    if not isinstance(database, str):
+        async with rated_copy(league_file, database) as store:
+            yield store
+        return
+    await _build_league(database)
+    async with rated_copy(None, database) as store:
         yield store
 
 

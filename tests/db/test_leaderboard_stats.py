@@ -74,9 +74,25 @@ def played_file(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="module")
+def played_url(postgres_server):
+    """The same games played once into a PostgreSQL schema (the tests only read them)."""
+    url = postgres_server.url()
+    asyncio.run(_play(url))
+    return url
+
+
 @pytest.fixture
-async def played(played_file, tmp_path):
-    async with rated_copy(played_file, tmp_path / "played.db") as store:
+def played_source(request, databases, tmp_path):
+    """(the file to copy, where): the SQLite file built once, or the PostgreSQL schema."""
+    if isinstance(databases(), str):
+        return None, request.getfixturevalue("played_url")
+    return request.getfixturevalue("played_file"), tmp_path / "played.db"
+
+
+@pytest.fixture
+async def played(played_source):
+    async with rated_copy(*played_source) as store:
         yield store
 
 

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from db import PLAYER_SETTING_NAMES, PlayerSettings, Store
 from db.players import Players
+from tests.support.postgres import connect
 
 
-async def test_a_person_who_changed_nothing_has_the_defaults(tmp_path):
-    store = await Store.open(tmp_path / "players.db")
+async def test_a_person_who_changed_nothing_has_the_defaults(databases):
+    store = await Store.open(databases("players"))
     try:
         assert await store.players.get(5) == PlayerSettings(notify=True, autoplay=True)
         assert PLAYER_SETTING_NAMES == ("notify", "autoplay")
@@ -19,8 +18,8 @@ async def test_a_person_who_changed_nothing_has_the_defaults(tmp_path):
         await store.close()
 
 
-async def test_an_update_changes_only_what_it_names_and_lasts(tmp_path):
-    path = tmp_path / "players.db"
+async def test_an_update_changes_only_what_it_names_and_lasts(databases):
+    path = databases("players")
     store = await Store.open(path)
     try:
         assert await store.players.update(5, autoplay=False, now=3.0) == PlayerSettings(
@@ -35,7 +34,7 @@ async def test_an_update_changes_only_what_it_names_and_lasts(tmp_path):
         assert await store.players.get(5) == PlayerSettings(notify=False, autoplay=False)
     finally:
         await store.close()
-    conn = sqlite3.connect(path)
+    conn = connect(path)
     assert conn.execute("SELECT user_id, notify, autoplay FROM player_settings").fetchall() == [
         (5, 0, 0)
     ]
@@ -43,8 +42,8 @@ async def test_an_update_changes_only_what_it_names_and_lasts(tmp_path):
 
 
 @pytest.mark.parametrize("changes", [{"notify": "no"}, {"autoplay": 0}, {"colour": True}])
-async def test_a_bad_value_is_refused_and_changes_nothing(tmp_path, changes):
-    store = await Store.open(tmp_path / "players.db")
+async def test_a_bad_value_is_refused_and_changes_nothing(databases, changes):
+    store = await Store.open(databases("players"))
     try:
         await store.players.update(5, autoplay=False)
         with pytest.raises(ValueError):
@@ -54,8 +53,8 @@ async def test_a_bad_value_is_refused_and_changes_nothing(tmp_path, changes):
         await store.close()
 
 
-async def test_reads_come_from_a_bounded_cache(tmp_path):
-    store = await Store.open(tmp_path / "players.db")
+async def test_reads_come_from_a_bounded_cache(databases):
+    store = await Store.open(databases("players"))
     try:
         players = Players(store._database, cache_size=2)
         await players.update(1, notify=False)

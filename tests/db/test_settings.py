@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 import db.migrations
 from db import Store
 from db.settings import SETTING_NAMES, ServerSettings
+from tests.support.postgres import connect
 
 
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "settings.db")
+async def store(database):
+    store = await Store.open(database)
     yield store
     await store.close()
 
@@ -43,8 +42,8 @@ async def test_a_server_that_changed_nothing_has_the_defaults(store):
     }
 
 
-async def test_an_update_changes_only_what_it_names_and_lasts(tmp_path):
-    path = tmp_path / "settings.db"
+async def test_an_update_changes_only_what_it_names_and_lasts(databases):
+    path = databases("settings")
     store = await Store.open(path)
     try:
         changed = await store.settings.update(7, target=61, images=False, by=99, now=5.0)
@@ -60,7 +59,7 @@ async def test_an_update_changes_only_what_it_names_and_lasts(tmp_path):
         assert await store.settings.get(7) == changed
     finally:
         await store.close()
-    conn = sqlite3.connect(path)
+    conn = connect(path)
     rows = conn.execute("SELECT turn_minutes, updated_at, updated_by FROM guild_settings")
     assert [(minutes, by) for minutes, _, by in rows] == [(0, None)]  # off is stored as 0
     conn.close()
@@ -90,8 +89,8 @@ async def test_a_bad_value_is_refused_and_changes_nothing(store, changes):
     assert await store.settings.get(7) == ServerSettings(7, target=61)
 
 
-async def test_an_older_database_gains_the_settings_table(tmp_path, monkeypatch):
-    path = tmp_path / "old.db"
+async def test_an_older_database_gains_the_settings_table(databases, monkeypatch):
+    path = databases("old")
     mine = next(m for m in db.migrations.MIGRATIONS if "server settings" in m.title)
     older = tuple(m for m in db.migrations.MIGRATIONS if m.version < mine.version)
     with monkeypatch.context() as patched:
@@ -107,8 +106,8 @@ async def test_an_older_database_gains_the_settings_table(tmp_path, monkeypatch)
         await store.close()
 
 
-async def test_the_pause_between_deals_and_threads_are_stored(tmp_path):
-    path = tmp_path / "settings.db"
+async def test_the_pause_between_deals_and_threads_are_stored(databases):
+    path = databases("settings")
     store = await Store.open(path)
     try:
         changed = await store.settings.update(7, next_deal_seconds=0, threads=False)
@@ -128,16 +127,16 @@ async def test_the_pause_between_deals_and_threads_are_stored(tmp_path):
 
 
 async def test_a_version_7_database_gains_the_pause_threads_and_player_settings(
-    tmp_path, monkeypatch
+    databases, monkeypatch
 ):
-    path = tmp_path / "v7.db"
+    path = databases("v7")
     older = tuple(m for m in db.migrations.MIGRATIONS if m.version <= 7)
     with monkeypatch.context() as patched:
         patched.setattr(db.migrations, "MIGRATIONS", older)
         patched.setattr(db.migrations, "LATEST_VERSION", 7)
         store = await Store.open(path)
         await store.close()
-    conn = sqlite3.connect(path)  # a server's row as version 7 wrote it
+    conn = connect(path)  # a server's row as version 7 wrote it
     with conn:
         conn.execute(
             "INSERT INTO guild_settings (guild_id, target, images, turn_minutes, muggins, "

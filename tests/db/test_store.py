@@ -21,14 +21,15 @@ from db import (
     SeatRecord,
     Store,
 )
+from tests.support.postgres import connect
 from tests.support.sessions import dump_database
 
 STATE = {"fake": "state"}  # the store does not read snapshots, it stores them
 
 
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "store.db")
+async def store(database):
+    store = await Store.open(database)
     yield store
     await store.close()
 
@@ -85,7 +86,7 @@ async def test_a_fresh_database_gets_the_schema_and_the_pragmas(tmp_path):
 async def test_the_connection_enforces_foreign_keys(store):
     game_id = await active_game(store)
     ghost = Finish("abandoned", "abandoned", None, (SeatOutcome(3, 3, "abandoned", 0),))
-    with pytest.raises(Conflict, match="FOREIGN KEY"):
+    with pytest.raises(Conflict, match="(?i)foreign key"):
         await store.games.record_result(game_id, ghost, now=5.0)  # there is no seat 3
     assert await store.games.game_status(game_id) == "active"
 
@@ -202,21 +203,21 @@ async def test_actions_append_with_their_snapshot(store):
     assert [a.seq for a in await store.games.load_actions(game_id)] == [1, 2]
 
 
-async def test_an_action_applied_twice_is_refused_and_changes_nothing(store, tmp_path):
+async def test_an_action_applied_twice_is_refused_and_changes_nothing(store, database):
     game_id = await active_game(store)
     await store.games.append_action(write(game_id, 1))
-    before = dump_database(tmp_path / "store.db")
+    before = dump_database(database)
     with pytest.raises(Conflict):
         await store.games.append_action(write(game_id, 1, state={"other": 1}))
     with pytest.raises(Conflict):
         await store.games.append_action(write(game_id, 3))  # skips seq 2
-    assert dump_database(tmp_path / "store.db") == before
+    assert dump_database(database) == before
 
 
-async def test_the_log_is_append_only(tmp_path, store):
+async def test_the_log_is_append_only(database, store):
     game_id = await active_game(store)
     await store.games.append_action(write(game_id, 1))
-    conn = sqlite3.connect(tmp_path / "store.db")
+    conn = connect(database)
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         conn.execute("DELETE FROM actions")
     conn.close()

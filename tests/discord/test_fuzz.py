@@ -66,7 +66,7 @@ class Tally:
 
 @contextlib.asynccontextmanager
 async def world(tmp_path):
-    async with DiscordEmulator(strict=False) as emu:
+    async with DiscordEmulator(strict=False, rate_limits=False) as emu:
         club = emu.add_guild("Cribbage Club")
         home = emu.add_text_channel(club, "cribbage")
         lobby_channel = emu.add_text_channel(club, "lobby")

@@ -48,8 +48,8 @@ def automatic_plays(outcome: Outcome) -> list[Played]:
     return [e.event for e in outcome.events if e.automatic and isinstance(e.event, Played)]
 
 
-async def test_no_person_is_ever_asked_for_a_card_they_have_no_choice_about(tmp_path):
-    path = tmp_path / "clicks.db"
+async def test_no_person_is_ever_asked_for_a_card_they_have_no_choice_about(databases):
+    path = databases("clicks")
     async with running(path) as manager:
         game_id = (await started_game(manager, variant=SHORT)).game_id
         rng = random.Random(1)
@@ -67,8 +67,8 @@ async def test_no_person_is_ever_asked_for_a_card_they_have_no_choice_about(tmp_
     assert_durable(path, game_id, manager)
 
 
-async def test_with_autoplay_off_only_the_last_card_is_laid_by_itself(tmp_path):
-    async with running(tmp_path / "off.db") as manager:
+async def test_with_autoplay_off_only_the_last_card_is_laid_by_itself(databases):
+    async with running(databases("off")) as manager:
         changed = await manager.update_player_settings(HOST, autoplay=False)
         assert changed == PlayerSettings(notify=True, autoplay=False)
         game_id = (await started_game(manager, variant=SHORT)).game_id
@@ -88,11 +88,11 @@ async def test_with_autoplay_off_only_the_last_card_is_laid_by_itself(tmp_path):
 
 
 @pytest.mark.parametrize("variant", [SHORT, MUGGINS], ids=["plain", "muggins"])
-async def test_an_absent_persons_game_goes_on_without_forced_cards(tmp_path, variant):
+async def test_an_absent_persons_game_goes_on_without_forced_cards(databases, variant):
     """The person never clicks: the turn timers move for them, the muggins windows are let
     go, the pauses between deals run out; after each, no forced card is left waiting."""
     clock = Clock()
-    path = tmp_path / "absent.db"
+    path = databases("absent")
     async with running(path, clock=clock, forfeit_after=10**6) as manager:
         game_id = (
             await started_game(manager, humans=(HOST,), computers=("easy",), variant=variant)
@@ -115,8 +115,8 @@ async def test_an_absent_persons_game_goes_on_without_forced_cards(tmp_path, var
     assert_durable(path, game_id, manager)
 
 
-async def test_the_resume_lays_a_card_that_became_forced(tmp_path):
-    path = tmp_path / "resume.db"
+async def test_the_resume_lays_a_card_that_became_forced(databases):
+    path = databases("resume")
     async with running(path) as manager:
         await manager.update_player_settings(HOST, autoplay=False)
         game_id = (await started_game(manager, humans=(HOST,), computers=("easy",))).game_id
@@ -144,8 +144,8 @@ async def test_the_resume_lays_a_card_that_became_forced(tmp_path):
         await store.close()
 
 
-async def test_player_settings_through_the_manager(tmp_path):
-    async with running(tmp_path / "p.db") as manager:
+async def test_player_settings_through_the_manager(databases):
+    async with running(databases("p")) as manager:
         assert await manager.player_settings(HOST) == PlayerSettings(notify=True, autoplay=True)
         assert (await manager.update_player_settings(HOST, notify=False)).notify is False
         for bad in ({"notify": "off"}, {"volume": 3}):

@@ -37,8 +37,8 @@ BAD_IDS = (0, -1, MAX_GAME_ID + 1, 2**64, 10**40)
 
 
 @pytest.fixture
-async def setup(tmp_path):
-    path = tmp_path / "door.db"
+async def setup(databases):
+    path = databases("door")
     store, manager = await open_manager(path, seed_source=lambda: 20241124, coach=lambda g, s: "x")
     yield manager, path
     await store.close()

@@ -53,8 +53,8 @@ def test_a_forfeit_concedes_the_match_and_an_abandoned_game_abandons_it():
 
 
 @pytest.fixture
-async def manager(tmp_path):
-    store, manager = await open_manager(tmp_path / "matches.db", seed_source=seeds())
+async def manager(database):
+    store, manager = await open_manager(database, seed_source=seeds())
     yield manager
     await store.close()
 
@@ -122,11 +122,11 @@ async def test_a_best_of_3_is_played_to_its_end_with_the_loser_dealing_next(mana
     assert row.winner_side == last.winner_side
 
 
-async def test_skunks_count_two_games_in_the_tally(tmp_path):
+async def test_skunks_count_two_games_in_the_tally(databases):
     """Play best-of-3 matches with fixed seeds until one game ends in a skunk: that game
     counts two, which with the rest decides the match as the rules say."""
     for start in (38, *range(1, 400, 37)):  # seed 38: the second game is a skunk
-        async with running(tmp_path / f"skunk{start}.db", seed_source=seeds(start)) as manager:
+        async with running(databases(f"skunk{start}"), seed_source=seeds(start)) as manager:
             finals = await play_match(manager, await open_match(manager), random.Random(start))
             skunks = [max(f.finished.skunks) for f in finals]
             if not any(skunks):
@@ -191,8 +191,8 @@ async def test_nobody_can_open_a_table_while_the_next_game_is_being_set_up(manag
     assert manager.game_in_channel(500).game_id == final.next_game.game_id
 
 
-async def test_a_restart_between_two_games_carries_the_match_on(tmp_path):
-    path = tmp_path / "restart.db"
+async def test_a_restart_between_two_games_carries_the_match_on(databases):
+    path = databases("restart")
     store, manager = await open_manager(path, seed_source=seeds())
     try:
         started = await open_match(manager, best_of=5)
@@ -224,8 +224,8 @@ async def test_a_restart_between_two_games_carries_the_match_on(tmp_path):
         await store.close()
 
 
-async def test_a_restart_mid_game_keeps_the_match(tmp_path):
-    path = tmp_path / "mid.db"
+async def test_a_restart_mid_game_keeps_the_match(databases):
+    path = databases("mid")
     store, manager = await open_manager(path, seed_source=seeds())
     try:
         started = await open_match(manager)

@@ -24,8 +24,8 @@ SHORT = Variant(2, False, 61)
 
 
 @pytest.fixture
-async def manager(tmp_path):
-    store, manager = await open_manager(tmp_path / "rematch.db")
+async def manager(databases):
+    store, manager = await open_manager(databases("rematch"))
     yield manager
     await store.close()
 
@@ -127,8 +127,8 @@ async def test_declining_calls_the_rematch_off(manager):
     assert isinstance(await manager.rematch(started.game_id, BOB), GameView)
 
 
-async def test_a_rematch_lobby_and_its_acceptances_survive_a_restart(tmp_path):
-    path = tmp_path / "restart.db"
+async def test_a_rematch_lobby_and_its_acceptances_survive_a_restart(databases):
+    path = databases("restart")
     async with running(path) as manager:
         started, _ = await finished_game(manager, humans=(HOST, BOB, CAROL), variant=Variant(3))
         lobby = await manager.rematch(started.game_id, HOST)
@@ -163,8 +163,8 @@ async def test_the_rematch_of_a_match_is_a_new_match(manager):
     assert match.match_id != final.view.match.match_id
 
 
-async def test_a_rematch_of_a_muggins_game_is_a_muggins_game(tmp_path):
-    path = tmp_path / "muggins.db"
+async def test_a_rematch_of_a_muggins_game_is_a_muggins_game(databases):
+    path = databases("muggins")
     store, manager = await open_manager(path)
     muggins = Variant(2, False, 61, muggins=True)
     started, final = await finished_game(manager, variant=muggins)

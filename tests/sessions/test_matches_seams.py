@@ -71,10 +71,10 @@ def assert_the_match_went_on(ended: Outcome, manager: GameSessionManager) -> Non
     assert manager.game_in_channel(CHANNEL).game_id == following.game_id
 
 
-async def test_the_next_game_starts_after_a_move_made_for_a_player_out_of_time(tmp_path):
+async def test_the_next_game_starts_after_a_move_made_for_a_player_out_of_time(databases):
     now = [1000.0]
     async with running(
-        tmp_path / "t.db", clock=lambda: now[0], strategy=finisher, seed_source=seeds()
+        databases("t"), clock=lambda: now[0], strategy=finisher, seed_source=seeds()
     ) as manager:
         game_id = (await first_game_of_a_match(manager, Variant(2, False, 61))).game_id
         rng = random.Random(1)
@@ -99,14 +99,14 @@ async def test_the_next_game_starts_after_a_move_made_for_a_player_out_of_time(t
         assert_the_match_went_on(ended, manager)
 
 
-async def test_the_next_game_starts_after_a_muggins_window_is_let_go(tmp_path):
+async def test_the_next_game_starts_after_a_muggins_window_is_let_go(databases):
     """The person never answers the computer's claims: each window is let go by the manager,
     and the computer (the dealer) counts its crib at once; when that count wins the game, the
     match's next game starts from the same request."""
     now = [1000.0]
     muggins = Variant(2, target=61, muggins=True)
     async with running(
-        tmp_path / "m.db", clock=lambda: now[0], strategy=finisher, seed_source=seeds()
+        databases("m"), clock=lambda: now[0], strategy=finisher, seed_source=seeds()
     ) as manager:
         rng = random.Random(2)
         game_id = (await first_game_of_a_match(manager, muggins, computer=True)).game_id
@@ -134,10 +134,10 @@ async def test_the_next_game_starts_after_a_muggins_window_is_let_go(tmp_path):
         raise AssertionError("no crib counted after a window was let go ever won a game")
 
 
-async def test_an_idle_game_abandoned_by_the_sweep_abandons_its_match(tmp_path):
+async def test_an_idle_game_abandoned_by_the_sweep_abandons_its_match(databases):
     now = [1000.0]
     async with running(
-        tmp_path / "i.db", clock=lambda: now[0], idle_warn_after=100, idle_abandon_after=150
+        databases("i"), clock=lambda: now[0], idle_warn_after=100, idle_abandon_after=150
     ) as manager:
         started = await first_game_of_a_match(manager, Variant(2, False, 61))
         await manager.sweep_idle(1100.0)  # warned

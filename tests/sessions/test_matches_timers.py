@@ -9,11 +9,9 @@ from bot.sessions import Outcome
 from tests.support.sessions import HOST, open_manager, play_past_first_show
 
 
-async def test_running_out_of_time_for_good_concedes_the_match(tmp_path):
+async def test_running_out_of_time_for_good_concedes_the_match(databases):
     now = [1000.0]
-    store, manager = await open_manager(
-        tmp_path / "timed.db", clock=lambda: now[0], forfeit_after=1
-    )
+    store, manager = await open_manager(databases("timed"), clock=lambda: now[0], forfeit_after=1)
     try:
         lobby = await manager.create_lobby(
             guild_id=1, channel_id=500, host_id=HOST, variant=Variant(2, False, 61), best_of=3

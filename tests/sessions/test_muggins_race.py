@@ -19,8 +19,8 @@ from tests.support.sessions import BOB, HOST, play_one, running, started_game
 MUGGINS_2 = Variant(2, target=61, muggins=True)
 
 
-async def test_a_forfeit_while_the_loop_waits_for_the_lock_lets_nothing_go(tmp_path):
-    async with running(tmp_path / "race.db") as manager:
+async def test_a_forfeit_while_the_loop_waits_for_the_lock_lets_nothing_go(databases):
+    async with running(databases("race")) as manager:
         game_id = (await started_game(manager, variant=MUGGINS_2)).game_id
         rng = random.Random(5)
         for _ in range(500):

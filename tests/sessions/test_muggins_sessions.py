@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 
 from bot.engine import Claim, CountSettled, Game, Muggins, Phase, Variant, action_from_dict
 from bot.engine.muggins import breakdown_of, window_waiting
 from bot.sessions import Outcome, PrivateView
+from tests.support.postgres import connect
 from tests.support.sessions import (
     BOB,
     HOST,
@@ -25,7 +25,7 @@ MUGGINS_2 = Variant(2, target=61, muggins=True)
 
 def replay_checks(path, game_id: int) -> Game:
     """The log replays to the stored snapshot (variant from the snapshot: muggins included)."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    conn = connect(path, read_only=True)
     try:
         seed, first_dealer, muggins = conn.execute(
             "SELECT seed, first_dealer, muggins FROM games WHERE id = ?", (game_id,)
@@ -54,8 +54,8 @@ async def to_show(manager, game_id: int, rng: random.Random) -> Game:
     raise AssertionError("no show")
 
 
-async def test_the_flag_survives_a_restart_and_a_whole_game_replays(tmp_path):
-    path = tmp_path / "m.db"
+async def test_the_flag_survives_a_restart_and_a_whole_game_replays(databases):
+    path = databases("m")
     async with running(path) as manager:
         outcome = await started_game(manager, variant=MUGGINS_2)
         game_id = outcome.game_id
@@ -67,8 +67,8 @@ async def test_the_flag_survives_a_restart_and_a_whole_game_replays(tmp_path):
     replay_checks(path, game_id)
 
 
-async def test_the_host_can_turn_muggins_on_in_the_lobby(tmp_path):
-    path = tmp_path / "m.db"
+async def test_the_host_can_turn_muggins_on_in_the_lobby(databases):
+    path = databases("m")
     async with running(path) as manager:
         lobby = await manager.create_lobby(guild_id=1, channel_id=5, host_id=HOST)
         view = await manager.set_variant(lobby.game_id, HOST, MUGGINS_2)
@@ -77,8 +77,8 @@ async def test_the_host_can_turn_muggins_on_in_the_lobby(tmp_path):
         assert manager.view(lobby.game_id).variant == MUGGINS_2
 
 
-async def test_an_under_claim_is_caught_through_act(tmp_path):
-    path = tmp_path / "m.db"
+async def test_an_under_claim_is_caught_through_act(databases):
+    path = databases("m")
     async with running(path) as manager:
         game_id = (await started_game(manager, variant=MUGGINS_2)).game_id
         rng = random.Random(3)
@@ -102,8 +102,8 @@ async def test_an_under_claim_is_caught_through_act(tmp_path):
     replay_checks(path, game_id)
 
 
-async def test_an_unanswered_window_is_let_go_after_the_timeout(tmp_path):
-    path = tmp_path / "m.db"
+async def test_an_unanswered_window_is_let_go_after_the_timeout(databases):
+    path = databases("m")
     now = [1000.0]
     async with running(path, clock=lambda: now[0]) as manager:
         game_id = (await started_game(manager, variant=MUGGINS_2)).game_id
@@ -122,13 +122,13 @@ async def test_an_unanswered_window_is_let_go_after_the_timeout(tmp_path):
     replay_checks(path, game_id)
 
 
-async def test_computers_claim_and_call_through_the_manager(tmp_path):
+async def test_computers_claim_and_call_through_the_manager(databases):
     from bot.ai import choose_action
 
     def strategy(game, seat, level):
         return choose_action(game, seat, level="easy", seed=1)
 
-    path = tmp_path / "m.db"
+    path = databases("m")
     async with running(path, strategy=strategy) as manager:
         game_id = (
             await started_game(manager, humans=(HOST,), computers=("easy",), variant=MUGGINS_2)

@@ -34,9 +34,9 @@ class Clock:
 
 
 @pytest.fixture
-async def timed(tmp_path):
+async def timed(databases):
     clock = Clock()
-    path = tmp_path / "deals.db"
+    path = databases("deals")
     store, manager = await open_manager(path, clock=clock, seed_source=lambda: 5)
     yield manager, clock, path
     await store.close()
@@ -148,10 +148,10 @@ async def test_the_servers_pause_applies_and_a_pause_of_0_deals_at_once(timed):
     assert_durable(path, game_id, manager)
 
 
-async def test_turn_timers_never_time_the_pause_and_the_idle_sweep_still_works(tmp_path):
+async def test_turn_timers_never_time_the_pause_and_the_idle_sweep_still_works(databases):
     clock = Clock()
     async with running(
-        tmp_path / "idle.db", clock=clock, idle_warn_after=3600, idle_abandon_after=7200
+        databases("idle"), clock=clock, idle_warn_after=3600, idle_abandon_after=7200
     ) as manager:
         game_id = (await started_game(manager, variant=SHORT)).game_id
         await to_the_pause(manager, game_id, random.Random(5))
@@ -166,9 +166,9 @@ async def test_turn_timers_never_time_the_pause_and_the_idle_sweep_still_works(t
         assert abandoned.finished.reason == "abandoned"
 
 
-async def test_the_pause_survives_a_restart(tmp_path):
+async def test_the_pause_survives_a_restart(databases):
     clock = Clock()
-    path = tmp_path / "restart.db"
+    path = databases("restart")
     async with running(path, clock=clock) as manager:
         game_id = (await started_game(manager, variant=SHORT)).game_id
         await to_the_pause(manager, game_id, random.Random(6))
@@ -188,8 +188,8 @@ async def test_the_pause_survives_a_restart(tmp_path):
         assert_durable(path, game_id, manager)
 
 
-async def test_a_replay_shows_the_pauses(tmp_path):
-    async with running(tmp_path / "replay.db") as manager:
+async def test_a_replay_shows_the_pauses(databases):
+    async with running(databases("replay")) as manager:
         game_id = (await started_game(manager, variant=SHORT)).game_id
         rng = random.Random(7)
         while (outcome := await play_one(manager, game_id, rng)).finished is None:

@@ -82,9 +82,9 @@ async def check(manager: GameSessionManager, outcome: Outcome, settings: ServerS
         await check(manager, outcome.next_game, settings)
 
 
-async def test_start_act_timeouts_and_forfeit_carry_hands_and_settings(tmp_path):
+async def test_start_act_timeouts_and_forfeit_carry_hands_and_settings(databases):
     clock = Clock()
-    async with running(tmp_path / "o.db", clock=clock, seed_source=lambda: 7) as manager:
+    async with running(databases("o"), clock=clock, seed_source=lambda: 7) as manager:
         settings = await custom_settings(manager)
         started = await started_game(manager, humans=(HOST, BOB, CAROL), variant=Variant(3))
         await check(manager, started, settings)
@@ -101,8 +101,8 @@ async def test_start_act_timeouts_and_forfeit_carry_hands_and_settings(tmp_path)
         await check(manager, forfeit, settings)
 
 
-async def test_rematches_and_a_matchs_next_game_carry_them(tmp_path):
-    async with running(tmp_path / "o.db", seed_source=iter(range(1, 10**6)).__next__) as manager:
+async def test_rematches_and_a_matchs_next_game_carry_them(databases):
+    async with running(databases("o"), seed_source=iter(range(1, 10**6)).__next__) as manager:
         settings = await custom_settings(manager)
         started = await started_game(manager, variant=SHORT)
         final = await play_to_end(manager, started.game_id, random.Random(2))
@@ -116,7 +116,7 @@ async def test_rematches_and_a_matchs_next_game_carry_them(tmp_path):
         await manager.forfeit(alone.game_id, HOST)
         await check(manager, await manager.rematch(alone.game_id, HOST), settings)  # at once
 
-    async with running(tmp_path / "m.db", seed_source=iter(range(1, 10**6)).__next__) as manager:
+    async with running(databases("m"), seed_source=iter(range(1, 10**6)).__next__) as manager:
         settings = await custom_settings(manager)
         lobby = await manager.create_lobby(
             guild_id=GUILD, channel_id=600, host_id=HOST, variant=SHORT, best_of=5
@@ -128,8 +128,8 @@ async def test_rematches_and_a_matchs_next_game_carry_them(tmp_path):
         await check(manager, final, settings)
 
 
-async def test_resume_carries_them(tmp_path):
-    path = tmp_path / "o.db"
+async def test_resume_carries_them(databases):
+    path = databases("o")
 
     def dies(game, seat, level):
         raise Crash
@@ -150,10 +150,10 @@ async def test_resume_carries_them(tmp_path):
         await store.close()
 
 
-async def test_idle_sweeps_carry_them(tmp_path):
+async def test_idle_sweeps_carry_them(databases):
     now = [1000.0]
     async with running(
-        tmp_path / "o.db", clock=lambda: now[0], idle_warn_after=100, idle_abandon_after=150
+        databases("o"), clock=lambda: now[0], idle_warn_after=100, idle_abandon_after=150
     ) as manager:
         settings = await custom_settings(manager)
         game_id = (await started_game(manager)).game_id
@@ -165,9 +165,9 @@ async def test_idle_sweeps_carry_them(tmp_path):
             await check(manager, outcome, settings)
 
 
-async def test_a_muggins_window_let_go_carries_them(tmp_path):
+async def test_a_muggins_window_let_go_carries_them(databases):
     now = [1000.0]
-    async with running(tmp_path / "o.db", clock=lambda: now[0]) as manager:
+    async with running(databases("o"), clock=lambda: now[0]) as manager:
         settings = await custom_settings(manager)
         game_id = (await started_game(manager, variant=MUGGINS_2)).game_id
         rng = random.Random(4)
@@ -184,14 +184,14 @@ async def test_a_muggins_window_let_go_carries_them(tmp_path):
 # ---------------------------------------------------------------------- the coach
 
 
-async def test_advise_asks_the_coach_on_a_copy_of_the_game(tmp_path):
+async def test_advise_asks_the_coach_on_a_copy_of_the_game(databases):
     asked = []
 
     def coach(game: Game, seat: int) -> tuple[int, tuple]:
         asked.append(game)
         return seat, tuple(game.hand(seat))
 
-    async with running(tmp_path / "c.db", coach=coach) as manager:
+    async with running(databases("c"), coach=coach) as manager:
         lobby = await manager.create_lobby(guild_id=GUILD, channel_id=7, host_id=HOST)
         assert (await manager.advise(lobby.game_id, HOST)).reason is R.NOT_STARTED
         started = await started_game(manager)
@@ -202,8 +202,8 @@ async def test_advise_asks_the_coach_on_a_copy_of_the_game(tmp_path):
         assert (await manager.advise(999, BOB)).reason is R.UNKNOWN_GAME
 
 
-async def test_without_a_coach_advise_refuses(tmp_path):
-    async with running(tmp_path / "c.db") as manager:
+async def test_without_a_coach_advise_refuses(databases):
+    async with running(databases("c")) as manager:
         started = await started_game(manager)
         refused = await manager.advise(started.game_id, HOST)
         assert isinstance(refused, Refusal) and refused.reason is R.INVALID

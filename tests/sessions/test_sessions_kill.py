@@ -23,7 +23,6 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -34,6 +33,7 @@ import pytest
 
 from bot.engine import Game, Variant, action_from_dict
 from bot.sessions.matchplay import GameResult, tally
+from tests.support.postgres import connect
 from tests.support.sessions import play_one, running, started_game, stored_log
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,7 +148,7 @@ class Ledger:
 def check_games(path: Path, ledger: Ledger, acts: list[tuple], games: set[int] | None) -> dict:
     """Check ``games`` (None: every started game) and the acknowledged ``acts``; return
     {active game: its last committed step}."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    conn = connect(path, read_only=True)
     try:
         rows = conn.execute(
             "SELECT id, status, players, partnerships, target, seed, first_dealer, step, "
@@ -194,7 +194,7 @@ def check_games(path: Path, ledger: Ledger, acts: list[tuple], games: set[int] |
 def check_matches(path: Path) -> Counter[str]:
     """Every match's stored tally is the tally of its ended games, and a match still being
     played has its next game live."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    conn = connect(path, read_only=True)
     seen: Counter[str] = Counter()
     try:
         for match_id, best_of, status, wins in conn.execute(
@@ -283,7 +283,7 @@ def test_killed_200_times_nothing_acknowledged_is_lost_or_doubled(tmp_path):
 
 
 def computer_games(path: Path) -> int:
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    conn = connect(path, read_only=True)
     try:
         return conn.execute(
             "SELECT COUNT(DISTINCT game_id) FROM seats WHERE computer IS NOT NULL"
@@ -303,7 +303,7 @@ async def test_the_check_catches_a_lost_or_a_doubled_action(tmp_path):
             await play_one(manager, game_id, rng)
         step = manager.view(game_id).step
     ledger = Ledger()
-    conn = sqlite3.connect(path)
+    conn = connect(path)
     log, _ = stored_log(conn, game_id)
     conn.close()
     seq, seat, action, _ = log[-1]

@@ -14,9 +14,9 @@ R = RefusalReason
 
 
 @pytest.fixture
-async def setup(tmp_path):
-    store, manager = await open_manager(tmp_path / "lobby.db")
-    yield manager, tmp_path / "lobby.db"
+async def setup(database):
+    store, manager = await open_manager(database)
+    yield manager, database
     await store.close()
 
 
@@ -159,8 +159,8 @@ async def test_the_host_cancels_a_lobby_and_frees_the_channel(setup):
     assert (await manager.create_lobby(guild_id=1, channel_id=500, host_id=BOB)).ok
 
 
-async def test_lobbies_survive_a_restart(tmp_path):
-    path = tmp_path / "restart.db"
+async def test_lobbies_survive_a_restart(databases):
+    path = databases("restart")
     async with running(path) as manager:
         lobby = await new_lobby(manager, variant=Variant(players=3))
         await manager.join(lobby.game_id, BOB)

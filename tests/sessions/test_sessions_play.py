@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import random
-import sqlite3
 
 import pytest
 
@@ -25,6 +24,7 @@ from bot.sessions import (
     RefusalReason,
     SweepReport,
 )
+from tests.support.postgres import connect
 from tests.support.sessions import (
     BOB,
     CAROL,
@@ -195,7 +195,7 @@ async def test_a_finished_game_refuses_everything(setup):
 
 
 def assert_results_add_up(path, game_id):
-    conn = sqlite3.connect(path)
+    conn = connect(path)
     rows = conn.execute(
         "SELECT seat, side, won, final_score, pegging + hand + crib + heels, skunk_given, "
         "skunk_taken FROM results WHERE game_id = ? ORDER BY seat",
@@ -244,7 +244,7 @@ async def test_computer_moves_are_applied_in_order_each_with_its_step(setup):
     assert_durable(path, game_id, manager)
 
 
-async def test_a_failing_or_cheating_strategy_falls_back_to_a_legal_move(tmp_path, caplog):
+async def test_a_failing_or_cheating_strategy_falls_back_to_a_legal_move(databases, caplog):
     calls = []
 
     def flaky(game: Game, seat: int, level: str):
@@ -253,7 +253,7 @@ async def test_a_failing_or_cheating_strategy_falls_back_to_a_legal_move(tmp_pat
             raise RuntimeError("the AI tripped")
         return Play(Card.parse("AS")) if game.phase is Phase.PLAY else Cut(1)  # never legal
 
-    async with running(tmp_path / "flaky.db", strategy=flaky) as manager:
+    async with running(databases("flaky"), strategy=flaky) as manager:
         game_id = (await started_game(manager, humans=(HOST,), computers=("expert",))).game_id
         for _ in range(20):
             assert await play_one(manager, game_id, random.Random(5)) is not None
@@ -274,7 +274,7 @@ async def test_forfeit_ends_the_game_for_the_other_sides(setup):
     assert outcome.finished.winner_sides == (0, 2)
     assert set(outcome.finished.winner_users) == {HOST, CAROL}
     assert outcome.view.status is GameStatus.FINISHED and outcome.to_act_users == ()
-    conn = sqlite3.connect(path)
+    conn = connect(path)
     assert conn.execute(
         "SELECT status, end_reason, forfeit_seat, winner_side FROM games WHERE id = ?", (game_id,)
     ).fetchone() == ("finished", "forfeit", 1, None)
@@ -303,10 +303,10 @@ async def test_a_partner_forfeits_for_the_team(setup):
 # ---------------------------------------------------------------------- idle games
 
 
-async def test_an_idle_game_is_warned_then_abandoned(tmp_path):
+async def test_an_idle_game_is_warned_then_abandoned(database):
     now = [1000.0]
     async with running(
-        tmp_path / "idle.db", clock=lambda: now[0], idle_warn_after=100, idle_abandon_after=150
+        database, clock=lambda: now[0], idle_warn_after=100, idle_abandon_after=150
     ) as manager:
         game_id = (await started_game(manager)).game_id
         lobby = await manager.create_lobby(guild_id=1, channel_id=900, host_id=EVE)
@@ -332,7 +332,7 @@ async def test_an_idle_game_is_warned_then_abandoned(tmp_path):
         (abandoned,) = report.abandoned
         assert abandoned.finished.reason == "abandoned" and abandoned.finished.winner_sides == ()
         assert (await manager.act(game_id, BOB, Cut(4), step=1)).reason is R.GAME_OVER
-    conn = sqlite3.connect(tmp_path / "idle.db")
+    conn = connect(database)
     assert conn.execute(
         "SELECT outcome, won FROM results WHERE game_id = ?", (game_id,)
     ).fetchall() == [("abandoned", 0), ("abandoned", 0)]

@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
-import sqlite3
 import threading
 
 import pytest
 
 from bot.engine import Cut, Phase, Variant
 from bot.sessions import Outcome, RefusalReason, simple_strategy
+from tests.support.postgres import connect
 from tests.support.sessions import (
     BOB,
     CAROL,
@@ -27,7 +27,7 @@ R = RefusalReason
 
 
 def logged_actions(path, game_id: int) -> int:
-    conn = sqlite3.connect(path)
+    conn = connect(path)
     try:
         return conn.execute(
             "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)
@@ -37,8 +37,8 @@ def logged_actions(path, game_id: int) -> int:
 
 
 @pytest.mark.parametrize("phase", [Phase.CUT_FOR_DEAL, Phase.DISCARD, Phase.PLAY])
-async def test_a_double_click_applies_once(tmp_path, phase):
-    path = tmp_path / "double.db"
+async def test_a_double_click_applies_once(databases, phase):
+    path = databases("double")
     async with running(path) as manager:
         game_id = (await started_game(manager)).game_id
         rng = random.Random(11)
@@ -60,8 +60,8 @@ async def test_a_double_click_applies_once(tmp_path, phase):
         assert replayed.to_dict() == snapshot and count == manager.view(game_id).step
 
 
-async def test_a_slow_computer_in_one_game_does_not_hold_up_another(tmp_path):
-    path = tmp_path / "slow.db"
+async def test_a_slow_computer_in_one_game_does_not_hold_up_another(databases):
+    path = databases("slow")
     seeds = itertools.count(1000)
     gate, thinking = threading.Event(), threading.Event()
     slow_seed: list[int | None] = [None]
@@ -101,8 +101,8 @@ async def race_a_slow_computer(manager, path, slow, fast, gate, thinking):
     assert refusal.reason is R.STALE  # the lock was held: the second click saw the new state
 
 
-async def test_many_games_at_once_stay_consistent(tmp_path):
-    path = tmp_path / "many.db"
+async def test_many_games_at_once_stay_consistent(databases):
+    path = databases("many")
     async with running(path) as manager:
         games = []
         for channel in range(12):

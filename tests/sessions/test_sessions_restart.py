@@ -6,13 +6,13 @@ import itertools
 import logging
 import random
 import re
-import sqlite3
 
 import pytest
 
 from bot.engine import Cut, Variant
 from bot.sessions import RefusalReason, Replay
 from db import Conflict
+from tests.support.postgres import connect
 from tests.support.sessions import (
     HOST,
     assert_durable,
@@ -43,8 +43,8 @@ async def test_a_finished_game_replays_deal_by_deal(setup):
     assert (await manager.replay(4242)).reason is R.UNKNOWN_GAME
 
 
-async def test_a_game_resumes_after_a_restart_and_a_bad_snapshot_is_repaired(tmp_path):
-    path = tmp_path / "resume.db"
+async def test_a_game_resumes_after_a_restart_and_a_bad_snapshot_is_repaired(databases):
+    path = databases("resume")
     async with running(path) as manager:
         game_id = (await started_game(manager)).game_id
         rng = random.Random(7)
@@ -56,7 +56,7 @@ async def test_a_game_resumes_after_a_restart_and_a_bad_snapshot_is_repaired(tmp
     async with running(path) as manager:
         assert manager.view(game_id) == before and manager.private_view(game_id, HOST) == hand
 
-    conn = sqlite3.connect(path)  # corrupt the snapshot: the log must win
+    conn = connect(path)  # corrupt the snapshot: the log must win
     state = conn.execute("SELECT state FROM snapshots WHERE game_id = ?", (game_id,)).fetchone()
     conn.execute(
         "UPDATE snapshots SET state = ? WHERE game_id = ?",
@@ -74,15 +74,15 @@ async def test_a_game_resumes_after_a_restart_and_a_bad_snapshot_is_repaired(tmp
         assert_durable(path, game_id, manager)
 
 
-async def test_a_snapshot_this_version_cannot_read_is_rebuilt_from_the_log(tmp_path):
-    path = tmp_path / "version.db"
+async def test_a_snapshot_this_version_cannot_read_is_rebuilt_from_the_log(databases):
+    path = databases("version")
     async with running(path) as manager:
         game_id = (await started_game(manager)).game_id
         rng = random.Random(17)
         for _ in range(12):
             await play_one(manager, game_id, rng)
         before = manager.view(game_id)
-    conn = sqlite3.connect(path)
+    conn = connect(path)
     conn.execute("UPDATE snapshots SET state = '{\"version\": 99}' WHERE game_id = ?", (game_id,))
     conn.commit()
     conn.close()
@@ -100,8 +100,8 @@ class Crash(BaseException):
     """The process dying while a computer thinks (not an Exception: nothing may catch it)."""
 
 
-async def test_a_computer_that_was_about_to_move_moves_on_resume(tmp_path):
-    path = tmp_path / "computer.db"
+async def test_a_computer_that_was_about_to_move_moves_on_resume(databases):
+    path = databases("computer")
 
     def dies(game, seat, level):
         raise Crash
@@ -123,7 +123,7 @@ async def test_a_failed_write_changes_nothing_and_the_game_reloads(setup):
     manager, path = setup
     game_id = (await started_game(manager)).game_id
     mine = manager.private_view(game_id, HOST)
-    conn = sqlite3.connect(path)
+    conn = connect(path)
     conn.execute("UPDATE snapshots SET seq = 99 WHERE game_id = ?", (game_id,))
     conn.commit()
     before_db, before_view = dump_database(path), manager.view(game_id)
@@ -137,9 +137,9 @@ async def test_a_failed_write_changes_nothing_and_the_game_reloads(setup):
     assert_durable(path, game_id, manager)
 
 
-async def test_hidden_cards_are_never_logged_at_info(tmp_path, caplog):
+async def test_hidden_cards_are_never_logged_at_info(databases, caplog):
     caplog.set_level(logging.DEBUG)
-    async with running(tmp_path / "logs.db") as manager:
+    async with running(databases("logs")) as manager:
         game_id = (await started_game(manager, humans=(HOST,), computers=("easy",))).game_id
         await play_to_end(manager, game_id, random.Random(9))
     card = re.compile(r"\b(10|[2-9AJQK])[CDHS]\b|[♣♦♥♠]")

@@ -15,8 +15,8 @@ GUILD, CHANNEL, THREAD = 1, 500, 9_000_001
 SHORT = Variant(2, False, 61)
 
 
-async def test_a_started_game_moves_to_its_thread_and_frees_the_channel(tmp_path):
-    path = tmp_path / "threads.db"
+async def test_a_started_game_moves_to_its_thread_and_frees_the_channel(databases):
+    path = databases("threads")
     async with running(path) as manager:
         started = await started_game(manager, variant=SHORT, channel_id=CHANNEL)
         game_id = started.game_id
@@ -40,8 +40,8 @@ async def test_a_started_game_moves_to_its_thread_and_frees_the_channel(tmp_path
         assert manager.view(game_id).messages["lobby"].channel_id == CHANNEL
 
 
-async def test_the_door_takes_the_games_moves_from_the_thread_only(tmp_path):
-    async with running(tmp_path / "door.db") as manager:
+async def test_the_door_takes_the_games_moves_from_the_thread_only(databases):
+    async with running(databases("door")) as manager:
         started = await started_game(manager, variant=SHORT, channel_id=CHANNEL)
         game_id = started.game_id
         await manager.set_message(game_id, "lobby", CHANNEL, 77)
@@ -65,8 +65,8 @@ async def test_the_door_takes_the_games_moves_from_the_thread_only(tmp_path):
         assert elsewhere.reason is R.WRONG_CHANNEL
 
 
-async def test_a_lobby_an_ended_game_and_an_unknown_one(tmp_path):
-    async with running(tmp_path / "ends.db") as manager:
+async def test_a_lobby_an_ended_game_and_an_unknown_one(databases):
+    async with running(databases("ends")) as manager:
         lobby = await manager.create_lobby(guild_id=GUILD, channel_id=CHANNEL, host_id=HOST)
         moved = await manager.move_game(lobby.game_id, THREAD)  # a lobby may move too
         assert moved.channel_id == THREAD and moved.status is GameStatus.LOBBY
@@ -77,9 +77,9 @@ async def test_a_lobby_an_ended_game_and_an_unknown_one(tmp_path):
         assert over.reason is R.GAME_OVER
 
 
-async def test_a_matchs_next_game_follows_its_game_into_the_thread(tmp_path):
+async def test_a_matchs_next_game_follows_its_game_into_the_thread(databases):
     # best of 5: a skunk counts two games, so the first game can never end the match
-    async with running(tmp_path / "match.db") as manager:
+    async with running(databases("match")) as manager:
         lobby = await manager.create_lobby(
             guild_id=GUILD, channel_id=CHANNEL, host_id=HOST, variant=SHORT, best_of=5
         )

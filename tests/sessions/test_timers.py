@@ -4,12 +4,12 @@ forfeits, several people on their own clocks, restarts."""
 from __future__ import annotations
 
 import random
-import sqlite3
 
 import pytest
 
 from bot.engine import Phase, Variant
 from bot.sessions import GameStatus, PrivateView, TurnReport
+from tests.support.postgres import connect
 from tests.support.sessions import (
     BOB,
     HOST,
@@ -34,10 +34,10 @@ class Clock:
 
 
 @pytest.fixture
-async def timed(tmp_path):
+async def timed(database):
     clock = Clock()
-    store, manager = await open_manager(tmp_path / "timers.db", clock=clock, seed_source=lambda: 7)
-    yield manager, clock, tmp_path / "timers.db"
+    store, manager = await open_manager(database, clock=clock, seed_source=lambda: 7)
+    yield manager, clock, database
     await store.close()
 
 
@@ -56,7 +56,7 @@ async def reach(manager, game_id: int, phase: Phase, rng: random.Random) -> None
 
 
 def log_of(path, game_id: int) -> list[tuple[int, int]]:
-    conn = sqlite3.connect(path)
+    conn = connect(path)
     try:
         return conn.execute(
             "SELECT seq, seat FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
@@ -148,7 +148,7 @@ async def test_the_third_turn_to_run_out_forfeits(timed):
     # in the first deal, before any hand was counted: the forfeit aborts the game (issue 13)
     assert ended.finished.reason == "aborted" and ended.finished.forfeit_seat == 0
     assert ended.view.status is GameStatus.ABANDONED and manager.view(game_id) is None
-    conn = sqlite3.connect(path)
+    conn = connect(path)
     assert conn.execute(
         "SELECT seat, outcome FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
     ).fetchall() == [(0, "abandoned"), (1, "abandoned")]
@@ -227,8 +227,8 @@ async def test_the_servers_turn_time_is_used(timed):
 # ---------------------------------------------------------------------- restarts
 
 
-async def test_deadlines_and_counts_survive_a_restart(tmp_path):
-    path = tmp_path / "restart.db"
+async def test_deadlines_and_counts_survive_a_restart(databases):
+    path = databases("restart")
     clock = Clock()
     async with running(path, clock=clock, seed_source=lambda: 11) as manager:
         game_id = (await started_game(manager, humans=(HOST,), computers=("easy",))).game_id
@@ -255,8 +255,8 @@ async def test_deadlines_and_counts_survive_a_restart(tmp_path):
     assert replay_from_database(path, game_id)[2] == ended.step
 
 
-async def test_a_turn_marked_out_of_time_before_a_crash_is_not_counted_twice(tmp_path):
-    path = tmp_path / "crash.db"
+async def test_a_turn_marked_out_of_time_before_a_crash_is_not_counted_twice(databases):
+    path = databases("crash")
     clock = Clock()
     async with running(path, clock=clock, seed_source=lambda: 11) as manager:
         game_id = (await started_game(manager, humans=(HOST,), computers=("easy",))).game_id

@@ -45,14 +45,18 @@ async def open_club(
     strict=True,
     error_loggers=("discord",),
     threads=False,
+    rate_limits=False,
     **driving,
 ):
     """A server with a #cribbage channel, these users, and the bot running on a database in
     ``tmp_path``; yields the :class:`Driver` (with ``users``, ``guild``, ``database`` and, with
     ``privacy``, a :class:`PrivacyWatch` on every click). ``strict`` and ``error_loggers``: as
     for :class:`DiscordEmulator` and its ``running``; ``threads``: the server's setting (off
-    here: a game stays in #cribbage); ``driving``: the :class:`Driver`'s options."""
-    async with DiscordEmulator(strict=strict) as emu:
+    here: a game stays in #cribbage); ``driving``: the :class:`Driver`'s options.
+    ``rate_limits``: Discord's rate limits (the emulator's default is on); off here because the
+    scripted players click at machine speed, a hundred times a person's pace, so a whole game
+    in one channel would only wait out the per-channel buckets (limit tests turn them on)."""
+    async with DiscordEmulator(strict=strict, rate_limits=rate_limits) as emu:
         guild = emu.add_guild("Cribbage Club")
         channel = emu.add_text_channel(guild, "cribbage")
         users = [emu.add_user(name) for name in names]

@@ -14,9 +14,11 @@ Player = int | str  # a user id, or a computer level ("easy", "standard", "exper
 
 
 @contextlib.asynccontextmanager
-async def rated_copy(built: Path, path: Path) -> AsyncIterator[Store]:
-    """A store opened on a copy (at ``path``) of a database built once per module, rated."""
-    shutil.copy(built, path)
+async def rated_copy(built: Path | None, path: Path | str) -> AsyncIterator[Store]:
+    """A store opened on a copy (at ``path``) of a database built once per module, rated
+    (``built`` ``None``: the database at ``path``, e.g. a PostgreSQL URL)."""
+    if built is not None:
+        shutil.copy(built, path)
     store = await Store.open(path)
     try:
         await store.standings.enable_ratings(RATER)

@@ -13,13 +13,15 @@ from bot.engine import Game, Variant, action_from_dict
 from bot.sessions import GameSessionManager, Outcome, PrivateView, Refusal
 from db import Store
 from db.logcodec import decode_log, decode_points
+from tests.support.postgres import connect
 
 HOST, BOB, CAROL, DAVE, EVE = 101, 102, 103, 104, 105
 
 
-def dump_database(path: Path) -> list[str]:
-    """Every row of every table, as SQL text (a second, read-only connection)."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+def dump_database(path: Path | str) -> list[str]:
+    """Every row of every table, as SQL text (a second, read-only connection; a PostgreSQL URL:
+    tests/support/postgres.py)."""
+    conn = connect(path, read_only=True)
     try:
         return list(conn.iterdump())
     finally:
@@ -76,9 +78,9 @@ def stored_deal_points(conn: sqlite3.Connection, game_id: int) -> list[tuple]:
     return decode_points(archived[0]) if archived is not None else rows
 
 
-def replay_from_database(path: Path, game_id: int) -> tuple[Game, dict, int]:
+def replay_from_database(path: Path | str, game_id: int) -> tuple[Game, dict, int]:
     """(the replay of the log, the stored snapshot, the number of logged actions)."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    conn = connect(path, read_only=True)
     try:
         players, partnerships, target, seed, first_dealer, muggins = conn.execute(
             "SELECT players, partnerships, target, seed, first_dealer, muggins FROM games "

@@ -25,6 +25,7 @@ from .gateway import (
     INTENT_GUILD_MESSAGES,
     INTENT_MESSAGE_CONTENT,
     Gateway,
+    on_shard,
 )
 from .models import (
     DEFAULT_BOT_PERMISSIONS,
@@ -111,6 +112,9 @@ class DiscordEmulator:
     thread_notice_age:
         A thread started from a message at least this old (seconds) also posts Discord's
         "started a thread" notice in the channel (see ``threads.py``).
+    rate_limits:
+        Enforce Discord's rate limits (``ratelimits.py``; ``emu.rest.limits`` sizes the buckets
+        and counts bot-token requests and 429s). False: count only, for tests that burst.
     """
 
     def __init__(
@@ -127,6 +131,7 @@ class DiscordEmulator:
         host: str = "127.0.0.1",
         port: int = 0,
         thread_notice_age: float = 0.0,
+        rate_limits: bool = True,
     ):
         self.response_deadline = response_deadline
         self.token_ttl = token_ttl
@@ -166,7 +171,7 @@ class DiscordEmulator:
         # thread channels and channel permissions (threads.py)
         self.thread_rules = Threads(self, notice_age=thread_notice_age)
         self.gateway = Gateway(self)
-        self.rest = RestApi(self)
+        self.rest = RestApi(self, rate_limits=rate_limits)  # ratelimits.py: Discord's limits
         self._runner: web.AppRunner | None = None
 
     # =========================================================================================
@@ -298,9 +303,15 @@ class DiscordEmulator:
     # =========================================================================================
     # Building the world
 
-    def add_guild(self, name: str, *, owner: EmuUser | None = None) -> EmuGuild:
-        """A guild the bot is in. Users added later with ``add_user`` join every guild."""
-        guild = EmuGuild(id=self._next_id(), name=name, owner_id=(owner or self.app_owner).id)
+    def add_guild(
+        self, name: str, *, owner: EmuUser | None = None, shard: tuple[int, int] | None = None
+    ) -> EmuGuild:
+        """A guild the bot is in. Users added later with ``add_user`` join every guild.
+        ``shard=(shard_id, num_shards)``: its id routes it to that shard (gateway.py)."""
+        guild_id = self._next_id()
+        if shard is not None:
+            guild_id = self._last_id = on_shard(guild_id, shard)
+        guild = EmuGuild(id=guild_id, name=name, owner_id=(owner or self.app_owner).id)
         everyone = EmuRole(guild.id, guild.id, "@everyone", DEFAULT_EVERYONE_PERMISSIONS)
         guild.roles[guild.id] = everyone
         bot_role = EmuRole(self._next_id(), guild.id, self.bot_user.name, DEFAULT_BOT_PERMISSIONS,
@@ -1275,9 +1286,11 @@ class DiscordEmulator:
         source: EmuMessage | None,
         settle: bool,
     ) -> InteractionResult:
-        session = self.gateway.target()
+        session = self.gateway.route(channel.guild.id if channel.guild else None)  # its shard's
         if session is None:
-            raise EmulatorError("no bot is connected to the emulator (use `emu.running(bot)`)")
+            raise EmulatorError(
+                "no bot is connected to the emulator on this guild's shard (use `emu.running(bot)`)"
+            )
         interaction_id = self._next_id()
         token = f"emu{interaction_id}.{secrets.token_urlsafe(24)}"
         now = self.now()
@@ -1734,7 +1747,7 @@ class DiscordEmulator:
             return
         guild = message.channel.guild
         intent = INTENT_GUILD_MESSAGES if guild else INTENT_DIRECT_MESSAGES
-        sessions = [s for s in self.gateway.live_sessions() if s.intents & intent]
+        sessions = self.gateway.receivers(guild.id if guild else None, intent)  # its shard's
         if not sessions:
             return
         base = message.payload(self.base_url)

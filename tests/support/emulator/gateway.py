@@ -5,6 +5,16 @@ then one GUILD_CREATE per guild. RESUME (op 6) replays the events the session mi
 RESUMED; an unknown or invalidated session gets INVALID_SESSION (op 9, ``d: false``). A client
 that closes with 1000/1001 ends its session. REQUEST_GUILD_MEMBERS (op 8) is answered with one
 GUILD_MEMBERS_CHUNK.
+
+Sharding (Discord's Gateway docs, "Sharding"): an IDENTIFY may carry ``shard: [id, count]``
+(none: ``[0, 1]``, every guild). The session's READY lists, and its GUILD_CREATEs cover, only the
+guilds of its shard, ``(guild_id >> 22) % count == id`` ("Sharding Formula"); every later event
+of a guild goes to the sessions of that guild's shard, and an event without a ``guild_id`` (a
+DM) only to shard 0 ("Gateway events that do not contain a guild_id will only be sent to the
+first shard"). An interaction goes to one session: the latest identified (or resumed) of its
+guild's shard (:meth:`Gateway.route`). Several sessions may share a shard, or use different
+counts ("num_shards ... is only used for routing traffic"). A shard outside ``0 <= id < count``
+is closed with 4010 ("Invalid Shard", the Gateway close codes).
 """
 
 from __future__ import annotations
@@ -36,6 +46,8 @@ OP_INVALID_SESSION = 9
 OP_HELLO = 10
 OP_HEARTBEAT_ACK = 11
 
+CLOSE_INVALID_SHARD = 4010  # Gateway close codes: "You sent us an invalid shard when identifying."
+
 HEARTBEAT_INTERVAL_MS = 41250
 BUFFER_SIZE = 2000
 
@@ -48,15 +60,22 @@ INTENT_MESSAGE_CONTENT = 1 << 15
 class GatewaySession:
     """One identified gateway session; it survives reconnects until invalidated."""
 
-    def __init__(self, intents: int):
+    def __init__(self, intents: int, shard: tuple[int, int] = (0, 1)):
         self.id = uuid.uuid4().hex
         self.intents = intents
+        self.shard = shard  # [shard_id, num_shards] from the IDENTIFY
+        self.active = 0  # when it was last identified or resumed (Gateway's own counter)
         self.seq = 0
         self.buffer: deque[dict[str, Any]] = deque(maxlen=BUFFER_SIZE)
         self.ws: web.WebSocketResponse | None = None
         self.invalid = False
         self.ready = False
         self._send_lock = asyncio.Lock()
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether Discord routes this guild's events to this session (``None``: a DM)."""
+        shard_id, count = self.shard
+        return (0 if guild_id is None else (guild_id >> 22) % count) == shard_id
 
     @property
     def connected(self) -> bool:
@@ -87,6 +106,7 @@ class Gateway:
         self._sockets: set[web.WebSocketResponse] = set()
         self._dropped: set[web.WebSocketResponse] = set()  # closed by us: session survives
         self.resumes = 0
+        self._activations = 0
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -104,6 +124,28 @@ class Gateway:
             return session
         return None
 
+    def route(self, guild_id: int | None) -> GatewaySession | None:
+        """The session an interaction of ``guild_id`` (``None``: a DM) goes to: the latest one
+        identified or resumed on that guild's shard, if still valid and connected."""
+        owners = [s for s in self.sessions.values() if s.owns(guild_id)]
+        if not owners:
+            return None
+        session = max(owners, key=lambda s: s.active)
+        return session if not session.invalid and session.connected else None
+
+    def receivers(self, guild_id: int | None, intent: int = 0) -> list[GatewaySession]:
+        """The live sessions a ``guild_id`` event is sent to (with ``intent``, if given)."""
+        return [
+            s
+            for s in self.live_sessions()
+            if s.owns(guild_id) and (not intent or s.intents & intent)
+        ]
+
+    def _activate(self, session: GatewaySession) -> None:
+        self._activations += 1
+        session.active = self._activations
+        self.current = session
+
     def invalidate(self, session_id: str | None) -> None:
         session = self.sessions.get(session_id or "")
         if session is not None:
@@ -112,9 +154,9 @@ class Gateway:
     # -- sending ---------------------------------------------------------------------------
 
     async def broadcast(self, event: str, data: dict[str, Any], intent: int = 0) -> None:
-        for session in self.live_sessions():
-            if intent and not session.intents & intent:
-                continue
+        """Send ``event`` to the sessions of its guild's shard (a guild's own events carry its
+        id as ``id``, the others as ``guild_id``; without one, shard 0)."""
+        for session in self.receivers(guild_of(event, data), intent):
             await session.dispatch(event, data)
 
     async def request_reconnect(self) -> None:
@@ -191,16 +233,27 @@ class Gateway:
                 self.emu._touch()
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> GatewaySession:
-        session = GatewaySession(int(data.get("intents", 0)))
+    async def _identify(
+        self, ws: web.WebSocketResponse, data: dict[str, Any]
+    ) -> GatewaySession | None:
+        shard = shard_of(data.get("shard"))
+        if shard is None:
+            self.emu._record("gateway", event="invalid_shard", shard=data.get("shard"))
+            await ws.close(code=CLOSE_INVALID_SHARD, message=b"Invalid shard.")
+            return None
+        session = GatewaySession(int(data.get("intents", 0)), shard)
         session.ws = ws
         self.sessions[session.id] = session
-        self.current = session
+        self._activate(session)
         self.emu._record(
-            "gateway", event="identify", session_id=session.id, intents=session.intents
+            "gateway",
+            event="identify",
+            session_id=session.id,
+            intents=session.intents,
+            shard=list(shard),
         )
         emu = self.emu
-        guilds = list(emu.guilds.values())
+        guilds = [g for g in emu.guilds.values() if session.owns(g.id)]
         ready = {
             "v": 10,
             "user": emu.bot_user.payload(),
@@ -245,7 +298,7 @@ class Gateway:
         for payload in missed:
             await session.send(payload)
         await session.dispatch("RESUMED", {})
-        self.current = session
+        self._activate(session)
         self.resumes += 1
         self.emu._touch()
         return session
@@ -271,3 +324,31 @@ class Gateway:
         if data.get("nonce"):
             chunk["nonce"] = data["nonce"]
         await session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+
+def shard_of(value: Any) -> tuple[int, int] | None:
+    """The ``[shard_id, num_shards]`` of an IDENTIFY (none: ``(0, 1)``); ``None`` if invalid."""
+    if value is None:
+        return (0, 1)
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        return None
+    shard_id, count = value
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return None
+    return (shard_id, count) if 0 <= shard_id < count else None
+
+
+GUILD_EVENTS = ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")
+
+
+def guild_of(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to, which picks its shard (``None``: DMs and the like)."""
+    value = data.get("id") if event in GUILD_EVENTS else data.get("guild_id")
+    return int(value) if value is not None else None
+
+
+def on_shard(snowflake: int, shard: tuple[int, int]) -> int:
+    """The first snowflake from ``snowflake`` on whose guild ``shard`` gets the events (its
+    timestamp moved on by less than ``num_shards`` milliseconds)."""
+    shard_id, count = shard
+    return snowflake + (((shard_id - (snowflake >> 22)) % count) << 22)

@@ -26,6 +26,7 @@ from .models import (
     EmuMessage,
     PendingInteraction,
 )
+from .ratelimits import RateLimits
 
 if TYPE_CHECKING:
     from .emulator import DiscordEmulator
@@ -104,8 +105,9 @@ async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
 
 
 class RestApi:
-    def __init__(self, emulator: DiscordEmulator):
+    def __init__(self, emulator: DiscordEmulator, *, rate_limits: bool = True):
         self.emu = emulator
+        self.limits = RateLimits(emulator, enabled=rate_limits)  # Discord's rate limits
         S = r"(\d+)"
         T = r"([^/]+)"
         self.routes: list[tuple[str, re.Pattern[str], Handler]] = []
@@ -171,16 +173,34 @@ class RestApi:
         for method, pattern, handler in self.routes:
             found = pattern.match(path)
             if found and method == request.method:
-                try:
-                    if not path.startswith(("/interactions/", "/webhooks/")):
-                        self._check_auth(request)
-                    return await handler(request, *found.groups())
-                except HTTPError as exc:
-                    return self._error(route, exc)
+                return await self._limited(request, path, route, handler, found.groups())
         log.warning("discord emulator: unknown route %s", route)
         detail = f"the emulator does not implement {route}"
         self.emu._violation("unknown_route", detail, route=route)
         return self._error(route, HTTPError(404, 0, "404: Not Found"))
+
+    async def _limited(
+        self, request: web.Request, path: str, route: str, handler: Handler, args: tuple[str, ...]
+    ) -> web.StreamResponse:
+        """Run a handler within Discord's rate limits (ratelimits.py): a 429 instead when a
+        bucket or the global limit is spent; the bucket's headers on every answer."""
+        decision = self.limits.check(request.method, path)
+        if decision.refused is not None:
+            self.emu._record(
+                "rate_limited", route=route, scope=decision.scope, **decision.refused
+            )
+            self.limits.answered(429, decision.scope)
+            response: web.StreamResponse = json_response(decision.refused, 429)
+        else:
+            try:
+                if not path.startswith(("/interactions/", "/webhooks/")):
+                    self._check_auth(request)
+                response = await handler(request, *args)
+            except HTTPError as exc:
+                response = self._error(route, exc)
+            self.limits.answered(response.status)
+        response.headers.update(decision.headers)
+        return response
 
     def _error(self, route: str, exc: HTTPError) -> web.Response:
         body: dict[str, Any] = {"message": exc.message, "code": exc.code}
