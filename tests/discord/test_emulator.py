@@ -18,11 +18,10 @@ from discord.ext import commands
 from tests.support.emulator import (
     BotError,
     DiscordEmulator,
-    EmuChannel,
     EmulatorError,
-    EmuUser,
     ViolationError,
 )
+from tests.support.emulator_world import World
 
 # ---------------------------------------------------------------------------------------------
 # The demo bot
@@ -277,21 +276,6 @@ async def reset(interaction: discord.Interaction) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # Fixtures
-
-
-class World:
-    def __init__(self, emu: DiscordEmulator) -> None:
-        self.emu = emu
-        self.guild = emu.add_guild("Test")
-        self.channel: EmuChannel = emu.add_text_channel(self.guild, "cribbage")
-        self.alice: EmuUser = emu.add_user("alice")
-        self.bob: EmuUser = emu.add_user("bob")
-
-
-@pytest.fixture
-async def world() -> AsyncIterator[World]:
-    async with DiscordEmulator() as emu:
-        yield World(emu)
 
 
 @pytest.fixture

@@ -11,14 +11,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.discord.test_emulator import DemoBot, World
-from tests.support.emulator import DiscordEmulator, EmulatorError
-
-
-@pytest.fixture
-async def world() -> AsyncIterator[World]:
-    async with DiscordEmulator() as emu:
-        yield World(emu)
+from tests.discord.test_emulator import DemoBot
+from tests.support.emulator import EmulatorError
+from tests.support.emulator_world import World
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.support.emulator import DiscordEmulator, EmuChannel, EmuUser
+from tests.support.emulator_world import World
 
 NONE = discord.AllowedMentions.none()
 
@@ -47,21 +47,6 @@ async def call(interaction: discord.Interaction, who: discord.Member, how: str) 
     elif how == "edit":  # a mention edited in notifies nobody
         await interaction.response.send_message("the table")
         await interaction.edit_original_response(content=text)
-
-
-class World:
-    def __init__(self, emu: DiscordEmulator) -> None:
-        self.emu = emu
-        self.guild = emu.add_guild("Club")
-        self.channel: EmuChannel = emu.add_text_channel(self.guild, "cribbage")
-        self.alice: EmuUser = emu.add_user("alice")
-        self.bob: EmuUser = emu.add_user("bob")
-
-
-@pytest.fixture
-async def world() -> AsyncIterator[World]:
-    async with DiscordEmulator() as emu:
-        yield World(emu)
 
 
 @pytest.fixture

@@ -10,12 +10,13 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.support.emulator import DiscordEmulator, EmuChannel, EmulatorError, EmuUser
+from tests.support.emulator import EmulatorError
 from tests.support.emulator.threads import (
     CREATE_PUBLIC_THREADS,
     SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
 )
+from tests.support.emulator_world import World
 
 
 class HandButton(discord.ui.View):
@@ -69,21 +70,6 @@ async def table(interaction: discord.Interaction, name: str = "alice vs bob",
         return
     bot.threads.append(thread)
     await interaction.edit_original_response(content=f"playing in {thread.jump_url}")
-
-
-class World:
-    def __init__(self, emu: DiscordEmulator) -> None:
-        self.emu = emu
-        self.guild = emu.add_guild("Club")
-        self.channel: EmuChannel = emu.add_text_channel(self.guild, "cribbage")
-        self.alice: EmuUser = emu.add_user("alice")
-        self.bob: EmuUser = emu.add_user("bob")
-
-
-@pytest.fixture
-async def world() -> AsyncIterator[World]:
-    async with DiscordEmulator() as emu:
-        yield World(emu)
 
 
 @pytest.fixture

@@ -424,7 +424,16 @@ class Driver:
                     raise
                 break
         if done and all(d in ("pause", "wait") for d in done) and self.between_deals():
-            await self.due_deals()
+            if self.bot is not None:
+                await self.due_deals()
+            else:  # the bot in another process: its pause cannot be hurried; say ready
+                for user_id in waiting:
+                    if user_id in seats and self.between_deals():
+                        table = self.table_message()
+                        if any(b.label == "Next deal" for b in table.buttons):
+                            await self.click(
+                                seats[user_id].user, table, "Next deal", kind="next deal"
+                            )
         return done
 
     async def play_until(self, seats: dict[int, Seat], done, *, max_moves: int = 500) -> None:
