@@ -315,7 +315,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             self.table.hands.note(view.game_id, user, interaction)
         if isinstance(result, Outcome):  # the game started: its table goes below (its thread)
             result = await self.threads.open(interaction, result, names)
-            await self.table.publish(result, actor=user, names=names)
+            await self.table.publish(result, actor=user, names=names, via=interaction)
 
     # ------------------------------------------------------------------ upkeep
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.engine import Card, Cut, Discard, NextDeal, Phase, Play, Variant, score_show
+from bot.engine import Card, Cut, Discard, Phase, Play, Variant, score_show
 from bot.render.images import HandPicture, hand_picture
 from bot.render.text import hand_text
 from bot.render.words import breakdown_summary, escape, hand_line, join_and
@@ -21,7 +21,6 @@ from cogs.utils.buttons import (
     DiscardButton,
     DiscardMenu,
     HintButton,
-    NextDealButton,
     PickButton,
     PlayButton,
     view_of,
@@ -181,8 +180,6 @@ def hand_message(
             items.append(_in_row(PlayButton(game_id, step, card, playable=card in playable), 0))
         if private.must_act:
             items.append(_in_row(HintButton(game_id, step), 1))
-    elif private.must_act and NextDeal() in legal:
-        items.append(_in_row(NextDealButton(game_id), 0))
     content = text if not note else f"{note}\n\n{text}"
     return HandMessage(content=content[:2000], view=view_of(*items), picture=picture)
 
@@ -230,7 +227,12 @@ def next_deal_text(
     when = f"<t:{int(next_deal_at)}:R>" if next_deal_at is not None else "soon"
     waiting = [escape(names[s]) for s in view.to_act if s != private.seat]
     if private.must_act:
-        lines.append(f"The next deal starts {when}, or when everyone clicks **Next deal**.")
+        # the button is on the table only: a click there lets the next table be posted and
+        # edited through its token, not the bot's (cogs/utils/courier.py)
+        lines.append(
+            f"Click **Next deal** on the table above when you're ready: the next deal starts "
+            f"{when}, or when everyone has."
+        )
     elif waiting:
         lines.append(f"You're ready. Waiting for {join_and(waiting)} (next deal {when}).")
     else:

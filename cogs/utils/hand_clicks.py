@@ -294,7 +294,7 @@ class HandClicks:
         else:
             await self._redraw_hand(interaction, view, private, names, outcome.settings.images)
         skip = user if redraw_hand and not new_deal else None
-        await self.table.publish(outcome, actor=skip, names=names)
+        await self.table.publish(outcome, actor=skip, names=names, via=interaction)
         if new_deal and private is not None:  # the table sent the new hands; if it did not:
             hand = self.post.get(view.game_id, user)
             if hand is None or hand.step < outcome.step:

@@ -42,6 +42,7 @@ class CribItem(discord.ui.DynamicItem[ItemT], template=NO_ID):
             cog = cribbage_cog(interaction.client)
             cog.names.learn(interaction.user)
             await self.run(cog, interaction)
+            cog.table.courier.clicked(interaction)  # a click on the table: its token edits it
         except Exception as error:
             if database_busy(error):  # another process held the database: nothing was done
                 log.warning("Click on %s: the database was locked (%s)", self.custom_id, error)

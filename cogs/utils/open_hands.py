@@ -43,14 +43,13 @@ def fresh(interaction: discord.Interaction, now: dt.datetime) -> bool:
 
 
 @dataclass
-class OpenHand:
-    """A player's open ephemeral hand, editable through ``interaction`` for a while:
-    its original response (``message_id`` None) or a follow-up it sent (``message_id``)."""
+class TokenMessage:
+    """A message the bot can edit or delete through ``interaction``'s token for a while: its
+    original response (``message_id`` None; for a click, the message clicked) or a follow-up it
+    sent (``message_id``). Discord: Edit/Delete Original Interaction Response, Edit/Delete
+    Followup Message ("Edits a previously-sent webhook message from the same token")."""
 
     interaction: discord.Interaction
-    picture: str | None = None  # the file name of the hand picture it shows
-    shown: tuple[object, ...] = ()  # (phase, must_act, step) as last drawn: redraw on a change
-    step: int = -1  # the step of the outcome it was last redrawn from
     message_id: int | None = None  # a follow-up of ``interaction``; None: its original response
 
     def fresh(self, now: dt.datetime) -> bool:
@@ -58,19 +57,28 @@ class OpenHand:
         return fresh(self.interaction, now)
 
     async def edit(self, **fields: Any) -> None:
-        """Edit the hand message through the token that can address it."""
+        """Edit the message through the token that can address it."""
         if self.message_id is None:
             await self.interaction.edit_original_response(**fields)
         else:
             await self.interaction.followup.edit_message(self.message_id, **fields)
 
     async def delete(self) -> None:
-        """Delete the hand message (gone already: nothing to do)."""
+        """Delete the message (gone already: nothing to do)."""
         with contextlib.suppress(discord.NotFound):
             if self.message_id is None:
                 await self.interaction.delete_original_response()
             else:
                 await self.interaction.followup.delete_message(self.message_id)
+
+
+@dataclass
+class OpenHand(TokenMessage):
+    """A player's open ephemeral hand, editable through its interaction for a while."""
+
+    picture: str | None = None  # the file name of the hand picture it shows
+    shown: tuple[object, ...] = ()  # (phase, must_act, step) as last drawn: redraw on a change
+    step: int = -1  # the step of the outcome it was last redrawn from
 
 
 class OpenHands:

@@ -40,6 +40,7 @@ from bot.render.text import tell
 from bot.render.timers import timeout_lines
 from bot.sessions import GameSessionManager, GameStatus, GameView, Outcome
 from cogs.utils.buttons import HandButton, RematchButton, view_of
+from cogs.utils.courier import Courier
 from cogs.utils.delivery import HandPost
 from cogs.utils.hand import PublicTable
 from cogs.utils.lobby import lobby_payload
@@ -70,6 +71,7 @@ class TableState:
     new_table: bool = False  # the last deal became a record: the next draw posts a new table
     deal_hands: bool = False  # a deal started: its hands are still to be sent (hands.deal)
     held: bool = False  # the live message is the record waiting for the next deal
+    via: discord.Interaction | None = None  # the click being published: it may post a table
 
 
 class Table:
@@ -84,6 +86,7 @@ class Table:
         # redraw that would change nothing visible sends no request (issue 15: requests per click)
         self._drawn: dict[MessageAt, tuple[str, bool]] = {}
         self.hands = HandPost(manager, names)  # each person's hand: cogs/utils/delivery.py
+        self.courier = Courier()  # tables sent and edited through tokens: cogs/utils/courier.py
         self.pings = Pinger(bot, self.hands)
         # awaited with every outcome after the table shows it (the spectators' view, watch.py)
         self.followers: list[Follower] = []
@@ -160,11 +163,18 @@ class Table:
         return list(st.back_pegs)
 
     async def publish(
-        self, outcome: Outcome, *, actor: int | None = None, names: Sequence[str] | None = None
+        self,
+        outcome: Outcome,
+        *,
+        actor: int | None = None,
+        names: Sequence[str] | None = None,
+        via: discord.Interaction | None = None,
     ) -> None:
         """Show an outcome: story, table or record, result; then pings and hands.
 
         ``names``: the seat names, when the caller looked them up already (else here, once).
+        ``via``: the click that made the outcome (answered already): a table it starts is
+        posted as its follow-up, which its token can then edit (:mod:`cogs.utils.courier`).
         """
         view = outcome.view
         if view.phase is None:  # a lobby that never started was closed
@@ -182,17 +192,24 @@ class Table:
                 return  # a newer outcome of this game is already on the table
             st.published_step = outcome.step
             st.story += timeout_lines(outcome.timeouts, names)  # moves made for absent players
-            over = await self._tell(outcome, names, images, st)
-            if view.status is GameStatus.ACTIVE:
-                if st.pending == 0:  # else a newer outcome is queued: it draws the newest state
+            if via is not None:
+                self.courier.clicked(via)
+            st.via = self.courier.poster(view.channel_id)
+            try:
+                over = await self._tell(outcome, names, images, st)
+                if view.status is GameStatus.ACTIVE and st.pending == 0:
+                    # (else a newer outcome is queued: it draws the newest state)
                     await self._draw(view, names, images, st)
                     await self._deliver(outcome, names, st, actor)
-            else:
+            finally:
+                st.via = None
+            if view.status is not GameStatus.ACTIVE:
                 try:
                     await self._finish(view, names, images, st, over, outcome)
                 finally:  # the game's story is told: nothing of it stays in memory
                     self._tables.pop(view.game_id, None)
                     self.pings.forget(view.game_id)
+                    self.courier.forget_channel(view.channel_id)
                 await self.hands.refresh(outcome, names, skip=actor)
         for follower in self.followers:
             await follower(outcome, names)
@@ -341,13 +358,13 @@ class Table:
         st = self.state(view.game_id)
         if st.table is not None:
             self._drawn.pop(st.table, None)
-        fields = dict(payload)
-        files = fields.pop("attachments", [])
-        message = await self.channel(view.channel_id).send(
-            files=files,
-            allowed_mentions=NO_PINGS,
-            **{key: value for key, value in fields.items() if value is not None},
-        )
+        fields = {key: value for key, value in payload.items() if value is not None}
+        fields["files"] = fields.pop("attachments", [])
+        message: discord.Message | discord.WebhookMessage
+        if st.via is not None:  # the click's follow-up: its token edits the table from now on
+            message = await self.courier.post(st.via, allowed_mentions=NO_PINGS, **fields)
+        else:
+            message = await self.channel(view.channel_id).send(allowed_mentions=NO_PINGS, **fields)
         st.table, st.new_table = (view.channel_id, message.id), False
         await self.manager.set_message(view.game_id, "table", view.channel_id, message.id)
 
@@ -415,10 +432,14 @@ class Table:
     # ------------------------------------------------------------------ plumbing
 
     async def _edit(self, channel_id: int, message_id: int, **fields: Any) -> bool:
+        """Edit a message of the game: through a token it belongs to if one is known, else
+        with the bot token. False when it is gone or could not be edited."""
         self._drawn.pop((channel_id, message_id), None)  # ``_draw`` notes it again after
         message = self.channel(channel_id).get_partial_message(message_id)
         try:
-            await message.edit(allowed_mentions=NO_PINGS, **fields)
+            if not await self.courier.edit((channel_id, message_id), allowed_mentions=NO_PINGS,
+                                           **fields):
+                await message.edit(allowed_mentions=NO_PINGS, **fields)
         except discord.NotFound:
             return False
         except discord.HTTPException:

@@ -2,38 +2,18 @@
 new hand as a fresh ephemeral follow-up of their newest interaction — below the new table, with
 nothing public under it — and deletes their old hand; a person silent for 15 minutes (their
 tokens dead) is not reachable and gets nothing; between deals the hand shows its own count and
-the crib's with a Next deal button, and the Next deal that starts the deal brings the clicker's
-new hand below the new table without any confirmation message."""
+the crib's (Next deal is on the table only: issue 15, its click's token posts and edits the next
+table), and the Next deal that starts the deal brings the clicker's new hand below the new table
+without any confirmation message."""
 
 from __future__ import annotations
 
-import datetime as dt
-import time
-
-import discord
 import pytest
 
 from bot.engine import Phase
-from tests.support.discord_players import Driver, Seat, open_club
-from tests.support.emulator.emulator import DISCORD_EPOCH_MS
+from tests.support.discord_players import Driver, Seat, follow_the_emulated_clock, open_club
 
 SILENCE = 16 * 60  # longer than an interaction token lives (15 minutes)
-
-
-def follow_the_emulated_clock(driver: Driver) -> None:
-    """Make ``emu.advance_clock`` age tokens as real time would, for Discord and the bot: the
-    hands' clock moves with the emulator's, and so do new snowflakes (an interaction's age is
-    read from its id), so the interactions made before a jump look old and the new ones new."""
-    emu = driver.emu
-    post = driver.bot.get_cog("Cribbage").table.hands
-    post.clock = lambda: discord.utils.utcnow() + dt.timedelta(seconds=emu.clock_offset)
-
-    def next_id() -> int:
-        candidate = (int((time.time() + emu.clock_offset) * 1000) - DISCORD_EPOCH_MS) << 22
-        emu._last_id = max(emu._last_id + 1, candidate)
-        return emu._last_id
-
-    emu._next_id = next_id
 
 
 @pytest.fixture
@@ -104,18 +84,19 @@ async def test_a_person_silent_for_15_minutes_is_not_reachable(club):
     old = {user_id: club.hand_of(seat) for user_id, seat in seats.items()}
     club.emu.advance_clock(SILENCE)  # a quarter of an hour and more: every token is dead
     assert not post.reachable(game, alice.id) and not post.reachable(game, bob.id)
-    # alice comes back: Next deal on her old hand (the click is a new interaction: a token)
-    clicked = await club.click(alice, old[alice.id], "Next deal", kind="next deal")
-    assert clicked.response_type == 7 and "You're ready" in clicked.message.text
+    # alice comes back: Next deal on the table (the click is a new interaction: a token)
+    clicked = await club.click(alice, club.table_message(), "Next deal", kind="next deal")
+    assert clicked.response_name.startswith("DEFERRED_UPDATE") and not clicked.followups
     assert post.reachable(game, alice.id) and not post.reachable(game, bob.id)
     bob_before = list(club.emu.ephemerals_for(bob, club.channel))
     await club.due_deals()  # the pause runs out: the deal starts (the emulator would have
     assert view(club).deal_number == 2  # flagged any use of bob's dead tokens as a violation)
     table = club.table_message()
     assert_at_the_bottom(club, club.hand_of(seats[alice.id]), table)
-    assert old[alice.id].deleted  # the hand she clicked: her click's token could delete it
+    assert table in clicked.followups  # the new table: her click's follow-up (cogs/courier)
     assert club.emu.ephemerals_for(bob, club.channel) == bob_before  # nothing sent to bob
-    assert not old[bob.id].deleted  # nor could his old hand be deleted
+    # the old hands' tokens are dead: they stay, without buttons, each for its person's eyes
+    assert not old[alice.id].deleted and not old[bob.id].deleted
     assert not post.reachable(game, bob.id)
 
 
@@ -131,23 +112,24 @@ async def test_between_deals_the_hand_shows_the_counts_and_next_deal(club):
         assert "Deal 1 is shown" in text and "Your hand:" in text and "worth **" in text
         whose = "Your crib" if current.seat_of(user_id) == dealer else "'s crib"
         assert whose in text and text.count("worth **") == 2
-        assert [b.label for b in hand.buttons] == ["Next deal"]
+        assert hand.buttons == [] and "Next deal** on the table above" in text
         assert club.emu.messages_below(hand) == []
-    # alice is ready: her hand is redrawn (no message), bob's is told he is awaited
-    first = club.hand_of(seats[alice.id])
+    # alice is ready (Next deal on the table): her hand is redrawn, no message answers it
+    first, record = club.hand_of(seats[alice.id]), club.table_message()
     ephemerals = len(club.emu.ephemerals_for(alice, club.channel))
-    result = await club.click(alice, first, "Next deal", kind="next deal")
-    assert result.response_type == 7 and result.message is first and not result.followups
+    result = await club.click(alice, record, "Next deal", kind="next deal")
+    assert result.response_name.startswith("DEFERRED_UPDATE") and not result.followups
     assert "You're ready" in first.text and not first.buttons
     assert len(club.emu.ephemerals_for(alice, club.channel)) == ephemerals
     assert view(club).phase is Phase.NEXT_DEAL
-    # bob's click starts the deal: no answer of its own, his new hand comes below the table
+    # bob's click starts the deal: no answer of its own; the new table is his click's
+    # follow-up (its token edits it: cogs/utils/courier.py), then his new hand below it
     second = club.hand_of(seats[bob.id])
-    result = await club.click(bob, second, "Next deal", kind="next deal")
+    result = await club.click(bob, record, "Next deal", kind="next deal")
     assert result.response_name.startswith("DEFERRED_UPDATE")
-    assert result.followups == [club.hand_of(seats[bob.id])]  # his new hand, and nothing else
-    assert view(club).deal_number == 2 and second.deleted and first.deleted
     table = club.table_message()
+    assert result.followups == [table, club.hand_of(seats[bob.id])]
+    assert view(club).deal_number == 2 and second.deleted and first.deleted
     for seat in seats.values():
         assert_at_the_bottom(club, club.hand_of(seat), table)
 

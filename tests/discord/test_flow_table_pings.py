@@ -9,15 +9,12 @@ people without notifying them.
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 
-import discord
 import pytest
 
 from bot.engine import Phase
-from tests.support.discord_players import Seat, open_club
-from tests.support.emulator import emulator as emulator_module
+from tests.support.discord_players import Seat, follow_the_emulated_clock, open_club
 
 AGE = 16 * 60  # seconds: past a token's 15 minutes
 
@@ -32,20 +29,10 @@ def live_game(club):
     return club.bot.manager._tables.sessions[club.game_id()].game
 
 
-def time_passes(club, monkeypatch, seconds: float) -> None:
+def time_passes(club, seconds: float) -> None:
     """``seconds`` go by for Discord (tokens age; new ids carry the new time) and the bot."""
-    emu = club.emu
-
-    def next_id() -> int:  # a snowflake carries its creation time (docs: "Snowflakes")
-        now_ms = int((time.time() + emu.clock_offset) * 1000)
-        emu._last_id = max(emu._last_id + 1, (now_ms - emulator_module.DISCORD_EPOCH_MS) << 22)
-        return emu._last_id
-
-    monkeypatch.setattr(emu, "_next_id", next_id)
-    emu.advance_clock(seconds)
-    hands = club.bot.get_cog("Cribbage").table.hands
-    offset = dt.timedelta(seconds=emu.clock_offset)
-    hands.clock = lambda: discord.utils.utcnow() + offset
+    follow_the_emulated_clock(club)
+    club.emu.advance_clock(seconds)
 
 
 async def play_until(club, seats, done, *, limit: int = 300) -> None:
@@ -85,7 +72,7 @@ async def test_a_person_whose_token_ran_out_is_pinged_once_a_deal(club, monkeypa
     await play_until(club, seats, lambda: live_game(club).phase is Phase.DISCARD)
     assert club.emu.pings == []
 
-    time_passes(club, monkeypatch, AGE)  # everyone stepped away for a quarter of an hour
+    time_passes(club, AGE)  # everyone stepped away for a quarter of an hour
     for seat in seats.values():
         seat.hand = None
     await club.click(bob, club.table_message(), "Your hand")  # bob is back (no move yet)
@@ -101,7 +88,7 @@ async def test_a_person_whose_token_ran_out_is_pinged_once_a_deal(club, monkeypa
     await play_until(club, seats, lambda: live_game(club).deal_number > deal)
     assert pinged(club, carol) == 1  # a new deal, but her hand came to her: no ping
 
-    time_passes(club, monkeypatch, AGE)  # away again, in the next deal
+    time_passes(club, AGE)  # away again, in the next deal
     for seat in seats.values():
         seat.hand = None
     await club.click(alice, club.table_message(), "Your hand")
@@ -119,7 +106,7 @@ async def test_a_person_who_turned_pings_off_is_only_named(club, monkeypatch):
     await club.start_game(alice, [bob, carol], players=3, target=61)
     seats = {u.id: Seat(u) for u in club.users}
     await play_until(club, seats, lambda: live_game(club).phase is Phase.DISCARD)
-    time_passes(club, monkeypatch, AGE)
+    time_passes(club, AGE)
     for seat in seats.values():
         seat.hand = None
     await club.click(bob, club.table_message(), "Your hand")
@@ -162,7 +149,7 @@ async def test_a_turn_reminder_is_a_note_on_a_reachable_hand_else_one_lasting_pi
     await club.start_game(alice, [bob], target=61)
     seats = {alice.id: Seat(alice), bob.id: Seat(bob)}
     await play_until(club, seats, lambda: live_game(club).phase is Phase.DISCARD)
-    time_passes(club, monkeypatch, AGE)  # both away: neither can be reached...
+    time_passes(club, AGE)  # both away: neither can be reached...
     hand = (await club.click(alice, club.table_message(), "Your hand")).message  # ...but alice
 
     clock.offset = 150  # half of the 5-minute turn

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import os
 import random
 import re
@@ -17,12 +18,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import discord
+
 from bot.app.client import CribbageBot
 from bot.app.config import Config
 from bot.sessions import SETTING_NAMES
 from cogs.utils.buttons import HAND_CLICK
 from tests.support.counting import counted_cards, exact_claim
 from tests.support.emulator import DiscordEmulator, EmulatorError
+from tests.support.emulator.emulator import DISCORD_EPOCH_MS
 from tests.support.privacy_watch import PrivacyWatch, hidden_cards  # noqa: F401 (re-exported)
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
@@ -88,6 +92,26 @@ class Seat:
     # claim the table shows (default: let it go)
     claim: Callable | None = None
     call_muggins: Callable | None = None
+
+
+def follow_the_emulated_clock(driver: Driver) -> None:
+    """Make ``emu.advance_clock`` age tokens as real time would, for Discord and the bot: the
+    clocks of the bot's open hands and table tokens move with the emulator's, and so do new
+    snowflakes (an interaction's age is read from its id: Discord's docs, "Snowflakes"), so the
+    interactions made before a jump look old and the new ones new."""
+    emu = driver.emu
+    table = driver.bot.get_cog("Cribbage").table
+
+    def now() -> dt.datetime:
+        return discord.utils.utcnow() + dt.timedelta(seconds=emu.clock_offset)
+
+    def next_id() -> int:
+        candidate = (int((time.time() + emu.clock_offset) * 1000) - DISCORD_EPOCH_MS) << 22
+        emu._last_id = max(emu._last_id + 1, candidate)
+        return emu._last_id
+
+    table.hands.clock = table.courier.clock = now
+    emu._next_id = next_id
 
 
 NEXT_DEAL_WAYS = ("hand", "table", "wait")  # click Next deal on the hand, on the table, or not
@@ -355,11 +379,13 @@ class Driver:
         """Ready for the next deal: on the hand, on the table, or not at all (the pause)."""
         if self.next_deal == "wait":
             return "pause"
-        if self.next_deal == "table" or hand is None:
+        button = None if hand is None or self.next_deal == "table" else next(
+            (b for b in hand.buttons if b.custom_id.startswith("crib:x:")), None
+        )  # (an older hand may carry it; the bot's hands now leave it to the table)
+        if button is None:
             table = self.table_message()
             result = await self.click(seat.user, table, "Next deal", kind="next deal")
         else:
-            button = next(b for b in hand.buttons if b.custom_id.startswith("crib:x:"))
             result = await self.click(seat.user, hand, custom_id=button.custom_id, kind="next deal")
         return self._done(result, "next deal")
 

@@ -75,7 +75,8 @@ ones with ``emu.take_violations(kind)`` or ``with emu.expect_violation(kind):``.
 ``no_response``, ``late_response``, ``double_response``, ``invalid_response_type``,
 ``followup_before_response``, ``unknown_token``, ``expired_token`` (older than ``token_ttl``,
 900 s of emulator clock: ``emu.advance_clock(901)``), ``foreign_token`` (another user's
-ephemeral message addressed through this token), ``invalid_message`` (content > 2000,
+ephemeral message addressed through this token), ``foreign_message`` (a message the token
+neither answered with nor sent as a follow-up), ``invalid_message`` (content > 2000,
 embed description > 4096 and the other embed limits, > 5 rows, > 5 buttons in a row,
 custom_id > 100 or duplicated, empty message, ...), ``unknown_route`` (the emulator lacks it).
 Errors discord.py logs while handling an interaction ("Ignoring exception in command ...")

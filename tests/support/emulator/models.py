@@ -67,7 +67,8 @@ class Violation:
     interaction), ``double_response`` (a second initial response; Discord answers 40060),
     ``invalid_response_type`` (e.g. UPDATE_MESSAGE to a slash command), ``unknown_token``,
     ``expired_token`` (older than 15 minutes of emulator clock), ``foreign_token`` (an ephemeral
-    message of another user addressed through this token), ``followup_before_response``,
+    message of another user addressed through this token), ``foreign_message`` (a message
+    neither the token's original response nor one of its follow-ups), ``followup_before_response``,
     ``invalid_message`` (content/embed/component limits: see ``detail``), ``unknown_route``.
     """
 

@@ -290,6 +290,18 @@ class RestApi:
             raise HTTPError(404, 10008, "Unknown Message")
         if message.author is not self.emu.bot_user:
             raise HTTPError(403, 50005, "Cannot edit a message authored by another user")
+        # Edit Webhook Message: "Edits a previously-sent webhook message from the same token"
+        # (Edit/Delete Followup Message "function the same"): a token addresses only its own
+        # original response (for a click, the message clicked) and its own follow-ups.
+        if message is not pending.original and message not in pending.result.followups:
+            self.emu._violation(
+                "foreign_message",
+                f"message {message.id} was not sent through this token "
+                f"({pending.user.name}'s interaction {pending.id})",
+                interaction_id=pending.id,
+                route=route,
+            )
+            raise HTTPError(404, 10008, "Unknown Message")
         return message
 
     # -- gateway, users, application -------------------------------------------------------
