@@ -11,9 +11,11 @@ import it (for :class:`CribbageBot`'s type).
 The bot is an :class:`~discord.ext.commands.AutoShardedBot`: one gateway session per shard it
 runs (``config.shards``, :mod:`bot.app.shards`). Its manager resumes, sweeps and answers only
 the games of the servers those shards own, and only the process running shard 0 syncs the
-commands. Its shards IDENTIFY one per :attr:`CribbageBot.identify_spacing` seconds (Discord's
-Gateway docs, "Session Start Limit Object": ``max_concurrency`` "identify requests allowed per
-5 seconds", 1 unless Discord raised it for a large bot).
+commands. Before resuming, ``setup_hook`` takes each of its shards' advisory locks
+(PostgreSQL); a shard another process runs stops the start (:class:`~bot.app.shards.ShardTaken`,
+exit status 2). Its shards IDENTIFY one per :attr:`CribbageBot.identify_spacing` seconds
+(Discord's Gateway docs, "Session Start Limit Object": ``max_concurrency`` "identify requests
+allowed per 5 seconds", 1 unless Discord raised it for a large bot).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from bot.ai import choose_action
 from bot.ai.coach import hint
 from bot.app.config import Config
 from bot.app.failures import start_failure
+from bot.app.shards import ShardTaken, lock_name
 from bot.sessions import GameSessionManager, ResumeReport
 from db import Store
 
@@ -75,6 +78,7 @@ class CribbageBot(commands.AutoShardedBot):
         self._store: Store | None = store
         self._manager: GameSessionManager[str] | None = None  # the coach answers in words
         self._resume_report: ResumeReport | None = None
+        self._held: list[str] = []  # the shards' advisory locks this bot holds (hold_shards)
 
     @property
     def store(self) -> Store:
@@ -101,6 +105,7 @@ class CribbageBot(commands.AutoShardedBot):
         store = self._store
         if store is None:
             store = self._store = await Store.open(self.config.database)
+        await self.hold_shards(store)
         manager = self._manager = GameSessionManager(
             store,
             strategy=lambda game, seat, level: choose_action(game, seat, level=level),
@@ -124,6 +129,19 @@ class CribbageBot(commands.AutoShardedBot):
             await self.sync_commands_if_changed()
         else:
             log.info("Shard 0 runs in another process: it syncs the slash commands")
+
+    async def hold_shards(self, store: Store) -> None:
+        """Hold each of this process's shards' advisory locks (PostgreSQL; SQLite serves one
+        process and always grants them) before resuming their games: :class:`ShardTaken` when
+        another process on the database runs one. Held until :meth:`close`."""
+        shards = self.config.shards
+        for shard in shards.ids:
+            name = lock_name(shard)
+            if not await store.hold(name):
+                raise ShardTaken(shard, shards.count, store.path)
+            self._held.append(name)
+        if self._held and store.dialect == "postgresql":
+            log.info("Holding the locks of shards %s", ",".join(map(str, shards.ids)))
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Space this process's shards' IDENTIFYs by :attr:`identify_spacing` (the first goes
@@ -150,6 +168,12 @@ class CribbageBot(commands.AutoShardedBot):
     async def close(self) -> None:
         await super().close()
         if self._store is not None:
+            held, self._held = self._held, []
+            for name in held:  # the next process of these shards may start at once
+                try:
+                    await self._store.release(name)
+                except Exception as err:  # closing the connection frees it anyway
+                    log.warning("Could not release the lock %s: %s", name, err)
             await self._store.close()
             self._store = None
 

@@ -2,7 +2,8 @@
 traceback.
 
 Exit status 2: the configuration or the database must be fixed by the operator (a missing or
-refused token, a database that cannot be used: :mod:`db.errors`). Exit status 1: Discord could
+refused token, a database that cannot be used: :mod:`db.errors`, a shard another process
+already runs: :class:`~bot.app.shards.ShardTaken`). Exit status 1: Discord could
 not be reached (the network, an outage); starting again later may work.
 """
 
@@ -15,6 +16,7 @@ from pathlib import Path
 import aiohttp
 import discord
 
+from bot.app.shards import ShardTaken
 from db import StoreError
 from db.diagnosis import explain
 
@@ -44,7 +46,7 @@ class Failure:
 def start_failure(err: BaseException, database: Path | str) -> Failure | None:
     """The paragraph for an error that stopped ``python -m bot``; ``None`` for a bug (which
     deserves its traceback)."""
-    if isinstance(err, StoreError):
+    if isinstance(err, (StoreError, ShardTaken)):
         return Failure(CONFIGURATION, str(err))
     if isinstance(err, sqlite3.Error) and isinstance(database, str):  # PostgreSQL (db/pg.py)
         return Failure(CONFIGURATION, f"The database refused while loading the games: {err}")

@@ -8,7 +8,9 @@ of them) the shards this process connects, as ids and ranges: ``0-3``, ``1``, ``
 
 A process resumes, sweeps and answers only the games of the servers its shards own
 (:meth:`Shards.owns`, handed to the session manager), and only the process running shard 0
-syncs the slash commands.
+syncs the slash commands. On PostgreSQL it holds an advisory lock per shard it runs
+(:func:`lock_name`) from before it resumes their games until it closes: a second process
+started with one of those shards on the same database refuses to start (:class:`ShardTaken`).
 
 >>> parse_shards("4", "1-2")
 Shards(count=4, ids=(1, 2))
@@ -33,6 +35,28 @@ ABOUT = (
 
 class ShardError(ValueError):
     """``CRIBBAGE_SHARD_COUNT`` / ``CRIBBAGE_SHARDS`` do not name a shard set; says why."""
+
+
+class ShardTaken(RuntimeError):
+    """Another process on the same database already runs ``shard`` (it holds the shard's
+    advisory lock, :func:`lock_name`); says what to do."""
+
+    def __init__(self, shard: int, count: int, database: object) -> None:
+        self.shard = shard
+        super().__init__(
+            f"Shard {shard} of {count} is already run by another process on the database "
+            f"{database}: two processes must never run the same shard (both would answer and "
+            "resume its servers' games). Stop the other process, or give this one other shards "
+            "with CRIBBAGE_SHARDS, then start again. If that process's machine died, PostgreSQL "
+            "frees the shard once it drops the dead connection; pg_terminate_backend ends it at "
+            "once."
+        )
+
+
+def lock_name(shard: int) -> str:
+    """The name of the advisory lock a process holds while it runs ``shard``
+    (``Store.hold``)."""
+    return f"shard/{shard}"
 
 
 @dataclass(frozen=True)

@@ -93,12 +93,21 @@ async def tell(interaction: discord.Interaction, message: str) -> None:
         log.warning("Could not deliver an error message to a user", exc_info=True)
 
 
+GONE = "That message was replaced meanwhile: use the newest one."
+
+
 async def redraw(interaction: discord.Interaction, **fields: Any) -> None:
-    """Edit the clicked message, whether or not the click was deferred."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**fields)
-    else:
-        await interaction.response.edit_message(**fields)
+    """Edit the clicked message, whether or not the click was deferred. If it was deleted
+    meanwhile (a new deal replaced the hand just clicked: Discord answers 10008 Unknown
+    Message), the person is told so privately instead."""
+    try:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**fields)
+        else:
+            await interaction.response.edit_message(**fields)
+    except discord.NotFound:
+        log.info("A clicked message was gone before it could be redrawn")
+        await tell(interaction, GONE)
 
 
 async def in_time(interaction: discord.Interaction, work: Awaitable[T], **defer: Any) -> T:

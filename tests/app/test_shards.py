@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
-from bot.app.config import ConfigError, load_config
-from bot.app.shards import ShardError, Shards, parse_shards
+from bot.app.client import CribbageBot
+from bot.app.config import Config, ConfigError, load_config
+from bot.app.shards import ShardError, Shards, lock_name, parse_shards
 from bot.sessions import GameSessionManager, Place, Refusal, RefusalReason
 from bot.sessions.door import OTHER_PROCESS
 from db import Store
@@ -161,3 +162,16 @@ async def test_a_shard_process_resumes_sweeps_and_answers_only_its_servers(tmp_p
         assert sorted(w.game_id for w in sweep.warnings) == sorted([theirs, dm.game_id])
     finally:
         await store.close()
+
+
+async def test_on_sqlite_the_shards_locks_are_always_held(tmp_path):
+    """SQLite serves one process (a partial shard set on it is refused): its locks always hold."""
+    config = Config(token=GOOD, database=tmp_path / "one.db", guild_id=None, shards=Shards())
+    stores = [await Store.open(config.database) for _ in range(2)]
+    try:
+        for store in stores:  # two bots on one file (one process): neither refuses
+            await CribbageBot(config, store=store).hold_shards(store)
+        assert lock_name(0) == "shard/0"
+    finally:
+        for store in stores:
+            await store.close()

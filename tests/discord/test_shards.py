@@ -13,7 +13,8 @@ from discord.ext import commands
 
 from bot.app.client import CribbageBot
 from bot.app.config import Config
-from bot.app.shards import Shards
+from bot.app.failures import CONFIGURATION, start_failure
+from bot.app.shards import Shards, ShardTaken
 from bot.sessions.door import OTHER_PROCESS
 from tests.support.discord_players import TOKEN
 from tests.support.emulator import DiscordEmulator, EmulatorError
@@ -169,3 +170,31 @@ async def test_a_process_with_shard_1_of_2_gets_only_guild_1s_interactions(tmp_p
             assert result.responded
             with pytest.raises(EmulatorError, match="no bot is connected .* this guild's shard"):
                 await emu.slash(alice, emu.add_text_channel(zero, "cribbage"), "cribbage help")
+
+
+async def test_a_second_process_with_the_same_shard_refuses_until_the_first_closes(
+    postgres_server,
+):
+    url = postgres_server.url()  # one schema: the two processes' shared database
+    async with DiscordEmulator() as emu:
+        emu.add_guild("One", shard=(1, 2))
+        async with emu.running(sharded_bot(url, Shards(2, (0, 1)))):
+            pass  # shard 0 synced the commands
+        first = sharded_bot(url, Shards(2, (1,)))
+        async with emu.running(first, require_commands=False):
+            second = sharded_bot(url, Shards(2, (1,)))
+            with pytest.raises(ShardTaken) as taken:
+                async with emu.running(second, require_commands=False):
+                    raise AssertionError("two processes run shard 1")
+            await second.close()
+            assert taken.value.shard == 1 and second._manager is None  # resumed nothing
+            failure = start_failure(taken.value, url)
+            assert failure is not None and failure.status == CONFIGURATION
+            assert failure.text.startswith("Shard 1 of 2 is already run by another process")
+            assert "CRIBBAGE_SHARDS" in failure.text and "\n" not in failure.text
+            other = sharded_bot(url, Shards(2, (0,)))  # another shard: free
+            async with emu.running(other, require_commands=False) as bot:
+                assert bot.manager is not None
+        again = sharded_bot(url, Shards(2, (1,)))  # the first closed: its shard is free
+        async with emu.running(again, require_commands=False) as bot:
+            assert bot.resume_report.active == 0
