@@ -216,6 +216,26 @@ class CutButton(
         await cog.hands.on_cut(interaction, self.game_id, self.step)
 
 
+class DealCutButton(CribItem[Button], template=rf"crib:d:(?P<game>{GAME_ID})"):
+    """Cut for the deal, on the table: a public act, one click for each person (no hand to
+    open first), and a click on the table lets its token edit it (cogs/utils/courier.py)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            Button(label="Cut", emoji="✂️", style=Style.primary, custom_id=f"crib:d:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DealCutButton:
+        return cls(int(match["game"]))
+
+    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+        await cog.hands.on_deal_cut(interaction, self.game_id)
+
+
 class DiscardMenu(CribItem[Select], template=rf"crib:a:(?P<game>{GAME_ID}):(?P<step>{STEP})"):
     """The discard in one interaction: the hand's cards in a menu, exactly ``need`` to pick.
 
@@ -326,6 +346,7 @@ ALL_BUTTONS = (
     DiscardButton,
     DiscardMenu,
     CutButton,
+    DealCutButton,
     HintButton,
     NextDealButton,
     RematchButton,

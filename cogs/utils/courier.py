@@ -23,6 +23,7 @@ same channel posts a table: never a click on a private hand.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -129,3 +130,51 @@ class Courier:
             if fresh(interaction, now):
                 break
             del self._posters[channel_id]
+
+
+class Shown:
+    """What each live table shows after this process's last redraw of it: a redraw that would
+    change nothing visible sends no request at all."""
+
+    def __init__(self) -> None:
+        self._shown: dict[MessageAt, tuple[str, bool]] = {}  # (what it shows, has files)
+
+    def get(self, where: MessageAt) -> tuple[str, bool] | None:
+        return self._shown.get(where)
+
+    def unchanged(self, where: MessageAt, payload: dict[str, Any]) -> bool:
+        """Whether an edit with ``payload`` would leave the message as it is."""
+        before = self._shown.get(where)
+        seen, files = visible(payload)
+        if before is None or before[0] != seen:
+            return False
+        return files is None or (files is False and before[1] is False)
+
+    def drew(
+        self, where: MessageAt, payload: dict[str, Any], before: tuple[str, bool] | None
+    ) -> None:
+        """The message was edited with ``payload`` (``before``: what it showed until then)."""
+        seen, files = visible(payload)
+        # files kept: as before (unknown: assume some, so that a removal is always sent)
+        self._shown[where] = (seen, files if files is not None else (before[1] if before else True))
+
+    def forget(self, where: MessageAt) -> None:
+        """The message changed otherwise (or is no longer the table)."""
+        self._shown.pop(where, None)
+
+
+def visible(payload: dict[str, Any]) -> tuple[str, bool | None]:
+    """What an edit shows, as text to compare, and its files: True (new files sent), False
+    (``attachments=[]``: none), None (the message keeps the files it has)."""
+    shown: dict[str, Any] = {}
+    for key, value in payload.items():
+        if key == "attachments":
+            continue
+        if isinstance(value, discord.Embed):
+            value = value.to_dict()
+        elif isinstance(value, discord.ui.View):
+            value = value.to_components()
+        shown[key] = value
+    attachments = payload.get("attachments")
+    files = None if attachments is None else bool(attachments)
+    return json.dumps(shown, sort_keys=True, default=str), files

@@ -160,6 +160,8 @@ def hand_message(
         text = next_deal_text(view, private, names, next_deal_at)
     else:
         text = hand_text(seat_table, private.seat, names, emoji=False)
+    if private.phase is Phase.CUT_FOR_DEAL and private.must_act:
+        text += "\nClick **Cut** on the table above."  # that cut is there (DealCutButton)
     picture = None
     if images and (private.hand or private.kept):
         picture = hand_picture(
@@ -169,7 +171,9 @@ def hand_message(
     legal = private.legal_actions
     if private.must_act and private.phase is Phase.DISCARD:
         items = _discard_items(view, private, names, mask)
-    elif private.must_act and legal and isinstance(legal[0], Cut):
+    elif private.must_act and legal and isinstance(legal[0], Cut) and (
+        private.phase is not Phase.CUT_FOR_DEAL  # that cut is on the table (DealCutButton)
+    ):
         items.append(_in_row(CutButton(game_id, step), 0))
     elif may_claim(private):
         for row, picker in enumerate(claim_pickers(game_id, step, crib=private.counting_crib)):

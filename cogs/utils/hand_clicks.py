@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -222,17 +222,40 @@ class HandClicks:
         await self.act(interaction, game_id, Cut(secrets.choice(depths)), step)
 
     async def on_next_deal(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Next deal, on the hand or on the table: the person is ready. No message answers it:
-        the hand is redrawn (ready, waiting for the others) or, on the table, the click is
-        acknowledged silently; if it starts the deal, the new hand comes below the new table."""
+        """Next deal (on the table; an older hand may carry it too): the person is ready. No
+        message answers it: on the table the click is acknowledged silently (a hand is
+        redrawn); if it starts the deal, the new hand comes below the new table."""
+        await self._move_anywhere(interaction, game_id, lambda private: NextDeal())
+
+    async def on_deal_cut(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Cut for the deal, on the table (a public act): at a depth the shuffle picks."""
+
+        def cut(private: PrivateView) -> Cut | None:
+            depths = [a.depth for a in private.legal_actions if isinstance(a, Cut)]
+            return Cut(secrets.choice(depths)) if depths else None
+
+        await self._move_anywhere(interaction, game_id, cut, refused="It's not your cut.")
+
+    async def _move_anywhere(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        action_of: Callable[[PrivateView], Action | None],
+        *,
+        refused: str = "",
+    ) -> None:
+        """A move whose button carries no step (on the table, or on a hand): made at the
+        player's current step; a refusal is said privately (or noted on the clicked hand)."""
         user, hand = interaction.user.id, on_hand(interaction)
         private = self.private_view(interaction, game_id)
         outcome: Outcome | Refusal
         if isinstance(private, Refusal):
             outcome = private
+        elif (action := action_of(private)) is None:
+            outcome = Refusal(RefusalReason.NOT_YOUR_TURN, refused)
         else:
             door = self.manager.at(place_of(interaction))
-            work = door.act(game_id, user, NextDeal(), step=private.step)
+            work = door.act(game_id, user, action, step=private.step)
             outcome = await in_time(interaction, work)
         if isinstance(outcome, Refusal):
             if hand:

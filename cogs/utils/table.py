@@ -24,7 +24,6 @@ settings, and the seat names the cog looked up once; nothing is asked of the man
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -39,8 +38,8 @@ from bot.render.matches import add_match_field, add_match_result
 from bot.render.text import tell
 from bot.render.timers import timeout_lines
 from bot.sessions import GameSessionManager, GameStatus, GameView, Outcome
-from cogs.utils.buttons import HandButton, RematchButton, view_of
-from cogs.utils.courier import Courier
+from cogs.utils.buttons import DealCutButton, HandButton, RematchButton, view_of
+from cogs.utils.courier import Courier, Shown
 from cogs.utils.delivery import HandPost
 from cogs.utils.hand import PublicTable
 from cogs.utils.lobby import lobby_payload
@@ -82,9 +81,7 @@ class Table:
         self.manager = manager
         self.names = names
         self._tables: dict[int, TableState] = {}
-        # what each live table shows after this process's last redraw of it (``_draw``): a
-        # redraw that would change nothing visible sends no request (issue 15: requests per click)
-        self._drawn: dict[MessageAt, tuple[str, bool]] = {}
+        self.shown = Shown()  # what each live table shows: no request for a redraw the same
         self.hands = HandPost(manager, names)  # each person's hand: cogs/utils/delivery.py
         self.courier = Courier()  # tables sent and edited through tokens: cogs/utils/courier.py
         self.pings = Pinger(bot, self.hands)
@@ -144,11 +141,18 @@ class Table:
         payload: dict[str, Any] = {
             "content": content or None,
             "embed": embed,
-            "view": view_of(HandButton(view.game_id), *muggins_buttons(view)),
+            "view": view_of(*self._table_buttons(view)),
         }
         if files or not images:
             payload["attachments"] = files
         return payload
+
+    @staticmethod
+    def _table_buttons(view: GameView) -> list[discord.ui.Item[Any]]:
+        """Your hand; Cut while the people cut for the deal (on the table, where everyone
+        sees it); the muggins answers while a claim is open."""
+        cut = [DealCutButton(view.game_id)] if view.phase is Phase.CUT_FOR_DEAL else []
+        return [HandButton(view.game_id), *cut, *muggins_buttons(view)]
 
     @staticmethod
     def _back_pegs(st: TableState, view: GameView) -> list[int]:
@@ -300,16 +304,11 @@ class Table:
         where = None if st.new_table else self._table_message(view, st)
         if where is not None:
             payload = await self.table_payload(view, names=names, images=images, story=st.story)
-            seen, files = visible(payload)
-            before = self._drawn.get(where)
-            if files is None and before is not None and before[0] == seen:
+            if self.shown.unchanged(where, payload):
                 return  # the message shows exactly this already: no request
-            if files is False and before == (seen, False):
-                return
+            before = self.shown.get(where)
             if await self._edit(*where, **payload):
-                # files kept: as before (unknown: assume some, so a removal is always sent)
-                shows_files = files if files is not None else (before[1] if before else True)
-                self._drawn[where] = (seen, shows_files)
+                self.shown.drew(where, payload, before)
                 return
         await self.post_table(view, names, images=images)
 
@@ -357,7 +356,7 @@ class Table:
         """Send ``payload`` as the game's live message (a table, or the waiting record)."""
         st = self.state(view.game_id)
         if st.table is not None:
-            self._drawn.pop(st.table, None)
+            self.shown.forget(st.table)
         fields = {key: value for key, value in payload.items() if value is not None}
         fields["files"] = fields.pop("attachments", [])
         message: discord.Message | discord.WebhookMessage
@@ -434,7 +433,7 @@ class Table:
     async def _edit(self, channel_id: int, message_id: int, **fields: Any) -> bool:
         """Edit a message of the game: through a token it belongs to if one is known, else
         with the bot token. False when it is gone or could not be edited."""
-        self._drawn.pop((channel_id, message_id), None)  # ``_draw`` notes it again after
+        self.shown.forget((channel_id, message_id))  # ``_draw`` notes it again after
         message = self.channel(channel_id).get_partial_message(message_id)
         try:
             if not await self.courier.edit((channel_id, message_id), allowed_mentions=NO_PINGS,
@@ -447,19 +446,3 @@ class Table:
             return False
         return True
 
-
-def visible(payload: dict[str, Any]) -> tuple[str, bool | None]:
-    """What an edit shows, as text to compare, and its files: True (new files sent), False
-    (``attachments=[]``: none), None (the message keeps the files it has)."""
-    shown: dict[str, Any] = {}
-    for key, value in payload.items():
-        if key == "attachments":
-            continue
-        if isinstance(value, discord.Embed):
-            value = value.to_dict()
-        elif isinstance(value, discord.ui.View):
-            value = value.to_components()
-        shown[key] = value
-    attachments = payload.get("attachments")
-    files = None if attachments is None else bool(attachments)
-    return json.dumps(shown, sort_keys=True, default=str), files

@@ -107,3 +107,27 @@ async def test_a_token_cannot_edit_a_message_it_did_not_send(club):
     with club.emu.expect_violation("foreign_message"), pytest.raises(discord.NotFound):
         await http.request(route, json={"content": "not mine"})
     assert "not mine" not in lobby.text
+
+
+async def test_the_cut_for_the_deal_is_on_the_table_and_its_click_posts_deal_one(tmp_path):
+    async with open_club(tmp_path, names=("alice", "bob"), threads=True) as club:
+        alice, bob = club.users
+        await club.start_game(alice, [bob], target=121)
+        assert club.channel is not club.home  # the game is in its thread
+        table = club.table_message()
+        assert [b.label for b in table.buttons] == ["Your hand", "Cut"]
+        first = await club.click(alice, table, "Cut", kind="cut")
+        assert first.response_name.startswith("DEFERRED_UPDATE") and not first.followups
+        again = await club.click(alice, table, "Cut", kind="cut")  # she cut already
+        assert again.ephemeral and "not your cut" in again.message.text
+        last = await club.click(bob, table, "Cut", kind="cut")
+        deal_one = club.table_message()
+        assert view(club).deal_number == 1 and "Cut" not in [b.label for b in deal_one.buttons]
+        # deal 1's table is bob's cut's follow-up in the thread; his hand comes below it
+        assert last.followups[0] is deal_one and deal_one.channel is club.channel
+        limits = club.emu.rest.limits
+        bot_edits = limits.by_bucket["message_edit"]
+        seats = {u.id: Seat(u) for u in (alice, bob)}
+        await club.play_until(seats, at(club, 1, Phase.NEXT_DEAL))
+        assert {e["via"] for e in edits_of(club, deal_one)} == {"webhook_edit"}
+        assert limits.by_bucket["message_edit"] == bot_edits

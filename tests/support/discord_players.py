@@ -295,6 +295,14 @@ class Driver:
                 table = self.table_message()
                 if any(b.label == "Let it go" for b in table.buttons):
                     return await self._answer_claim(seat, table)
+                deal_cut = next(
+                    (b for b in table.buttons if (b.custom_id or "").startswith("crib:d:")), None
+                )
+                if deal_cut is not None:  # the cut for the deal is on the table
+                    result = await self.click(
+                        seat.user, table, custom_id=deal_cut.custom_id, kind="cut"
+                    )
+                    return self._done(result, "cut")
                 if not any(b.label == "Your hand" for b in table.buttons):
                     return "wait"
                 result = await self.click(seat.user, table, "Your hand", kind="open")

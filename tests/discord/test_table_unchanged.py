@@ -1,5 +1,5 @@
 """Fewer bot-token requests: a redraw of the live table that changes nothing visible is not sent
-(cogs/utils/table.py ``visible`` and ``Table._draw``)."""
+(cogs/utils/courier.py ``Shown`` and ``visible``, used by ``Table._draw``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 import discord
 
 from bot.engine import Phase
-from cogs.utils.table import Table, TableState, visible
+from cogs.utils.courier import Shown, visible
+from cogs.utils.table import Table, TableState
 
 
 def payload(text: str, **extra: Any) -> dict[str, Any]:
@@ -26,7 +27,7 @@ def test_visible_compares_what_shows_and_tells_the_files_apart() -> None:
 
 class Recorder(Table):
     def __init__(self, payloads: list[dict[str, Any]]) -> None:  # no bot: _edit is recorded
-        self._drawn = {}
+        self.shown = Shown()
         self.payloads = payloads
         self.edits: list[dict[str, Any]] = []
 
@@ -34,7 +35,7 @@ class Recorder(Table):
         return self.payloads.pop(0)
 
     async def _edit(self, channel_id: int, message_id: int, **fields: Any) -> bool:
-        self._drawn.pop((channel_id, message_id), None)
+        self.shown.forget((channel_id, message_id))
         self.edits.append(fields)
         return True
 
