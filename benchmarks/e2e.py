@@ -146,6 +146,7 @@ async def main(
                     cpu = cpu_seconds(pid)
                     limits = emu.rest.limits  # Discord's rate limits (emulator ratelimits.py)
                     requests_before, refused_before = limits.bot_token_requests, limits.http_429
+                    refused_by_bucket_before = limits.refused_by_bucket.copy()
                     offset = 1000 * (1 if pause == 0 else 2)  # channel and user names
                     results = await asyncio.gather(
                         *(one_game(emu, guild, bot, offset + i, pause) for i in range(games))
@@ -159,7 +160,9 @@ async def main(
                     if label == "paced":  # the figures are the human-paced ones
                         print(f"bot_token_requests_per_click: {per_click:.3f} requests")
                         print(f"http_429: {limits.http_429 - refused_before} responses")
-                        print(f"http_429_by_bucket: {dict(limits.refused_by_bucket)}")
+                        refused = limits.refused_by_bucket - refused_by_bucket_before
+                        for bucket, count in sorted(refused.items()):  # one line a bucket
+                            print(f"http_429_{bucket}: {count} responses")
                     if pid is not None:
                         clicks = sum(c for _, _, c in results)
                         used = (cpu_seconds(pid) - cpu) * 1000 / clicks

@@ -233,8 +233,10 @@ async def main(games: int, sizes: list[int], strict: bool, rate_limits: bool = F
                 per_click = limits.bot_token_requests / max(meter.all_clicks, 1)
                 print(f"bot_token_requests_per_click: {per_click:.3f} requests")
                 print(f"http_429: {limits.http_429} responses")
-                print(f"bot_token_requests_by_bucket: {dict(limits.by_bucket)}")
-                print(f"http_429_by_bucket: {dict(limits.refused_by_bucket)}")
+                for bucket, count in sorted(limits.by_bucket.items()):  # one line a bucket
+                    print(f"bot_token_requests_{bucket}: {count} requests")
+                for bucket, count in sorted(limits.refused_by_bucket.items()):
+                    print(f"http_429_{bucket}: {count} responses")
             if not strict:
                 print(f"violations: {len(emu.take_violations())} violations")
 

@@ -1,0 +1,62 @@
+"""benchmarks/capacity.py runs (a tiny run: the real bot process, one table a phase, every
+figure printed as ``name: value unit``, exit 0).
+
+It is not timed: the figures are printed, not asserted, except what holds whatever the
+machine: no 429 at human pace, and the projection follows from the measured figures."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow  # the real bot process, a paced and a saturated game
+
+ROOT = Path(__file__).resolve().parents[2]
+FIGURE = re.compile(r"^(\w+): (-?\d+(?:\.\d+)?) ?(\S*)$")
+
+
+def test_a_tiny_capacity_run_prints_every_figure() -> None:
+    run = subprocess.run(
+        [
+            sys.executable,
+            "benchmarks/capacity.py",
+            "--paced-games",
+            "1",
+            "--saturated-games",
+            "1",
+            "--time-factor",
+            "0.005",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=170,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    figures = {}
+    for line in run.stdout.splitlines():
+        match = FIGURE.match(line)
+        assert match, f"not a 'name: value unit' line: {line!r}"
+        figures[match[1]] = float(match[2])
+    for name in (
+        "clicks_per_s_per_process",
+        "cpu_ms_per_click",
+        "paced_cpu_ms_per_click",
+        "bot_token_requests_per_click",
+        "interaction_requests_per_click",
+        "human_clicks_per_table_per_s",
+        "tables_per_process",
+        "tables_per_bot_token",
+    ):
+        assert figures[name] > 0, name
+    assert figures["http_429"] == 0
+    assert figures["bot_in_own_process"] == 1
+    # a whole game is well over a hundred clicks; at 3 s a click it lasts minutes
+    assert figures["paced_clicks_per_game"] > 100
+    assert 0.1 < figures["human_clicks_per_table_per_s"] < 1
+    # the projection: ceil(N / tables per process), from the rounded figure printed
+    processes = figures["processes_for_10000_tables"]
+    assert abs(processes - 10_000 / figures["tables_per_process"]) <= 1
+    assert figures["processes_for_100000_tables"] >= processes
