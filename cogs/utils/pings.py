@@ -99,8 +99,9 @@ class Pinger:
         users = self.waiting(view, outcome.players, among)
         if not users:
             return []
+        button = "Cut" if view.phase is Phase.CUT_FOR_DEAL else "Your hand"  # (on the table)
         text = (
-            f"{mentions(users)} — your move in the cribbage game: click **Your hand** on "
+            f"{mentions(users)} — your move in the cribbage game: click **{button}** on "
             f"the table{self._link(view, table)}."
         )
         if await self.send(view.channel_id, text, users):

@@ -116,6 +116,9 @@ async def test_the_cut_for_the_deal_is_on_the_table_and_its_click_posts_deal_one
         assert club.channel is not club.home  # the game is in its thread
         table = club.table_message()
         assert [b.label for b in table.buttons] == ["Your hand", "Cut"]
+        # their last clicks were in the parent channel: each is pinged once, to the Cut
+        assert sorted(p.user.name for p in club.emu.pings) == ["alice", "bob"]
+        assert all("click **Cut** on the table" in p.message.text for p in club.emu.pings)
         first = await club.click(alice, table, "Cut", kind="cut")
         assert first.response_name.startswith("DEFERRED_UPDATE") and not first.followups
         again = await club.click(alice, table, "Cut", kind="cut")  # she cut already
