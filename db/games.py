@@ -26,7 +26,7 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from . import archive
@@ -44,6 +44,7 @@ from .records import (
     ResultRecord,
     SeatRecord,
 )
+from .shards import shard_filter
 
 log = logging.getLogger(__name__)
 
@@ -278,9 +279,14 @@ class Games:
 
     # ------------------------------------------------------------------ reads
 
-    async def load_active_games(self) -> list[GameRecord]:
-        """Every lobby and active game, with seats, message ids and latest snapshot."""
-        return await self._load_games("g.status IN ('lobby', 'active')", ())
+    async def load_active_games(
+        self, *, shard_count: int = 1, shard_ids: Collection[int] | None = None
+    ) -> list[GameRecord]:
+        """Every lobby and active game, with seats, message ids and latest snapshot; given
+        ``shard_ids`` (of ``shard_count``), only those of the servers these gateway shards own
+        (:func:`db.shards.shard_filter`: the database picks them)."""
+        where, params = shard_filter(shard_count, shard_ids)
+        return await self._load_games(f"g.status IN ('lobby', 'active'){where}", params)
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         """One game in any status, or ``None`` (an ended game's last snapshot comes from its

@@ -41,7 +41,7 @@ import functools
 import re
 import sqlite3
 import urllib.parse
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -245,6 +245,31 @@ class PgConnection:
             "SELECT pg_try_advisory_lock($1, hashtext($2))", LOCK_SPACE, f"{self.schema}/{name}"
         )
         return bool(held)
+
+    def channel(self, name: str) -> str:
+        """The notification channel ``name`` of this schema (schemas sharing a database do not
+        hear each other; PostgreSQL's names stop at 63 bytes)."""
+        return f"{self.schema}/{name}"[:63]
+
+    async def listen(self, name: str, heard: Callable[[str], None]) -> None:
+        """Call ``heard(payload)`` for each :meth:`notify` of ``name`` that another connection
+        commits (PostgreSQL's ``LISTEN``; asyncpg reads the notices as they come, between
+        statements too)."""
+        own = self.raw.get_server_pid()
+
+        def deliver(conn: object, pid: int, channel: str, payload: object) -> None:
+            if pid != own:  # this connection's own notices: it knows already
+                heard(str(payload))
+
+        try:
+            await self.raw.add_listener(self.channel(name), deliver)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as err:
+            raise db_api_error(err) from err
+
+    async def notify(self, name: str, payload: str) -> None:
+        """Tell the connections listening to ``name`` ``payload``, when (and only if) the
+        current transaction commits (``pg_notify``)."""
+        await self.execute("SELECT pg_notify(?, ?)", (self.channel(name), payload))
 
     async def unlock(self, name: str) -> None:
         await self.raw.execute(

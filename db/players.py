@@ -4,7 +4,15 @@
 it receives. A user who never changed anything has no row and gets the defaults of
 :class:`PlayerSettings`. Reads are served from a small in-process cache (the most recently used
 users; every update refreshes it), so the manager may ask for every person seated after every
-click without touching SQLite.
+click without touching the database.
+
+Several processes share a PostgreSQL database (one per set of shards), and a person may change
+a setting in a server of one while playing in a server of another. So on PostgreSQL an update
+also notifies the others (``pg_notify`` on the schema's ``players`` channel, sent when its
+transaction commits) and each process's :meth:`Players.start` listens: a notice drops that
+person from the cache, and the next read asks the database. Until it listens (or on a store
+opened read-only) a PostgreSQL store keeps no cache at all. SQLite serves one process: its
+cache needs no notices.
 
 >>> import asyncio, tempfile, pathlib
 >>> from db import Store
@@ -27,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import pg
 from .connection import Database
 
 
@@ -53,6 +62,8 @@ class PlayerSettings:
 #: The settings a person may change (the keywords of :meth:`Players.update`).
 PLAYER_SETTING_NAMES = tuple(f.name for f in dataclasses.fields(PlayerSettings))
 
+#: The PostgreSQL notification channel of settings updates (the payload: the user id).
+CHANNEL = "players"
 _SELECT = "SELECT notify, autoplay FROM player_settings WHERE user_id = ?"
 _UPSERT = (
     "INSERT INTO player_settings (user_id, notify, autoplay, updated_at) VALUES (?, ?, ?, ?) "
@@ -68,14 +79,37 @@ def _from_row(row: Sequence[Any]) -> PlayerSettings:
 
 class Players:
     """Each person's settings, on the :class:`~db.connection.Database`, with a cache of the
-    ``cache_size`` users read most recently (every update refreshes it)."""
+    ``cache_size`` users read most recently (every update refreshes it; on PostgreSQL, only
+    once :meth:`start` listens to the other processes' updates)."""
 
     def __init__(self, database: Database, *, cache_size: int = 4096) -> None:
         self._database = database
         self._cache: OrderedDict[int, PlayerSettings] = OrderedDict()
         self._cache_size = cache_size
+        #: SQLite: one process, its cache is always right. PostgreSQL: once :meth:`start` runs.
+        self._caching = database.dialect == "sqlite"
+        #: Notices heard so far: a read that overlapped one does not fill the cache.
+        self._heard = 0
+
+    async def start(self) -> None:
+        """Keep the cache right across processes: on PostgreSQL, listen to the other
+        processes' updates (each drops that person from the cache); then cache reads."""
+        async with self._database.read() as conn:
+            if isinstance(conn, pg.PgConnection):
+                await conn.listen(CHANNEL, self._forget)
+        self._caching = True
+
+    def _forget(self, payload: str) -> None:
+        """Another process changed someone's settings (``payload``: the user id)."""
+        self._heard += 1
+        try:
+            self._cache.pop(int(payload), None)
+        except ValueError:  # not ours to read: forget everyone
+            self._cache.clear()
 
     def _keep(self, user_id: int, settings: PlayerSettings) -> None:
+        if not self._caching:
+            return
         self._cache[user_id] = settings
         self._cache.move_to_end(user_id)
         while len(self._cache) > self._cache_size:
@@ -84,10 +118,14 @@ class Players:
     async def get(self, user_id: int) -> PlayerSettings:
         """A person's settings (the defaults for one who never changed any)."""
         settings = self._cache.get(user_id)
-        if settings is None:
-            rows = await self._database.fetchall(_SELECT, (user_id,))
-            settings = _from_row(rows[0]) if rows else PlayerSettings()
-        self._keep(user_id, settings)
+        if settings is not None:
+            self._cache.move_to_end(user_id)
+            return settings
+        heard = self._heard
+        rows = await self._database.fetchall(_SELECT, (user_id,))
+        settings = _from_row(rows[0]) if rows else PlayerSettings()
+        if heard == self._heard:  # else a notice came meanwhile: the row may be older
+            self._keep(user_id, settings)
         return settings
 
     async def update(
@@ -95,7 +133,7 @@ class Players:
     ) -> PlayerSettings:
         """Change some of a person's settings (keywords from :data:`PLAYER_SETTING_NAMES`);
         returns them all. Raises ``ValueError`` for an unknown setting or a value that is not
-        on or off (and changes nothing)."""
+        on or off (and changes nothing). On PostgreSQL the other processes hear of it."""
         unknown = sorted(set(changes) - set(PLAYER_SETTING_NAMES))
         if unknown:
             raise ValueError(f"No setting {', '.join(unknown)}")
@@ -105,5 +143,7 @@ class Players:
             current = _from_row(rows[0]) if rows else PlayerSettings()
             new = dataclasses.replace(current, **changes).validated()
             await conn.execute(_UPSERT, (user_id, int(new.notify), int(new.autoplay), at))
+            if isinstance(conn, pg.PgConnection):
+                await conn.notify(CHANNEL, str(user_id))
         self._keep(user_id, new)
         return new

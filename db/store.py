@@ -81,6 +81,11 @@ class Store:
         )
         store = cls(database)
         if not read_only:
+            try:  # PostgreSQL: hears the other processes' changes of a person's settings
+                await store.players.start()
+            except BaseException:
+                await database.close()
+                raise
             store.games.start_archiving()  # games ended before schema 7: compacted meanwhile
         return store
 

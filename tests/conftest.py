@@ -40,14 +40,54 @@ async def setup(database):
 # ---------------------------------------------------------------- the two backends of the store
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "sqlite_only: runs on SQLite alone, though it takes `databases`/`database`: the logic "
+        "it proves does not depend on the backend (the store's suites prove that part on both)",
+    )
+
+
+def _on_postgresql(item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    on = callspec is not None and callspec.params.get("databases") == "postgresql"
+    return on or "postgres_server" in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_modifyitems(config, items):
+    """The PostgreSQL runs of ``sqlite_only`` tests are deselected."""
+    kept, dropped = [], []
+    for item in items:
+        pg_run = getattr(item, "callspec", None) and item.callspec.params.get("databases")
+        if pg_run == "postgresql" and item.get_closest_marker("sqlite_only"):
+            dropped.append(item)
+        else:
+            kept.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+def pytest_collection_finish(session):
+    """PostgreSQL starts (initdb, pg_ctl, the migrated template: ~3 s) on a thread of its own
+    while the first tests run, when any test will need it."""
+    if postgres.wanted() and any(_on_postgresql(item) for item in session.items):
+        postgres.start_soon()
+
+
+def pytest_sessionfinish(session):
+    postgres.finish()  # a server started early that no test used
+
+
 @pytest.fixture(scope="session")
 def postgres_server():
-    """One real PostgreSQL for the whole run (tests/support/postgres.py), started on first use;
-    skipped when it cannot start, unless required (``make test``, CI): then the run fails."""
+    """One real PostgreSQL for the whole run (tests/support/postgres.py), started once (early:
+    :func:`pytest_collection_finish`); skipped when it cannot start, unless required (``make
+    test``, CI): then the run fails."""
     if not postgres.wanted():
         pytest.skip("CRIBBAGE_TEST_POSTGRES=0: the PostgreSQL half is not run")
     try:
-        server = postgres.start()
+        server = postgres.started()
     except postgres.PostgresUnavailable as err:
         if postgres.required():
             pytest.fail(f"PostgreSQL is required here and did not start: {err}", pytrace=False)
@@ -59,19 +99,29 @@ def postgres_server():
 @pytest.fixture(params=["sqlite", "postgresql"])
 def databases(request, tmp_path):
     """Makes the places a test's stores live, on each backend in turn: ``databases(name)`` is
-    the SQLite file ``tmp_path / f"{name}.db"``, or a fresh schema of the session's PostgreSQL
-    (a ``postgresql://...?schema=...`` URL; the name is only SQLite's)."""
+    the SQLite file ``tmp_path / f"{name}.db"``, or on PostgreSQL a migrated database of its own
+    for each name (lent from the server's pool, emptied again after the test);
+    ``databases(name, fresh=True)``: a new empty schema instead, which the store creates and
+    migrates at its first opening (for the tests of migrations)."""
     if request.param == "sqlite":
-        return lambda name="store": tmp_path / f"{name}.db"
+        yield lambda name="store", fresh=False: tmp_path / f"{name}.db"
+        return
     server = request.getfixturevalue("postgres_server")
-    return lambda name="store": server.url()
+    lent: dict[str, str] = {}
+
+    def place(name: str = "store", fresh: bool = False) -> str:
+        if fresh:
+            return server.url()
+        if name not in lent:
+            lent[name] = server.migrated_url()
+        return lent[name]
+
+    yield place
+    for url in lent.values():
+        server.give_back(url)
 
 
 @pytest.fixture
-def database(request, databases):
-    """Where a test's store lives: an SQLite file, then a PostgreSQL database copied from one
-    the store migrated once (faster than a fresh schema: ``databases`` for that)."""
-    target = databases()
-    if isinstance(target, str):
-        return request.getfixturevalue("postgres_server").migrated_url()
-    return target
+def database(databases):
+    """Where a test's store lives: an SQLite file, then a migrated PostgreSQL database."""
+    return databases("store")

@@ -5,7 +5,8 @@ A table may move to another channel (:meth:`Tables.move`: a thread opened for th
 When the bot runs as several processes (one per set of gateway shards), each serves the
 servers it *owns* (:attr:`Tables.owns`): it loads, sweeps and answers only their tables, and
 refuses a request from another server (:data:`~.door.OTHER_PROCESS`: Discord sends those to
-the other process).
+the other process). When ``owns`` is a shard set's, the database picks the tables to load
+(:attr:`Tables.shards`, :meth:`db.games.Games.load_active_games`).
 
 A *table* is one lobby or game in a channel. :class:`Tables` holds the live ones (a channel
 holds at most one, or is *held* while a table is being set up in it), stamps their activity
@@ -48,6 +49,25 @@ def everything(guild_id: int | None) -> bool:
     return True
 
 
+def shards_of(owns: Owns) -> tuple[int, tuple[int, ...]] | None:
+    """``(shard_count, shard_ids)`` when ``owns`` is the ``owns`` method of a shard set (an
+    object with an int ``count`` and a tuple of int ``ids``, as :class:`bot.app.shards.Shards`):
+    the database then picks the games of the owned servers itself. ``None`` for any other
+    ``owns`` (every game is loaded and ``owns`` picks).
+
+    >>> class Two:
+    ...     count, ids = 2, (1,)
+    ...     def owns(self, guild_id): return True
+    >>> shards_of(Two().owns), shards_of(everything)
+    ((2, (1,)), None)
+    """
+    shards = getattr(owns, "__self__", None)
+    count, ids = getattr(shards, "count", None), getattr(shards, "ids", None)
+    if isinstance(count, int) and isinstance(ids, tuple) and all(isinstance(i, int) for i in ids):
+        return count, ids
+    return None
+
+
 @dataclass(slots=True)
 class TableEvents:
     """The listeners of each table event, called in the order they were subscribed."""
@@ -69,6 +89,8 @@ class Tables:
         self._games = games
         self.clock = clock
         self.owns: Owns = owns or everything
+        #: ``(shard_count, shard_ids)`` behind ``owns`` (:func:`shards_of`), or ``None``.
+        self.shards = shards_of(self.owns)
         self.events = TableEvents()
         self.sessions: dict[int, Session] = {}
         self.by_channel: dict[int, int] = {}

@@ -56,7 +56,7 @@ class Upkeep:
     async def resume(self, *, verify: int | None = None) -> ResumeReport:
         """See :meth:`bot.sessions.GameSessionManager.resume` (this part loads the tables)."""
         records = [  # the tables of the servers this process serves (all, with one process)
-            r for r in await self._games.load_active_games() if self._tables.owns(r.guild_id)
+            r for r in await self._load_owned() if self._tables.owns(r.guild_id)
         ]
         verified: list[int] = []
         repaired: list[int] = []
@@ -111,6 +111,14 @@ class Upkeep:
             unreplayable=tuple(broken),
             outcomes=tuple(outcomes),
         )
+
+    async def _load_owned(self) -> list[GameRecord]:
+        """The open tables of the servers this process serves: picked by the database when
+        ``owns`` is a shard set's (see :func:`~.tables.shards_of`), else every open table."""
+        if self._tables.shards is None:
+            return await self._games.load_active_games()
+        count, ids = self._tables.shards
+        return await self._games.load_active_games(shard_count=count, shard_ids=ids)
 
     async def verify(self, game_id: int) -> Check:
         """See :meth:`bot.sessions.GameSessionManager.verify`."""

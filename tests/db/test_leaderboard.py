@@ -246,16 +246,37 @@ def league_file(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="module")
+def league_url(postgres_server):
+    """The league built once in a PostgreSQL database (the tests using it only read it)."""
+    url = postgres_server.migrated_url()
+    asyncio.run(_build_league(url))
+    yield url
+    postgres_server.give_back(url)
+
+
 @pytest.fixture
-async def league(league_file, database):
-    """On SQLite a copy of the league built once; on PostgreSQL the league built in the test's
-    schema."""
-    if not isinstance(database, str):
-        async with rated_copy(league_file, database) as store:
-            yield store
-        return
-    await _build_league(database)
-    async with rated_copy(None, database) as store:
+def league_source(request, databases, tmp_path):
+    """(the file to copy, where): the SQLite file built once, or the PostgreSQL database."""
+    if request.node.callspec.params["databases"] == "sqlite":
+        return request.getfixturevalue("league_file"), tmp_path / "league.db"
+    return None, request.getfixturevalue("league_url")
+
+
+@pytest.fixture
+async def league(league_source):
+    """The league, rated, built once: on SQLite a copy of the file; on PostgreSQL the database
+    itself (the tests only read it; :func:`own_league` for one that writes)."""
+    async with rated_copy(*league_source) as store:
+        yield store
+
+
+@pytest.fixture
+async def own_league(league_file, database):
+    """The league in the test's own database, which it may change."""
+    if isinstance(database, str):
+        await _build_league(database)
+    async with rated_copy(None if isinstance(database, str) else league_file, database) as store:
         yield store
 
 
@@ -313,9 +334,9 @@ async def test_a_page_past_the_end_is_empty_but_knows_the_total(league):
     assert page.rows == () and page.total == 26 and page.me is not None
 
 
-async def test_a_servers_board_holds_only_its_players(league):
-    await record_game(league, [ALICE, BOB], [121, 100], winner=0, guild_id=77)
-    here = await league.standings.leaderboard(scope=77)
+async def test_a_servers_board_holds_only_its_players(own_league):
+    await record_game(own_league, [ALICE, BOB], [121, 100], winner=0, guild_id=77)
+    here = await own_league.standings.leaderboard(scope=77)
     assert [r.player for r in here.rows] == [ALICE, BOB] and here.total == 2
-    everywhere = await league.standings.leaderboard(scope=0, page=2)
+    everywhere = await own_league.standings.leaderboard(scope=0, page=2)
     assert everywhere.total == 28

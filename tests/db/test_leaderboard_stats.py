@@ -76,16 +76,17 @@ def played_file(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def played_url(postgres_server):
-    """The same games played once into a PostgreSQL schema (the tests only read them)."""
-    url = postgres_server.url()
+    """The same games played once into a PostgreSQL database (the tests only read them)."""
+    url = postgres_server.migrated_url()
     asyncio.run(_play(url))
-    return url
+    yield url
+    postgres_server.give_back(url)
 
 
 @pytest.fixture
 def played_source(request, databases, tmp_path):
     """(the file to copy, where): the SQLite file built once, or the PostgreSQL schema."""
-    if isinstance(databases(), str):
+    if request.node.callspec.params["databases"] == "postgresql":
         return None, request.getfixturevalue("played_url")
     return request.getfixturevalue("played_file"), tmp_path / "played.db"
 

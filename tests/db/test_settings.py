@@ -90,7 +90,7 @@ async def test_a_bad_value_is_refused_and_changes_nothing(store, changes):
 
 
 async def test_an_older_database_gains_the_settings_table(databases, monkeypatch):
-    path = databases("old")
+    path = databases("old", fresh=True)
     mine = next(m for m in db.migrations.MIGRATIONS if "server settings" in m.title)
     older = tuple(m for m in db.migrations.MIGRATIONS if m.version < mine.version)
     with monkeypatch.context() as patched:
@@ -129,7 +129,7 @@ async def test_the_pause_between_deals_and_threads_are_stored(databases):
 async def test_a_version_7_database_gains_the_pause_threads_and_player_settings(
     databases, monkeypatch
 ):
-    path = databases("v7")
+    path = databases("v7", fresh=True)
     older = tuple(m for m in db.migrations.MIGRATIONS if m.version <= 7)
     with monkeypatch.context() as patched:
         patched.setattr(db.migrations, "MIGRATIONS", older)

@@ -61,8 +61,18 @@ async def test_sigterm_then_a_new_process_carries_the_game_on(tmp_path):
                 raise LookupError("no table yet")
 
             await emu.wait_for(table, what="the table")
-            hand = (await emu.click(alice, table(), "Your hand")).message
-            await emu.wait_for(lambda: hand.buttons, what="a hand with buttons")
+            await emu.click(alice, table(), "Cut")  # the cut for the deal, on the table
+
+            def dealt_hand():  # her hand, sent below the deal's table once both have cut
+                for place in (channel, *emu.threads_in(channel)):
+                    for message in reversed(emu.ephemerals_for(alice, place)):
+                        picks = [b for b in message.buttons if b.custom_id.startswith("crib:s:")]
+                        if picks and not message.deleted:
+                            return message
+                raise LookupError("no hand yet")
+
+            await emu.wait_for(dealt_hand, what="a hand with buttons")
+            hand = dealt_hand()
         finally:
             output = await stop_bot(first)
         assert "Shutting down" in output and "closed" in output
@@ -72,16 +82,11 @@ async def test_sigterm_then_a_new_process_carries_the_game_on(tmp_path):
         try:
             assert syncs(emu) == 1  # unchanged commands are not synced again
             # the hand drawn by the first process still works: lay away two cards
-            buttons = [b for b in hand.buttons if b.custom_id.startswith("crib:s:")]
-            if buttons:  # (a cut for deal may come first when the computer lost the cut)
-                await emu.click(alice, hand, custom_id=buttons[0].custom_id)
-                await emu.wait_for(
-                    lambda: any("✔" in (b.emoji or "") for b in hand.buttons),
-                    what="the selection to show",
-                )
-            else:
-                cut = next(b for b in hand.buttons if b.label.startswith("Cut"))
-                await emu.click(alice, hand, custom_id=cut.custom_id)
-                await emu.wait_for(lambda: "cuts" in table().text, what="the cut")
+            pick = next(b for b in hand.buttons if b.custom_id.startswith("crib:s:"))
+            await emu.click(alice, hand, custom_id=pick.custom_id)
+            await emu.wait_for(
+                lambda: any("✔" in (b.emoji or "") for b in hand.buttons),
+                what="the selection to show",
+            )
         finally:
             await stop_bot(second)

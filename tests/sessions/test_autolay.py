@@ -48,6 +48,7 @@ def automatic_plays(outcome: Outcome) -> list[Played]:
     return [e.event for e in outcome.events if e.automatic and isinstance(e.event, Played)]
 
 
+@pytest.mark.sqlite_only
 async def test_no_person_is_ever_asked_for_a_card_they_have_no_choice_about(databases):
     path = databases("clicks")
     async with running(path) as manager:
@@ -67,6 +68,7 @@ async def test_no_person_is_ever_asked_for_a_card_they_have_no_choice_about(data
     assert_durable(path, game_id, manager)
 
 
+@pytest.mark.sqlite_only
 async def test_with_autoplay_off_only_the_last_card_is_laid_by_itself(databases):
     async with running(databases("off")) as manager:
         changed = await manager.update_player_settings(HOST, autoplay=False)
@@ -88,6 +90,7 @@ async def test_with_autoplay_off_only_the_last_card_is_laid_by_itself(databases)
 
 
 @pytest.mark.parametrize("variant", [SHORT, MUGGINS], ids=["plain", "muggins"])
+@pytest.mark.sqlite_only
 async def test_an_absent_persons_game_goes_on_without_forced_cards(databases, variant):
     """The person never clicks: the turn timers move for them, the muggins windows are let
     go, the pauses between deals run out; after each, no forced card is left waiting."""

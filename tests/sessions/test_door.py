@@ -121,6 +121,7 @@ async def test_the_largest_id_sqlite_holds_is_an_ordinary_unknown_game(setup):
     ],
     ids=["other channel", "other server, same channel id", "other server", "a DM"],
 )
+@pytest.mark.sqlite_only
 async def test_a_request_from_another_place_is_refused_and_changes_nothing(setup, where):
     manager, path = setup
     game_id = await started_game(manager)
@@ -156,6 +157,7 @@ async def test_a_request_from_another_place_is_refused_and_changes_nothing(setup
     assert (await manager.at(lobby_here).join(lobby.game_id, BOB)).ok
 
 
+@pytest.mark.sqlite_only
 async def test_a_rematch_is_refused_from_another_channel_of_the_ended_game(setup):
     manager, path = setup
     game_id = await started_game(manager)
@@ -207,6 +209,7 @@ def test_the_cogs_make_every_request_on_a_game_through_the_door():
     assert ACTING - {"consult", "remove_computer", "set_variant"} <= door
 
 
+@pytest.mark.sqlite_only
 async def test_a_user_id_beyond_sqlite_is_refused_at_the_door(setup):
     manager, path = setup
     lobby = await manager.create_lobby(guild_id=GUILD, channel_id=CHANNEL, host_id=HOST)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from bot.engine import Claim, CountSettled, Game, Muggins, Phase, Variant, action_from_dict
 from bot.engine.muggins import breakdown_of, window_waiting
 from bot.sessions import Outcome, PrivateView
@@ -67,6 +69,7 @@ async def test_the_flag_survives_a_restart_and_a_whole_game_replays(databases):
     replay_checks(path, game_id)
 
 
+@pytest.mark.sqlite_only
 async def test_the_host_can_turn_muggins_on_in_the_lobby(databases):
     path = databases("m")
     async with running(path) as manager:
@@ -77,6 +80,7 @@ async def test_the_host_can_turn_muggins_on_in_the_lobby(databases):
         assert manager.view(lobby.game_id).variant == MUGGINS_2
 
 
+@pytest.mark.sqlite_only
 async def test_an_under_claim_is_caught_through_act(databases):
     path = databases("m")
     async with running(path) as manager:
@@ -102,6 +106,7 @@ async def test_an_under_claim_is_caught_through_act(databases):
     replay_checks(path, game_id)
 
 
+@pytest.mark.sqlite_only
 async def test_an_unanswered_window_is_let_go_after_the_timeout(databases):
     path = databases("m")
     now = [1000.0]
@@ -122,6 +127,7 @@ async def test_an_unanswered_window_is_let_go_after_the_timeout(databases):
     replay_checks(path, game_id)
 
 
+@pytest.mark.sqlite_only
 async def test_computers_claim_and_call_through_the_manager(databases):
     from bot.ai import choose_action
 

@@ -58,6 +58,7 @@ def kinds(outcome: Outcome) -> list[tuple[str, bool]]:
     return [(type(e.event).__name__, e.automatic) for e in outcome.events]
 
 
+@pytest.mark.sqlite_only
 async def test_a_show_holds_until_every_person_clicks_next_deal(timed):
     manager, clock, path = timed
     game_id = (await started_game(manager, variant=SHORT)).game_id
@@ -92,6 +93,7 @@ async def test_a_show_holds_until_every_person_clicks_next_deal(timed):
     assert_durable(path, game_id, manager)
 
 
+@pytest.mark.sqlite_only
 async def test_computers_are_ready_at_once(timed):
     manager, _, _ = timed
     game_id = (await started_game(manager, humans=(HOST,), computers=("easy",))).game_id
@@ -103,6 +105,7 @@ async def test_computers_are_ready_at_once(timed):
     assert any(isinstance(e.event, Dealt) for e in dealt.events)
 
 
+@pytest.mark.sqlite_only
 async def test_the_pause_runs_out_and_the_deal_starts(timed):
     manager, clock, path = timed
     game_id = (await started_game(manager, variant=SHORT)).game_id
@@ -123,6 +126,7 @@ async def test_the_pause_runs_out_and_the_deal_starts(timed):
     assert_durable(path, game_id, manager)
 
 
+@pytest.mark.sqlite_only
 async def test_the_servers_pause_applies_and_a_pause_of_0_deals_at_once(timed):
     manager, clock, path = timed
     await manager.update_settings(GUILD, next_deal_seconds=45)
@@ -148,6 +152,7 @@ async def test_the_servers_pause_applies_and_a_pause_of_0_deals_at_once(timed):
     assert_durable(path, game_id, manager)
 
 
+@pytest.mark.sqlite_only
 async def test_turn_timers_never_time_the_pause_and_the_idle_sweep_still_works(databases):
     clock = Clock()
     async with running(

@@ -82,6 +82,7 @@ async def check(manager: GameSessionManager, outcome: Outcome, settings: ServerS
         await check(manager, outcome.next_game, settings)
 
 
+@pytest.mark.sqlite_only
 async def test_start_act_timeouts_and_forfeit_carry_hands_and_settings(databases):
     clock = Clock()
     async with running(databases("o"), clock=clock, seed_source=lambda: 7) as manager:
@@ -101,6 +102,7 @@ async def test_start_act_timeouts_and_forfeit_carry_hands_and_settings(databases
         await check(manager, forfeit, settings)
 
 
+@pytest.mark.sqlite_only
 async def test_rematches_and_a_matchs_next_game_carry_them(databases):
     async with running(databases("o"), seed_source=iter(range(1, 10**6)).__next__) as manager:
         settings = await custom_settings(manager)
@@ -150,6 +152,7 @@ async def test_resume_carries_them(databases):
         await store.close()
 
 
+@pytest.mark.sqlite_only
 async def test_idle_sweeps_carry_them(databases):
     now = [1000.0]
     async with running(
@@ -165,6 +168,7 @@ async def test_idle_sweeps_carry_them(databases):
             await check(manager, outcome, settings)
 
 
+@pytest.mark.sqlite_only
 async def test_a_muggins_window_let_go_carries_them(databases):
     now = [1000.0]
     async with running(databases("o"), clock=lambda: now[0]) as manager:
@@ -184,6 +188,7 @@ async def test_a_muggins_window_let_go_carries_them(databases):
 # ---------------------------------------------------------------------- the coach
 
 
+@pytest.mark.sqlite_only
 async def test_advise_asks_the_coach_on_a_copy_of_the_game(databases):
     asked = []
 
@@ -202,6 +207,7 @@ async def test_advise_asks_the_coach_on_a_copy_of_the_game(databases):
         assert (await manager.advise(999, BOB)).reason is R.UNKNOWN_GAME
 
 
+@pytest.mark.sqlite_only
 async def test_without_a_coach_advise_refuses(databases):
     async with running(databases("c")) as manager:
         started = await started_game(manager)

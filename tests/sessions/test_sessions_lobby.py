@@ -28,6 +28,7 @@ async def new_lobby(manager, channel_id=500, host=HOST, variant=None):
     return view
 
 
+@pytest.mark.sqlite_only
 async def test_the_host_opens_a_lobby_in_seat_zero(setup):
     manager, _ = setup
     view = await new_lobby(manager)
@@ -54,6 +55,7 @@ async def test_two_racing_creations_in_a_channel_give_one_lobby(setup):
     assert sum('INSERT INTO "games"' in line for line in dump_database(path)) == 1
 
 
+@pytest.mark.sqlite_only
 async def test_join_and_leave(setup):
     manager, _ = setup
     lobby = await new_lobby(manager)
@@ -66,6 +68,7 @@ async def test_join_and_leave(setup):
     assert (await manager.leave(lobby.game_id, BOB)).reason is R.NOT_SEATED
 
 
+@pytest.mark.sqlite_only
 async def test_a_user_may_sit_in_several_channels(setup):
     manager, _ = setup
     first = await new_lobby(manager, channel_id=500)
@@ -82,6 +85,7 @@ async def test_a_chosen_seat_must_be_free(setup):
     assert (await manager.join(lobby.game_id, CAROL, seat=2)).reason is R.SEAT_TAKEN
 
 
+@pytest.mark.sqlite_only
 async def test_only_the_host_adds_computers_at_a_known_level(setup):
     manager, _ = setup
     lobby = await new_lobby(manager)
@@ -96,6 +100,7 @@ async def test_only_the_host_adds_computers_at_a_known_level(setup):
     assert (await manager.remove_computer(lobby.game_id, HOST, 0)).reason is R.INVALID
 
 
+@pytest.mark.sqlite_only
 async def test_the_variant_can_change_while_the_seats_fit(setup):
     manager, _ = setup
     lobby = await new_lobby(manager)
@@ -107,6 +112,7 @@ async def test_the_variant_can_change_while_the_seats_fit(setup):
     assert (await manager.set_variant(lobby.game_id, BOB, Variant())).reason is R.NOT_HOST
 
 
+@pytest.mark.sqlite_only
 async def test_only_the_host_starts_and_only_a_full_lobby(setup):
     manager, _ = setup
     lobby = await new_lobby(manager, variant=Variant(players=3))
@@ -121,6 +127,7 @@ async def test_only_the_host_starts_and_only_a_full_lobby(setup):
     assert (await manager.join(lobby.game_id, DAVE)).reason is R.ALREADY_STARTED
 
 
+@pytest.mark.sqlite_only
 async def test_on_start_the_computers_cut_and_the_humans_are_asked_to(setup):
     manager, _ = setup
     lobby = await new_lobby(manager, variant=Variant(players=4))
@@ -135,6 +142,7 @@ async def test_on_start_the_computers_cut_and_the_humans_are_asked_to(setup):
     assert set(outcome.to_act_users) == {HOST, BOB}
 
 
+@pytest.mark.sqlite_only
 async def test_a_leaving_host_hands_over_or_closes_the_lobby(setup):
     manager, _ = setup
     lobby = await new_lobby(manager)
@@ -148,6 +156,7 @@ async def test_a_leaving_host_hands_over_or_closes_the_lobby(setup):
     assert (await manager.join(lobby.game_id, CAROL)).reason is R.GAME_OVER
 
 
+@pytest.mark.sqlite_only
 async def test_the_host_cancels_a_lobby_and_frees_the_channel(setup):
     manager, _ = setup
     lobby = await new_lobby(manager)

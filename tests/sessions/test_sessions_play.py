@@ -59,6 +59,7 @@ async def cut_both(manager, game_id):
 # ---------------------------------------------------------------------- acting
 
 
+@pytest.mark.sqlite_only
 async def test_acting_commits_then_answers_with_tagged_events(setup):
     manager, path = setup
     start = await started_game(manager)
@@ -75,6 +76,7 @@ async def test_acting_commits_then_answers_with_tagged_events(setup):
     assert_durable(path, game_id, manager)
 
 
+@pytest.mark.sqlite_only
 async def test_the_private_view_holds_only_that_players_cards(setup):
     manager, _ = setup
     game_id = (await started_game(manager)).game_id
@@ -89,6 +91,7 @@ async def test_the_private_view_holds_only_that_players_cards(setup):
     assert not any(str(card) in repr(view) for card in mine.hand + theirs.hand)
 
 
+@pytest.mark.sqlite_only
 async def test_a_discard_button_stays_valid_while_the_other_player_discards(setup):
     manager, _ = setup
     game_id = (await started_game(manager)).game_id
@@ -157,6 +160,7 @@ async def test_refusals_change_nothing(mid_game):
     assert (await manager.act(game_id, HOST, card, step=mine.step)).ok
 
 
+@pytest.mark.sqlite_only
 async def test_a_card_that_passes_31_is_refused_with_the_engines_reason(setup):
     manager, path = setup
     game_id = (await started_game(manager)).game_id
@@ -177,6 +181,7 @@ async def test_a_card_that_passes_31_is_refused_with_the_engines_reason(setup):
     raise AssertionError("no card over 31 came up with these seeds: try others")
 
 
+@pytest.mark.sqlite_only
 async def test_a_finished_game_refuses_everything(setup):
     manager, path = setup
     game_id = (await started_game(manager, variant=Variant(target=61))).game_id
@@ -228,6 +233,7 @@ async def test_a_won_game_records_results_and_deal_points(setup):
     assert_durable(path, game_id, manager)
 
 
+@pytest.mark.sqlite_only
 async def test_computer_moves_are_applied_in_order_each_with_its_step(setup):
     manager, path = setup
     start = await started_game(
@@ -244,6 +250,7 @@ async def test_computer_moves_are_applied_in_order_each_with_its_step(setup):
     assert_durable(path, game_id, manager)
 
 
+@pytest.mark.sqlite_only
 async def test_a_failing_or_cheating_strategy_falls_back_to_a_legal_move(databases, caplog):
     calls = []
 
@@ -261,6 +268,7 @@ async def test_a_failing_or_cheating_strategy_falls_back_to_a_legal_move(databas
         assert "strategy failed" in caplog.text and "illegal action" in caplog.text
 
 
+@pytest.mark.sqlite_only
 async def test_forfeit_ends_the_game_for_the_other_sides(setup):
     manager, path = setup
     game_id = (
@@ -284,6 +292,7 @@ async def test_forfeit_ends_the_game_for_the_other_sides(setup):
     conn.close()
 
 
+@pytest.mark.sqlite_only
 async def test_a_partner_forfeits_for_the_team(setup):
     manager, _ = setup
     game_id = (
