@@ -130,23 +130,6 @@ async def one_game(emu, guild, bot, name: str, seed: int, think, factor: float) 
     return Played(wall, human, driver.clicks, driver.latencies)
 
 
-def scale_limits(limits, factor: float) -> dict:
-    """Every window of Discord's limits (buckets, global) times ``factor``; returns the old
-    sizes for :func:`restore_limits`."""
-    saved = {name: (rule.limit, rule.per) for name, rule in limits.buckets.items()}
-    for name, (limit, per) in saved.items():
-        limits.set_bucket(name, limit, per * factor)
-    saved["__global__"] = (limits.global_limit, limits.global_period)
-    limits.global_period *= factor
-    return saved
-
-
-def restore_limits(limits, saved: dict) -> None:
-    limits.global_limit, limits.global_period = saved.pop("__global__")
-    for name, (limit, per) in saved.items():
-        limits.set_bucket(name, limit, per)
-
-
 class Phase:
     """The counters of one phase: clicks, wall time, the bot's CPU and the emulator's counts."""
 
@@ -209,19 +192,15 @@ async def main(args: argparse.Namespace) -> None:
                 figure("bot_in_own_process", 0 if args.in_process else 1, "bool", 0)
                 limits = emu.rest.limits
                 # 1. human pace, Discord's limits on, every window scaled with the pauses
-                saved = scale_limits(limits, args.time_factor)
-                try:
+                with limits.scaled(args.time_factor):
                     paced, games = await play_phase(
                         emu, guild, bot, pid, "paced", args.paced_games, think, args.time_factor
                     )
-                finally:
-                    restore_limits(limits, saved)
                 # 2. saturated: no pause, Discord's limits counted but not enforced
-                limits.enabled = False
-                saturated, _ = await play_phase(
-                    emu, guild, bot, pid, "saturated", args.saturated_games, (0.0, 0.0), 1.0
-                )
-                limits.enabled = True
+                with limits.scaled(0):
+                    saturated, _ = await play_phase(
+                        emu, guild, bot, pid, "saturated", args.saturated_games, (0.0, 0.0), 1.0
+                    )
     report(args, paced, games, saturated)
 
 

@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.support.discord_players import Driver, Seat, bot_environment, make_bot  # noqa: E402
 from tests.support.emulator import DiscordEmulator  # noqa: E402
 
+HUMAN_THINK = 2.0  # seconds a person takes for a click (the paced default)
 ARRIVALS = 10  # paced games start over the first ARRIVALS thinking times (20 s by default)
 
 
@@ -128,7 +129,9 @@ async def main(
                     pid = process.pid
                 print(f"bot_in_own_process: {0 if in_process else 1} bool")
                 cpu = cpu_seconds(pid)
-                alone, latencies, clicks = await one_game(emu, guild, bot, 0)
+                limits = emu.rest.limits  # Discord's rate limits (emulator ratelimits.py)
+                with limits.scaled(0):  # machine speed: the limits counted, not enforced
+                    alone, latencies, clicks = await one_game(emu, guild, bot, 0)
                 if pid is not None:  # the wall time includes the players' waits for quiet
                     print(f"game_alone_bot_cpu_seconds: {cpu_seconds(pid) - cpu:.3f} s")
                 print(f"game_alone_seconds: {alone:.3f} s")
@@ -144,13 +147,15 @@ async def main(
                         continue
                     start = time.perf_counter()
                     cpu = cpu_seconds(pid)
-                    limits = emu.rest.limits  # Discord's rate limits (emulator ratelimits.py)
                     requests_before, refused_before = limits.bot_token_requests, limits.http_429
                     refused_by_bucket_before = limits.refused_by_bucket.copy()
                     offset = 1000 * (1 if pause == 0 else 2)  # channel and user names
-                    results = await asyncio.gather(
-                        *(one_game(emu, guild, bot, offset + i, pause) for i in range(games))
-                    )
+                    # people think HUMAN_THINK s a click: a faster pace meets Discord's
+                    # limits scaled with it; no pause: counted, not enforced
+                    with limits.scaled(min(1.0, pause / HUMAN_THINK)):
+                        results = await asyncio.gather(
+                            *(one_game(emu, guild, bot, offset + i, pause) for i in range(games))
+                        )
                     wall = time.perf_counter() - start
                     report(label, games, wall, results)
                     clicks = sum(c for _, _, c in results)

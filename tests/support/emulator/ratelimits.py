@@ -33,10 +33,12 @@ the bot sleeps real seconds.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,6 +152,26 @@ class RateLimits:
         self.buckets[name] = BucketRule(limit, per)
         for key in [k for k in self._windows if k[0] == name]:
             del self._windows[key]
+
+    @contextlib.contextmanager
+    def scaled(self, factor: float) -> Iterator[None]:
+        """Every window (the buckets' and the global one) times ``factor`` for a while: a run
+        whose people act ``1 / factor`` times faster than people do meets the limits as they
+        would (benchmarks). ``factor`` 0 counts without refusing, for a run at machine speed."""
+        saved = {name: BucketRule(rule.limit, rule.per) for name, rule in self.buckets.items()}
+        period, enabled = self.global_period, self.enabled
+        if factor <= 0:
+            self.enabled = False
+        else:
+            for name, rule in saved.items():
+                self.set_bucket(name, rule.limit, rule.per * factor)
+            self.global_period = period * factor
+        try:
+            yield
+        finally:
+            self.enabled, self.global_period = enabled, period
+            for name, rule in saved.items():
+                self.set_bucket(name, rule.limit, rule.per)
 
     def bucket_of(self, method: str, path: str) -> tuple[str, str]:
         """(bucket name, top-level resource) of a request path (without /api/v10)."""
