@@ -14,7 +14,8 @@ MANAGE_GUILD = 1 << 5
 
 @pytest.fixture
 async def club(tmp_path):
-    async with DiscordEmulator() as emu:
+    # scripted people click at machine speed: Discord's limits counted, not enforced
+    async with DiscordEmulator(rate_limits=False) as emu:
         guild = emu.add_guild("Cribbage Club")
         channel = emu.add_text_channel(guild, "cribbage")
         managers = emu.add_role(guild, "Managers", permissions=MANAGE_GUILD)

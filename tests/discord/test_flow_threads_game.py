@@ -41,7 +41,8 @@ class Club:
 
 @pytest.fixture
 async def club(tmp_path: Path) -> AsyncIterator[Club]:
-    async with DiscordEmulator() as emu:
+    # scripted people click at machine speed: Discord's limits counted, not enforced
+    async with DiscordEmulator(rate_limits=False) as emu:
         guild = emu.add_guild("Cribbage Club")
         channel = emu.add_text_channel(guild, "cribbage")
         mods = emu.add_role(guild, "mods", permissions=MANAGE_GUILD)
