@@ -41,6 +41,8 @@ from cogs.utils.names import NameBook
 from cogs.utils.pictures import start_painters, stop_painters
 from cogs.utils.preferences import preference_commands
 from cogs.utils.rematch import REMATCH_BUTTONS, Rematches
+from cogs.utils.replay_buttons import REPLAY_ITEMS
+from cogs.utils.replays import Replays, replay_command
 from cogs.utils.replies import (
     answer_command_error,
     channel_of,
@@ -66,7 +68,14 @@ log = logging.getLogger(__name__)
 SWEEP_EVERY = 5 * 60.0  # seconds between two idle sweeps
 COMPUTER_VERBS: dict[str, Level] = {f"cpu_{level}": level for level in LEVELS}
 # every button and menu of the bot (dynamic items, registered at load)
-ITEMS = (*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS, *STANDINGS_ITEMS, *LOBBY_ITEMS)
+ITEMS = (
+    *ALL_BUTTONS,
+    *REMATCH_BUTTONS,
+    *MUGGINS_ITEMS,
+    *STANDINGS_ITEMS,
+    *LOBBY_ITEMS,
+    *REPLAY_ITEMS,
+)
 
 
 @app_commands.guild_only()  # the whole group: Discord ignores guild_only on a subcommand
@@ -86,6 +95,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.deals = deal_round(self)  # the pause between deals: utils/timers.py
         self.muggins = MugginsKeeper(self)  # claims, muggins calls, their windows: utils/muggins.py
         self.standings = StandingsDesk(bot.store.standings, self.names)  # cogs/standings.py
+        self.replays = Replays(self.manager, self.names, bot.store.standings)  # utils/replays.py
         self.idle = Ticker(  # the idle sweep, every SWEEP_EVERY seconds
             bot, self.sweep, seconds=SWEEP_EVERY, failure="The idle sweep failed", logger=log
         )
@@ -94,11 +104,13 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         group = self.app_command
         assert group is not None  # a GroupCog is its /cribbage group
         group.add_command(settings_command(self))  # /cribbage settings: utils/settings.py
+        group.add_command(replay_command(self))  # /cribbage replay: utils/replays.py
         for command in preference_commands(self):  # /cribbage notify, autoplay: utils/preferences
             group.add_command(command)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS, *LOBBY_ITEMS)
+        self.bot.add_dynamic_items(*REPLAY_ITEMS)  # replays and reviews: utils/replay_buttons.py
         self._tree_error = self.bot.tree.on_error
         self.bot.tree.error(answer_command_error)  # every slash command of the bot is ours
         self.idle.start()
@@ -123,6 +135,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.deals.stop()
         self.muggins.stop()
         stop_painters()
+        self.manager.stop_reviews()  # the review worker process (bot/sessions/analysis.py)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Before every command of the group (``/cribbage settings`` checks the same): a server

@@ -59,6 +59,7 @@ HELP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("/cribbage leaderboard", "this server's best players"),
     ("/cribbage stats", "your record, points per deal, best hand and streak (or anyone's)"),
     ("/cribbage history", "your last games, their scores and rating changes"),
+    ("/cribbage replay", "step through a finished game deal by deal (yours, or any by number)"),
     ("/cribbage help", "this message"),
 )
 

@@ -179,6 +179,11 @@ class PastGame(Protocol):
     """One ended game, from one player's seat (see the store's ``HistoryEntry``)."""
 
     @property
+    def game_id(self) -> int:
+        """The game's id (``/cribbage replay game:`` takes it)."""
+        ...
+
+    @property
     def ended_at(self) -> float: ...
 
     @property

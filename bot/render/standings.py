@@ -232,8 +232,8 @@ def history_line(
     computer_players: Mapping[str, int],
     name: str = "they",
 ) -> str:
-    """``✅ **Won** 121–98 vs Bob · to 121 · <t:…:d> · rating +12``; ``name``: the player's own
-    (for an aborted game that they left)."""
+    """``✅ **Won** 121–98 vs Bob · game #5 · to 121 · <t:…:d> · rating +12``; ``name``: the
+    player's own (for an aborted game that they left)."""
     aborted = entry.end_reason == "aborted"
     mark, word = OUTCOME_MARKS.get("aborted" if aborted else entry.outcome, ("•", entry.outcome))
     opponents = _sides_text(entry.opponents, names, computer_players)
@@ -244,7 +244,7 @@ def history_line(
             player_name(names, participant_key(p, computer_players)) for p in entry.partners
         )
         line += f" (with {partners})"
-    notes = [f"to {entry.target}"]
+    notes = [f"game #{entry.game_id}", f"to {entry.target}"]
     if aborted:
         leaver = _leaver(entry, names, computer_players, name)
         notes.append(f"{leaver} left before the first show: not counted")
@@ -289,7 +289,8 @@ def history_embed(
         embed.description = "\n".join(
             history_line(e, names, computer_players, name) for e in entries
         )
-        embed.set_footer(text=f"Newest first · {RATING_NOTE}")
+        replay = "/cribbage replay game:<number> steps through one"
+        embed.set_footer(text=f"Newest first · {RATING_NOTE} · {replay}")
     return fit_embed(embed)
 
 

@@ -23,6 +23,7 @@ The parts (one module each; plain objects handed what they use, no part inherits
 :mod:`.settings`    each server's settings (the turn time; carried by every outcome)
 :mod:`.reading`     views, private views, the coach, message ids, replays (reads only)
 :mod:`.rounds`      the resume and the sweeps, each joined to the matches
+:mod:`.analysis`    an ended game's summary, and a player's review (in a worker process)
 ==================  ===============================================================
 
 The front itself is in two halves: this class, a person's requests on the tables, and its one
@@ -65,9 +66,11 @@ import time
 from collections.abc import Callable
 from typing import Generic, Never, TypeVar, overload
 
+from bot.ai.review import Review
 from bot.engine import Action, Game, Variant
 from db import MessageRef, Store
 
+from .analysis import Analyst
 from .deals import NextDeals
 from .door import OTHER_PROCESS, Door, Place
 from .history import Replay
@@ -82,6 +85,7 @@ from .rounds import Rounds
 from .routine import Routine
 from .settings import Settings
 from .strategy import Strategy, simple_strategy
+from .summary import GameSummary
 from .tables import Owns, Tables
 from .timers import FORFEIT_AFTER, TurnTimers
 from .upkeep import Upkeep
@@ -158,6 +162,7 @@ class GameSessionManager(Routine, Generic[Advice]):
         games = store.games
         self._tables = tables = Tables(games, clock, owns)
         self._reading = Reading(games, tables, coach)
+        self._analyst = Analyst(self._reading)
         self._settings = settings = Settings(store.settings)
         self._players = store.players
         self._play = play = GamePlay(
@@ -242,6 +247,19 @@ class GameSessionManager(Routine, Generic[Advice]):
         """A game rebuilt from its log, deal by deal (hands as dealt included): only for games
         that have ended, unless ``allow_active`` (it reveals every hand)."""
         return await self._reading.replay(game_id, allow_active=allow_active)
+
+    async def summary(self, game_id: int) -> GameSummary | Refusal:
+        """An ended game's points by kind, best hands, biggest pegs, luck and skunk lines."""
+        return await self._analyst.summary(game_id)
+
+    async def review(self, game_id: int, user_id: int) -> Review | Refusal:
+        """``user_id``'s decisions in the ended game ``game_id`` against the expert's, in a
+        worker process (:mod:`.analysis`); refuses a game in progress and anyone not seated."""
+        return await self._analyst.review(game_id, user_id)
+
+    def stop_reviews(self) -> None:
+        """Shut the review worker down (a new one starts with the next review)."""
+        self._analyst.stop()
 
     # ------------------------------------------------------------------ playing
 

@@ -32,13 +32,13 @@ from typing import Any
 import discord
 
 from bot.engine import Dealt, Event, GameOver, Phase
-from bot.render.embeds import game_embed, result_embed
+from bot.render.embeds import game_embed
 from bot.render.images import board_picture, show_events
 from bot.render.matches import add_match_field, add_match_result
 from bot.render.text import tell
 from bot.render.timers import timeout_lines
 from bot.sessions import GameSessionManager, GameStatus, GameView, Outcome
-from cogs.utils.buttons import DealCutButton, HandButton, RematchButton, view_of
+from cogs.utils.buttons import DealCutButton, HandButton, view_of
 from cogs.utils.courier import Courier, Shown
 from cogs.utils.delivery import HandPost
 from cogs.utils.hand import PublicTable
@@ -48,6 +48,7 @@ from cogs.utils.names import NameBook
 from cogs.utils.pictures import attachment
 from cogs.utils.pings import NO_PINGS, Pinger, mentions
 from cogs.utils.records import Pause, ending_text, pause_fields, record_payload
+from cogs.utils.replays import after_game_buttons, final_result
 
 log = logging.getLogger(__name__)
 
@@ -408,7 +409,7 @@ class Table:
         if where is not None:
             await self._edit(*where, **await self._record(view, names, images, st, kept=st.held))
         if view.status is GameStatus.FINISHED and over is not None:
-            embed = result_embed(over, names, view.variant, image="board.png" if images else None)
+            embed = await final_result(self.manager, over, names, view, images)
         else:
             embed = discord.Embed(
                 title="Game over",
@@ -423,7 +424,7 @@ class Table:
         match_over = view.match is None or view.match.over  # else its next game starts now
         rematch: dict[str, Any] = {}  # the Rematch button, when there is a rematch to offer
         if view.user_ids and match_over:
-            rematch["view"] = view_of(RematchButton(view.game_id))
+            rematch["view"] = view_of(*after_game_buttons(view.game_id, over is not None))
         await self.channel(view.channel_id).send(
             embed=embed, files=files, allowed_mentions=NO_PINGS, **rematch
         )

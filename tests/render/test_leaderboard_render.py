@@ -196,7 +196,7 @@ def entry(**changes) -> HistoryEntry:
 
 def test_history_lines():
     assert history_line(entry(), NAMES, COMPUTER_PLAYERS) == (
-        "✅ **Won** 121–88 vs Bob · to 121 · skunk! · <t:1700000000:d> · rating +105"
+        "✅ **Won** 121–88 vs Bob · game #5 · to 121 · skunk! · <t:1700000000:d> · rating +105"
     )
     team = entry(
         players=4,
@@ -212,7 +212,7 @@ def test_history_lines():
         rating_after=None,
     )
     assert history_line(team, NAMES, COMPUTER_PLAYERS) == (
-        "❌ **Lost** 50–61 vs Bob & Computer (expert) (with Carol) · to 61 · skunked · "
+        "❌ **Lost** 50–61 vs Bob & Computer (expert) (with Carol) · game #5 · to 61 · skunked · "
         "<t:1700000000:d>"
     )
     conceded = entry(end_reason="forfeit", outcome="won", skunk_given=0)
@@ -238,8 +238,8 @@ def test_an_aborted_game_in_the_history_names_who_left_and_counts_nothing():
     )
     they_left = history_line(entry(forfeit_seat=1, **aborted), NAMES, COMPUTER_PLAYERS, "Alice")
     assert they_left == (
-        "⏹️ **Aborted** 0–0 vs Bob · to 121 · Bob left before the first show: not counted · "
-        "<t:1700000000:d>"
+        "⏹️ **Aborted** 0–0 vs Bob · game #5 · to 121 · Bob left before the first show: "
+        "not counted · <t:1700000000:d>"
     )
     i_left = history_line(entry(forfeit_seat=0, **aborted), NAMES, COMPUTER_PLAYERS, "Alice")
     assert "Alice left before the first show: not counted" in i_left

@@ -1,0 +1,371 @@
+"""The analysis of a finished game: each decision of one seat, against the expert's choice.
+
+:func:`review` walks a game's replay (the engine's own events, deal by deal) and, at each of the
+seat's decisions, rebuilds what that seat knew at that moment (a :class:`~bot.ai.view.SeatView`:
+its own cards and discards, the starter once cut, the cards laid so far, the scores; never
+another hand, the crib or the pack) and values every choice it had:
+
+- **A discard**: the coach's evaluator (:func:`bot.ai.discard.table_options`, the numbers the
+  hint shows): the exact expected hand over every starter the seat had not seen, plus the
+  expected crib from the shipped tables (what a discard is worth with what the others tend to
+  throw, over every starter), added for the seat's side's crib and subtracted for another's.
+- **A card laid**: the expert's pegging search (:mod:`bot.ai.expert_pegging`): the seat's side's
+  points minus the others' for the rest of this play, averaged over sampled worlds of the unseen
+  cards consistent with what the seat saw (the same worlds for every card, so the differences
+  are sharper than the values). Cards of one rank are one choice: suits do not count in the play.
+
+Values are points, never chances to win: there is no win-probability table yet (issue 16), so
+near the end of a game (``Decision.near_end``) a choice that gives points away may still have
+been right, and :attr:`Review.points_only` says so. A choice with a single option (one rank
+that fits) is kept, with cost 0 and ``forced``; :meth:`Review.costliest` never returns it.
+
+Deterministic: each search is seeded by the game, the deal and the step. Only :mod:`bot.engine`
+and :mod:`bot.ai` are imported; the replay is read through :class:`ReplayLike` (what
+:class:`bot.sessions.history.Replay` is).
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bot.engine import (
+    Action,
+    Card,
+    CountReset,
+    Discard,
+    Event,
+    Phase,
+    Play,
+    Played,
+    Scored,
+    StarterCut,
+    Variant,
+)
+
+from .discard import DiscardOption, table_options
+from .expert_pegging import (
+    ENDGAME_REACH,
+    EXPERT_SAMPLES_MULTI,
+    EXPERT_SAMPLES_TWO,
+    _expert_multi,
+    _expert_two_handed,
+)
+from .pegging import distinct_by_rank, legal_cards
+from .view import SeatView
+
+COSTLY = 0.1
+"""Below this many points a decision is not worth telling (search noise, rounding)."""
+ROUNDS_TWO = 4
+ROUNDS_MULTI = 2
+"""How many times the expert's sample of worlds a card laid is valued over (two-handed: 4 x 64
+worlds; more players: 2 x 96). Four times the expert's sample halves the noise of a cost: its
+standard deviation over seeds, measured on 43 decisions of two games, went from 0.16 points
+(max 0.87) with 64 worlds to 0.08 (max 0.35) with 256; a review of a 121 game still takes
+about a second (``benchmarks/review.py``)."""
+
+
+# --------------------------------------------------------------------------- what is read
+
+
+class StepLike(Protocol):
+    @property
+    def step(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def action(self) -> Action: ...
+    @property
+    def events(self) -> tuple[Event, ...]: ...
+
+
+class DealLike(Protocol):
+    @property
+    def number(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def steps(self) -> Sequence[StepLike]: ...
+
+
+class ReplayLike(Protocol):
+    @property
+    def game_id(self) -> int: ...
+    @property
+    def variant(self) -> Variant: ...
+    @property
+    def opening(self) -> Sequence[StepLike]: ...
+    @property
+    def deals(self) -> Sequence[DealLike]: ...
+
+
+# --------------------------------------------------------------------------- what is said
+
+
+class DecisionKind(enum.Enum):
+    DISCARD = "discard"
+    PLAY = "play"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One choice: the cards laid away (and kept), or the one card laid; its expected points."""
+
+    cards: tuple[Card, ...]
+    kept: tuple[Card, ...]
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of the seat, with what it held, the expert's choice and its values.
+
+    Discard values: expected hand + crib weight x expected crib. Play values: the side's points
+    minus the others' for the rest of the play. A forced choice is not searched (values 0.0).
+    """
+
+    deal: int
+    step: int
+    kind: DecisionKind
+    seat: int
+    hand: tuple[Card, ...]
+    own_crib: bool
+    count: int
+    pile: tuple[Card, ...]
+    chosen: Choice
+    best: Choice
+    options: int
+    near_end: bool
+
+    @property
+    def cost(self) -> float:
+        """The expected points given up (0 when the choice was the expert's, or as good)."""
+        return max(0.0, self.best.value - self.chosen.value)
+
+    @property
+    def forced(self) -> bool:
+        return self.options == 1
+
+
+@dataclass(frozen=True, slots=True)
+class DealReview:
+    number: int
+    dealer: int
+    decisions: tuple[Decision, ...]
+
+    @property
+    def given_away(self) -> float:
+        return sum(d.cost for d in self.decisions)
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """One seat's decisions in a finished game, deal by deal.
+
+    ``points_only``: the values are expected points, never chances to win (no win-probability
+    table yet: issue 16). Always ``True`` for now.
+    """
+
+    game_id: int
+    variant: Variant
+    seat: int
+    deals: tuple[DealReview, ...]
+    points_only: bool = True
+
+    @property
+    def decisions(self) -> tuple[Decision, ...]:
+        return tuple(d for deal in self.deals for d in deal.decisions)
+
+    @property
+    def given_away(self) -> float:
+        return sum(deal.given_away for deal in self.deals)
+
+    def costliest(self, n: int = 3) -> tuple[Decision, ...]:
+        """The ``n`` decisions that gave away the most (more than :data:`COSTLY` each)."""
+        costly = [d for d in self.decisions if d.cost > COSTLY]
+        costly.sort(key=lambda d: (-d.cost, d.step))
+        return tuple(costly[:n])
+
+
+# --------------------------------------------------------------------------- the analysis
+
+
+def review(replay: ReplayLike, seat: int) -> Review:
+    """Every discard and card laid by ``seat`` in ``replay``, valued (see the module doc)."""
+    variant = replay.variant
+    if seat not in range(variant.players):
+        raise ValueError(f"There is no seat {seat!r} in this game")
+    scores = [0] * variant.sides
+    for step in replay.opening:
+        _score(scores, step.events)
+    deals = []
+    for deal in replay.deals:
+        deals.append(_review_deal(replay.game_id, variant, deal, seat, scores))
+    return Review(replay.game_id, variant, seat, tuple(deals))
+
+
+def _score(scores: list[int], events: Sequence[Event]) -> None:
+    for event in events:
+        if isinstance(event, Scored):
+            scores[event.side] = event.score
+
+
+@dataclass(slots=True)
+class _Table:
+    """What ``seat`` has seen of one deal so far (public facts and its own cards)."""
+
+    hand: list[Card]
+    kept: tuple[Card, ...] = ()
+    discards: tuple[Card, ...] = ()
+    starter: Card | None = None
+    played: list[tuple[int, Card]] = field(default_factory=list)
+    pile: list[Card] = field(default_factory=list)
+    count: int = 0
+
+
+def _review_deal(
+    game_id: int, variant: Variant, deal: DealLike, seat: int, scores: list[int]
+) -> DealReview:
+    seen = _Table(list(deal.hands[seat]))
+    decisions: list[Decision] = []
+    for step in deal.steps:
+        action = step.action
+        if step.seat == seat and isinstance(action, Discard | Play):
+            view = SeatView(
+                seat=seat,
+                variant=variant,
+                phase=Phase.DISCARD if isinstance(action, Discard) else Phase.PLAY,
+                dealer=deal.dealer,
+                scores=tuple(scores),
+                hand=tuple(seen.hand),
+                kept=seen.kept,
+                discards=seen.discards,
+                starter=seen.starter,
+                played=tuple(seen.played),
+                pile=tuple(seen.pile),
+                count=seen.count,
+                to_act=(seat,),
+            )
+            where = (deal.number, step.step)
+            if isinstance(action, Discard):
+                decisions.append(_discard(view, action, where))
+            else:
+                decisions.append(_play(game_id, view, action, where))
+        if step.seat == seat and isinstance(action, Discard):
+            seen.discards = action.cards
+            seen.hand = [c for c in seen.hand if c not in action.cards]
+            seen.kept = tuple(seen.hand)
+        for event in step.events:
+            if isinstance(event, StarterCut):
+                seen.starter = event.card
+            elif isinstance(event, Played):
+                seen.played.append((event.seat, event.card))
+                seen.pile.append(event.card)
+                seen.count = event.count
+                if event.seat == seat:
+                    seen.hand.remove(event.card)
+            elif isinstance(event, CountReset):
+                seen.pile.clear()
+                seen.count = 0
+        _score(scores, step.events)
+    return DealReview(deal.number, deal.dealer, tuple(decisions))
+
+
+def _near_end(view: SeatView) -> bool:
+    target = view.variant.target
+    return any(target - score <= ENDGAME_REACH for score in view.scores)
+
+
+def _discard(view: SeatView, action: Discard, where: tuple[int, int]) -> Decision:
+    variant = view.variant
+    options = table_options(
+        view.hand, own=view.crib_is_ours, players=variant.players, partnerships=variant.partnerships
+    )
+    chosen = next(o for o in options if set(o.discard) == set(action.cards))
+    best = options[0]
+    if abs(best.net - chosen.net) < 1e-9:
+        best = chosen
+    return Decision(
+        deal=where[0],
+        step=where[1],
+        kind=DecisionKind.DISCARD,
+        seat=view.seat,
+        hand=tuple(sorted(view.hand)),
+        own_crib=view.crib_is_ours,
+        count=0,
+        pile=(),
+        chosen=_discard_choice(chosen),
+        best=_discard_choice(best),
+        options=len(options),
+        near_end=_near_end(view),
+    )
+
+
+def _discard_choice(option: DiscardOption) -> Choice:
+    return Choice(tuple(option.discard), tuple(option.kept), option.net)
+
+
+def _play(game_id: int, view: SeatView, action: Play, where: tuple[int, int]) -> Decision:
+    card = action.card
+    legal = distinct_by_rank(legal_cards(view))
+    values = {c.rank: 0.0 for c in legal}
+    if len(legal) > 1:
+        values = play_values(view, legal, random.Random(f"review:{game_id}:{where[0]}:{where[1]}"))
+    best_rank = max(values, key=lambda r: (values[r], -r))
+    if values[best_rank] - values[card.rank] < 1e-9:
+        best_rank, best_card = card.rank, card
+    else:
+        best_card = next(c for c in legal if c.rank == best_rank)
+    return Decision(
+        deal=where[0],
+        step=where[1],
+        kind=DecisionKind.PLAY,
+        seat=view.seat,
+        hand=tuple(sorted(view.hand)),
+        own_crib=view.crib_is_ours,
+        count=view.count,
+        pile=view.pile,
+        chosen=Choice((card,), (), values[card.rank]),
+        best=Choice((best_card,), (), values[best_rank]),
+        options=len(legal),
+        near_end=_near_end(view),
+    )
+
+
+def play_values(view: SeatView, legal: list[Card], rng: random.Random) -> dict[int, float]:
+    """Per rank of ``legal`` (one card per rank), the expert's average value of laying it: the
+    side's points minus the others' for the rest of the play, over sampled worlds (the expert's
+    search, run :data:`ROUNDS_TWO` or :data:`ROUNDS_MULTI` times).
+
+    The scores are left out of the view searched (all 0), so the expert values points even near
+    the end of a game, where it would otherwise play for the win (no chances to win yet).
+    """
+    blind = SeatView(
+        seat=view.seat,
+        variant=view.variant,
+        phase=view.phase,
+        dealer=view.dealer,
+        scores=tuple(0 for _ in view.scores),
+        hand=view.hand,
+        kept=view.kept,
+        discards=view.discards,
+        starter=view.starter,
+        played=view.played,
+        pile=view.pile,
+        count=view.count,
+        to_act=view.to_act,
+    )
+    two = view.players == 2
+    search = _expert_two_handed if two else _expert_multi
+    rounds = ROUNDS_TWO if two else ROUNDS_MULTI
+    totals = {c.rank: 0.0 for c in legal}
+    for _ in range(rounds):
+        for rank, total in search(blind, rng, legal).items():
+            totals[rank] += total
+    samples = rounds * (EXPERT_SAMPLES_TWO if two else EXPERT_SAMPLES_MULTI)
+    return {rank: total / samples for rank, total in totals.items()}

@@ -1,0 +1,144 @@
+"""A player's review in words: the costliest decisions told in table talk, deal by deal totals.
+
+>>> from bot.ai.review import Choice, Decision, DecisionKind
+>>> from bot.engine import parse_cards
+>>> kept, thrown = parse_cards("5H 5C JD 2S"), parse_cards("QS 3D")
+>>> best_kept, best_thrown = parse_cards("5H 5C JD QS"), parse_cards("2S 3D")
+>>> d = Decision(3, 14, DecisionKind.DISCARD, 0, tuple(sorted(kept + thrown)), True, 0, (),
+...              Choice(tuple(thrown), tuple(kept), 17.5), Choice(tuple(best_thrown),
+...              tuple(best_kept), 18.9), 15, False)
+>>> decision_sentence(d)
+'keeping 5-5-J-Q and throwing 2-3 would have averaged 1.4 more'
+>>> costliest_line(d).split(": ")[0]
+'Deal 3, your discard to your crib (you kept 2-5-5-J)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.ai.review import Decision, DecisionKind, Review
+from bot.engine import Card, rank_name
+
+POINTS_ONLY_NOTE = (
+    "Values are expected points, from what you knew at the time; chances to win are not "
+    "counted yet, so near the end a card that gave points away may still have been right."
+)
+
+
+def _ranks(cards: Sequence[Card]) -> str:
+    return "-".join(rank_name(c.rank) for c in sorted(cards))
+
+
+def _suited(cards: Sequence[Card]) -> str:
+    return " ".join(str(c) for c in sorted(cards))
+
+
+def _discard_words(decision: Decision) -> tuple[str, str, str, str]:
+    """(best kept, best thrown, chosen kept, chosen thrown): by rank, or with suits when ranks
+    alone would not say which cards (a rank both kept and thrown, a flush, his nobs)."""
+    best, chosen = decision.best, decision.chosen
+    by_rank = [_ranks(best.kept), _ranks(best.cards), _ranks(chosen.kept), _ranks(chosen.cards)]
+    if by_rank[0] == by_rank[2] or _needs_suits(best.kept, best.cards):
+        return (
+            _suited(best.kept),
+            _suited(best.cards),
+            _suited(chosen.kept),
+            _suited(chosen.cards),
+        )
+    return by_rank[0], by_rank[1], by_rank[2], by_rank[3]
+
+
+def _needs_suits(kept: Sequence[Card], thrown: Sequence[Card]) -> bool:
+    ranks = {c.rank for c in kept}
+    return any(c.rank in ranks for c in thrown) or len({c.suit for c in kept}) == 1
+
+
+def decision_sentence(decision: Decision) -> str:
+    """What the expert would have done and what it was worth: 'keeping 5-5-J-Q and throwing
+    2-3 would have averaged 1.4 more', 'laying the 6 instead of the 9 would have averaged 0.8
+    more' (or, for the expert's own choice, 'the expert's choice too')."""
+    if decision.cost <= 0.0:
+        return "the expert's choice too"
+    more = f"would have averaged {decision.cost:.1f} more"
+    if decision.kind is DecisionKind.DISCARD:
+        kept, thrown, _, _ = _discard_words(decision)
+        return f"keeping {kept} and throwing {thrown} {more}"
+    best = rank_name(decision.best.cards[0].rank)
+    chosen = rank_name(decision.chosen.cards[0].rank)
+    return f"laying the {best} instead of the {chosen} {more}"
+
+
+def _moment(decision: Decision) -> str:
+    """'Deal 3, your discard to your crib (you kept 2-5-5-J)', 'Deal 5, at 11 (after 5-6)'."""
+    if decision.kind is DecisionKind.DISCARD:
+        crib = "your crib" if decision.own_crib else "the other crib"
+        _, _, kept, _ = _discard_words(decision)
+        return f"Deal {decision.deal}, your discard to {crib} (you kept {kept})"
+    if decision.count == 0:
+        return f"Deal {decision.deal}, leading"
+    pile = "-".join(rank_name(c.rank) for c in decision.pile)
+    return f"Deal {decision.deal}, at {decision.count} (after {pile})"
+
+
+def costliest_line(decision: Decision) -> str:
+    """One costly decision, told in full (with a note near the end of the game)."""
+    end = " (near the end: points, not chances to win)" if decision.near_end else ""
+    return f"{_moment(decision)}: {decision_sentence(decision)}{end}."
+
+
+def costliest_lines(review: Review, n: int = 3) -> list[str]:
+    """The ``n`` costliest decisions, one sentence each (none when nothing cost anything)."""
+    return [costliest_line(d) for d in review.costliest(n)]
+
+
+def deal_lines(review: Review, names: Sequence[str] | None = None) -> list[str]:
+    """'Deal 3 (you dealt): 1.2 given away' for every deal."""
+    lines = []
+    for deal in review.deals:
+        if deal.dealer == review.seat:
+            who = "you dealt"
+        elif names is not None and deal.dealer < len(names):
+            who = f"{names[deal.dealer]} dealt"
+        else:
+            who = f"seat {deal.dealer + 1} dealt"
+        lines.append(f"Deal {deal.number} ({who}): {deal.given_away:.1f} given away")
+    return lines
+
+
+def _decision_line(decision: Decision) -> str:
+    if decision.kind is DecisionKind.DISCARD:
+        _, _, kept, thrown = _discard_words(decision)
+        what = f"kept {kept}, threw {thrown} (net {decision.chosen.value:.1f})"
+    else:
+        card = decision.chosen.cards[0]
+        at = "led" if decision.count == 0 else f"at {decision.count}"
+        what = f"{at}: laid {card}"
+        if decision.forced:
+            return f"  {what} (the only card)"
+    return f"  {what}: {decision_sentence(decision)}"
+
+
+def review_text(review: Review, names: Sequence[str] | None = None) -> str:
+    """The whole review in words: totals, the costliest three, then every decision by deal."""
+    who = names[review.seat] if names is not None else f"seat {review.seat + 1}"
+    decisions = review.decisions
+    deals = len(review.deals)
+    forced = sum(d.forced for d in decisions)
+    per_deal = review.given_away / deals if deals else 0.0
+    lines = [
+        f"Review of game {review.game_id} for {who}, against the expert",
+        f"Points given away: {review.given_away:.1f} over {deals} deals ({per_deal:.1f} a deal), "
+        f"in {len(decisions)} decisions ({forced} forced).",
+    ]
+    costly = costliest_lines(review)
+    if costly:
+        lines.append("The costliest:")
+        lines += [f"{i}. {line}" for i, line in enumerate(costly, 1)]
+    else:
+        lines.append("Nothing cost anything: every decision was the expert's, or as good.")
+    for deal, summary in zip(review.deals, deal_lines(review, names), strict=True):
+        lines.append(summary)
+        lines += [_decision_line(d) for d in deal.decisions]
+    lines.append(POINTS_ONLY_NOTE)
+    return "\n".join(lines)
