@@ -15,35 +15,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.ai.review import review
+from bot.app.replay_cli import CANNOT_RUN, OK, REFUSED, load, names_of
 from bot.engine import rank_name
 from bot.render.review_text import review_text
-from bot.sessions import GameSessionManager
 from bot.sessions.history import Replay
 from bot.sessions.summary import GameSummary, summarize
 from bot.sessions.views import Refusal
-from db import Store, StoreError
-
-OK, REFUSED, CANNOT_RUN = 0, 1, 2
-
-
-async def load_replay(path: Path, game_id: int) -> Replay | Refusal:
-    """The game rebuilt from its log, as the bot's manager rebuilds it (ended games only)."""
-    store = await Store.open(path, read_only=True)
-    try:
-        return await GameSessionManager(store).replay(game_id)
-    finally:
-        await store.close()
-
-
-def seat_names(replay: Replay) -> list[str]:
-    """'user 123', 'computer (expert)' per seat."""
-    names = []
-    for seat in replay.seats:
-        if seat.user_id is not None:
-            names.append(f"user {seat.user_id}")
-        else:
-            names.append(f"computer ({seat.level or 'standard'})")
-    return names
+from db import StoreError
 
 
 def pick_seat(replay: Replay, seat: int | None, user: int | None) -> int | str:
@@ -106,7 +84,7 @@ def review_main(argv: Sequence[str]) -> int:
     who.add_argument("--user", type=int, help="the Discord user id of the player to review")
     args = parser.parse_args(argv)
     try:
-        replay = asyncio.run(load_replay(args.db, args.game))
+        replay = asyncio.run(load(args.db, args.game))
     except StoreError as err:
         print(err, file=sys.stderr)
         return CANNOT_RUN
@@ -117,7 +95,7 @@ def review_main(argv: Sequence[str]) -> int:
     if isinstance(seat, str):
         print(seat, file=sys.stderr)
         return REFUSED
-    names = seat_names(replay)
+    names = names_of(replay)
     print("\n".join(summary_lines(summarize(replay), names)))
     print()
     print(review_text(review(replay, seat), names))

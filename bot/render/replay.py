@@ -26,8 +26,9 @@ from typing import Protocol
 
 import discord
 
+from bot.ai.review import DealLike as DealPlayed
+from bot.ai.review import ReplayLike as GamePlayed
 from bot.engine import (
-    Card,
     Dealt,
     Discard,
     Discarded,
@@ -50,41 +51,16 @@ __all__ = [
 ]
 
 
-class StepLike(Protocol):
-    """One logged action and the events it made (``ReplayStep``)."""
+class DealLike(DealPlayed, Protocol):
+    """One deal of a replay (``DealReplay``): as the review reads it, and the scores after."""
 
-    @property
-    def seat(self) -> int: ...
-    @property
-    def action(self) -> object: ...
-    @property
-    def events(self) -> tuple[Event, ...]: ...
-
-
-class DealLike(Protocol):
-    """One deal of a replay (``DealReplay``)."""
-
-    @property
-    def number(self) -> int: ...
-    @property
-    def dealer(self) -> int: ...
-    @property
-    def hands(self) -> tuple[tuple[Card, ...], ...]: ...
-    @property
-    def steps(self) -> Sequence[StepLike]: ...
     @property
     def scores_after(self) -> tuple[int, ...]: ...
 
 
-class ReplayLike(Protocol):
-    """A whole game from its log (``Replay``)."""
+class ReplayLike(GamePlayed, Protocol):
+    """A whole game from its log (``Replay``): as the review reads it, and the final scores."""
 
-    @property
-    def game_id(self) -> int: ...
-    @property
-    def variant(self) -> Variant: ...
-    @property
-    def opening(self) -> Sequence[StepLike]: ...
     @property
     def deals(self) -> Sequence[DealLike]: ...
     @property
