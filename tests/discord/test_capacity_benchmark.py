@@ -4,42 +4,17 @@ figure printed as ``name: value unit``, exit 0).
 It is not timed: the figures are printed, not asserted, except what holds whatever the
 machine: no 429 at human pace, and the projection follows from the measured figures."""
 
-import re
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+
+from tests.support.benchmarks import run_benchmark
 
 pytestmark = pytest.mark.slow  # the real bot process, a paced and a saturated game
 
-ROOT = Path(__file__).resolve().parents[2]
-FIGURE = re.compile(r"^(\w+): (-?\d+(?:\.\d+)?) ?(\S*)$")
-
 
 def test_a_tiny_capacity_run_prints_every_figure() -> None:
-    run = subprocess.run(
-        [
-            sys.executable,
-            "benchmarks/capacity.py",
-            "--paced-games",
-            "1",
-            "--saturated-games",
-            "1",
-            "--time-factor",
-            "0.005",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=170,
+    figures = run_benchmark(
+        "capacity.py", "--paced-games", "1", "--saturated-games", "1", "--time-factor", "0.005"
     )
-    assert run.returncode == 0, run.stderr[-3000:]
-    figures = {}
-    for line in run.stdout.splitlines():
-        match = FIGURE.match(line)
-        assert match, f"not a 'name: value unit' line: {line!r}"
-        figures[match[1]] = float(match[2])
     for name in (
         "clicks_per_s_per_process",
         "cpu_ms_per_click",

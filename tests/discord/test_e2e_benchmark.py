@@ -2,33 +2,15 @@
 
 It is not timed: the figures are printed, not asserted (see the developers' guide)."""
 
-import re
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+
+from tests.support.benchmarks import run_benchmark
 
 pytestmark = pytest.mark.slow  # the real bot process, games paced then saturated
 
-ROOT = Path(__file__).resolve().parents[2]
-FIGURE = re.compile(r"^(\w+): (-?\d+(?:\.\d+)?) ?(\S*)$")
-
 
 def test_a_tiny_end_to_end_run_prints_every_figure():
-    run = subprocess.run(
-        [sys.executable, "benchmarks/e2e.py", "--games", "1", "--think", "0.02"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=170,
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    figures = {}
-    for line in run.stdout.splitlines():
-        match = FIGURE.match(line)
-        assert match, f"not a 'name: value unit' line: {line!r}"
-        figures[match[1]] = float(match[2])
+    figures = run_benchmark("e2e.py", "--games", "1", "--think", "0.02")
     assert figures["bot_in_own_process"] == 1
     for phase in ("paced", "saturated"):
         assert figures[f"{phase}_games"] == 1

@@ -2,33 +2,15 @@
 prove"): a whole 2-player game to 121 in the emulator, the game in its own thread as servers
 have it by default, scripted people keeping their hands open."""
 
-import re
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+
+from tests.support.benchmarks import run_benchmark
 
 pytestmark = pytest.mark.slow  # whole games to 121
 
-ROOT = Path(__file__).resolve().parents[2]
-FIGURE = re.compile(r"^(\w+): (-?\d+(?:\.\d+)?) ?(\S*)$")
-
 
 def test_a_whole_game_meets_the_goals() -> None:
-    run = subprocess.run(
-        [sys.executable, "benchmarks/table.py", "--games", "1", "--sizes", "2"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
-    figures = {}
-    for line in run.stdout.splitlines():
-        match = FIGURE.match(line)
-        assert match, f"not a 'name: value unit' line: {line!r}"
-        figures[match[1]] = float(match[2])
+    figures = run_benchmark("table.py", "--games", "1", "--sizes", "2", timeout=240)
     assert figures["games_2p"] == 1 and figures["deals_per_game_2p"] >= 3
     assert figures["ghost_pings_per_game_2p"] == 0
     assert figures["pings_per_player_max_2p"] <= 2
