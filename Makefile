@@ -26,9 +26,11 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # The store's suites run on SQLite and on a PostgreSQL the tests start themselves
-# (tests/support/postgres.py); under make test a missing PostgreSQL fails the run.
+# (tests/support/postgres.py); under make test a missing PostgreSQL fails the run. Two workers
+# (pytest-xdist): much of a Discord test is waiting on another process, so two run in the time
+# of one on two cores.
 test: lint typecheck
-	CRIBBAGE_TEST_POSTGRES=$${CRIBBAGE_TEST_POSTGRES:-require} $(BIN)/python -m pytest -q
+	CRIBBAGE_TEST_POSTGRES=$${CRIBBAGE_TEST_POSTGRES:-require} $(BIN)/python -m pytest -q -n 2
 
 bench: $(STAMP)
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
