@@ -12,7 +12,9 @@ every discard and every card laid, the expert's search on each). Figures, one pe
 * ``review_seconds_worker``: the first review in a fresh worker process, as the manager runs it
   (the process's start included: the wait of the first **Review my game** after a restart);
 * ``review_seconds_4p``: one four-handed game to 121 (each for themselves: the slowest search);
-* ``decisions_per_game``: the seat's decisions per game, on average (forced ones included).
+* ``decisions_per_game``: the seat's decisions per game, on average (forced ones included);
+* ``chance_decisions_per_game``: of those, the ones valued in chances to win (near the end:
+  :func:`bot.ai.winchance.discard_chance` and :func:`bot.ai.winchance.play_chances`).
 """
 
 from __future__ import annotations
@@ -52,11 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     cold_worker = time.perf_counter() - start
 
     seconds = []
-    decisions = 0
+    decisions = chances = 0
     for replay in replays:
         start = time.perf_counter()
-        decisions += len(review(replay, 0).decisions)
+        done = review(replay, 0).decisions
         seconds.append(time.perf_counter() - start)
+        decisions += len(done)
+        chances += sum(d.chances for d in done)
     four = played_replay(args.seed, Variant(players=4))
     print(f"games: {args.games} games")
     print(f"review_seconds_p50: {statistics.median(seconds):.2f} s")
@@ -64,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"review_seconds_worker: {cold_worker:.2f} s")
     print(f"review_seconds_4p: {timed_review(four, 0):.2f} s")
     print(f"decisions_per_game: {decisions / len(replays):.1f} decisions")
+    print(f"chance_decisions_per_game: {chances / len(replays):.1f} decisions")
     return 0
 
 

@@ -14,10 +14,20 @@ another hand, the crib or the pack) and values every choice it had:
   cards consistent with what the seat saw (the same worlds for every card, so the differences
   are sharper than the values). Cards of one rank are one choice: suits do not count in the play.
 
-Values are points, never chances to win: there is no win-probability table yet (issue 16), so
-near the end of a game (``Decision.near_end``) a choice that gives points away may still have
-been right, and :attr:`Review.points_only` says so. A choice with a single option (one rank
-that fits) is kept, with cost 0 and ``forced``; :meth:`Review.costliest` never returns it.
+Near the end of a two-handed game (``Decision.near_end``, while the seat's chance to win is
+neither about 0 nor about 1: between :data:`CHANCE_SPAN`) the choices are valued in **chances
+to win** instead (``Decision.chances``), from the shipped table of :mod:`bot.ai.winchance`:
+
+- a discard: the chance to win over the deal (:func:`bot.ai.winchance.discard_chance`: the kept
+  hand's points over every unseen starter, the crib moved to the table's value of the discard,
+  the pegging and the other hand as measured in self-play, each stage counted in order);
+- a card laid: the same search as for points, but reaching the target wins at once and the end
+  of the play is valued by the show (in counting order) and the table's chance for the next
+  deal (:func:`bot.ai.winchance.play_chances`).
+
+Elsewhere (and with three or four players: no table) values are points; :attr:`Review.points_only`
+says whether every decision was. A choice with a single option (one rank that fits) is kept,
+with cost 0 and ``forced``; :meth:`Review.costliest` never returns it.
 
 Deterministic: each search is seeded by the game, the deal and the step. Only :mod:`bot.engine`
 and :mod:`bot.ai` are imported; the replay is read through :class:`ReplayLike` (what
@@ -56,9 +66,18 @@ from .expert_pegging import (
 )
 from .pegging import distinct_by_rank, legal_cards
 from .view import SeatView
+from .winchance import current, discard_chance, play_chances
 
 COSTLY = 0.1
 """Below this many points a decision is not worth telling (search noise, rounding)."""
+COSTLY_CHANCE = 0.01
+"""Below this chance to win (one percentage point) a decision valued in chances is not told."""
+CHANCE_POINTS = 40.0
+"""Points worth a whole chance to win, to rank chance decisions among point ones: around the
+middle of a 121 game one point is worth about 2.5 percentage points (the table's slope)."""
+CHANCE_SPAN = (0.01, 0.99)
+"""Near the end, decisions are valued in chances while the chance to win at the deal's start
+lies strictly inside this span (outside it the points still tell something, the chances not)."""
 ROUNDS_TWO = 4
 ROUNDS_MULTI = 2
 """How many times the expert's sample of worlds a card laid is valued over (two-handed: 4 x 64
@@ -126,7 +145,8 @@ class Decision:
     """One decision of the seat, with what it held, the expert's choice and its values.
 
     Discard values: expected hand + crib weight x expected crib. Play values: the side's points
-    minus the others' for the rest of the play. A forced choice is not searched (values 0.0).
+    minus the others' for the rest of the play. With ``chances`` both are the chance to win
+    instead (0 to 1). A forced choice is not searched (values 0.0).
     """
 
     deal: int
@@ -141,11 +161,22 @@ class Decision:
     best: Choice
     options: int
     near_end: bool
+    chances: bool = False
 
     @property
     def cost(self) -> float:
-        """The expected points given up (0 when the choice was the expert's, or as good)."""
+        """The expected points given up (with ``chances``: the chance to win given up, 0 to 1;
+        0 when the choice was the expert's, or as good)."""
         return max(0.0, self.best.value - self.chosen.value)
+
+    @property
+    def points_cost(self) -> float:
+        """The cost in points (a chance counted at :data:`CHANCE_POINTS`), to rank decisions."""
+        return self.cost * CHANCE_POINTS if self.chances else self.cost
+
+    @property
+    def costly(self) -> bool:
+        return self.cost > (COSTLY_CHANCE if self.chances else COSTLY)
 
     @property
     def forced(self) -> bool:
@@ -160,15 +191,20 @@ class DealReview:
 
     @property
     def given_away(self) -> float:
-        return sum(d.cost for d in self.decisions)
+        """The points given away (decisions valued in points)."""
+        return sum(d.cost for d in self.decisions if not d.chances)
+
+    @property
+    def chance_given_away(self) -> float:
+        """The chance to win given away (decisions valued in chances), 0 to 1 summed."""
+        return sum(d.cost for d in self.decisions if d.chances)
 
 
 @dataclass(frozen=True, slots=True)
 class Review:
     """One seat's decisions in a finished game, deal by deal.
 
-    ``points_only``: the values are expected points, never chances to win (no win-probability
-    table yet: issue 16). Always ``True`` for now.
+    ``points_only``: every decision was valued in points (none in chances to win).
     """
 
     game_id: int
@@ -185,10 +221,15 @@ class Review:
     def given_away(self) -> float:
         return sum(deal.given_away for deal in self.deals)
 
+    @property
+    def chance_given_away(self) -> float:
+        return sum(deal.chance_given_away for deal in self.deals)
+
     def costliest(self, n: int = 3) -> tuple[Decision, ...]:
-        """The ``n`` decisions that gave away the most (more than :data:`COSTLY` each)."""
-        costly = [d for d in self.decisions if d.cost > COSTLY]
-        costly.sort(key=lambda d: (-d.cost, d.step))
+        """The ``n`` decisions that gave away the most (more than :data:`COSTLY` points, or
+        :data:`COSTLY_CHANCE`, each; ranked with a chance at :data:`CHANCE_POINTS` points)."""
+        costly = [d for d in self.decisions if d.costly]
+        costly.sort(key=lambda d: (-d.points_cost, d.step))
         return tuple(costly[:n])
 
 
@@ -206,7 +247,8 @@ def review(replay: ReplayLike, seat: int) -> Review:
     deals = []
     for deal in replay.deals:
         deals.append(_review_deal(replay.game_id, variant, deal, seat, scores))
-    return Review(replay.game_id, variant, seat, tuple(deals))
+    chances = any(d.chances for deal in deals for d in deal.decisions)
+    return Review(replay.game_id, variant, seat, tuple(deals), points_only=not chances)
 
 
 def _score(scores: list[int], events: Sequence[Event]) -> None:
@@ -281,6 +323,13 @@ def _near_end(view: SeatView) -> bool:
     return any(target - score <= ENDGAME_REACH for score in view.scores)
 
 
+def _in_chances(view: SeatView) -> bool:
+    """Value this decision in chances to win: two-handed, near the end, the game still open."""
+    if view.players != 2 or not _near_end(view):
+        return False
+    return CHANCE_SPAN[0] < current(view) < CHANCE_SPAN[1]
+
+
 def _discard(view: SeatView, action: Discard, where: tuple[int, int]) -> Decision:
     variant = view.variant
     options = table_options(
@@ -288,8 +337,29 @@ def _discard(view: SeatView, action: Discard, where: tuple[int, int]) -> Decisio
     )
     chosen = next(o for o in options if set(o.discard) == set(action.cards))
     best = options[0]
+    if _in_chances(view):
+        values = {o.discard: discard_chance(view, o.discard, o.kept) for o in options}
+        top = max(options, key=lambda o: values[o.discard])
+        if values[top.discard] - values[chosen.discard] < 1e-9:
+            top = chosen
+        return _discard_decision(view, where, options, chosen, top, values)
     if abs(best.net - chosen.net) < 1e-9:
         best = chosen
+    return _discard_decision(view, where, options, chosen, best, None)
+
+
+def _discard_decision(
+    view: SeatView,
+    where: tuple[int, int],
+    options: list[DiscardOption],
+    chosen: DiscardOption,
+    best: DiscardOption,
+    chances: dict[tuple[Card, ...], float] | None,
+) -> Decision:
+    def choice(option: DiscardOption) -> Choice:
+        value = option.net if chances is None else chances[option.discard]
+        return Choice(tuple(option.discard), tuple(option.kept), value)
+
     return Decision(
         deal=where[0],
         step=where[1],
@@ -299,23 +369,24 @@ def _discard(view: SeatView, action: Discard, where: tuple[int, int]) -> Decisio
         own_crib=view.crib_is_ours,
         count=0,
         pile=(),
-        chosen=_discard_choice(chosen),
-        best=_discard_choice(best),
+        chosen=choice(chosen),
+        best=choice(best),
         options=len(options),
         near_end=_near_end(view),
+        chances=chances is not None,
     )
-
-
-def _discard_choice(option: DiscardOption) -> Choice:
-    return Choice(tuple(option.discard), tuple(option.kept), option.net)
 
 
 def _play(game_id: int, view: SeatView, action: Play, where: tuple[int, int]) -> Decision:
     card = action.card
     legal = distinct_by_rank(legal_cards(view))
     values = {c.rank: 0.0 for c in legal}
-    if len(legal) > 1:
-        values = play_values(view, legal, random.Random(f"review:{game_id}:{where[0]}:{where[1]}"))
+    chances = len(legal) > 1 and _in_chances(view)
+    rng = random.Random(f"review:{game_id}:{where[0]}:{where[1]}")
+    if chances:
+        values = play_chances(view, legal, rng, ROUNDS_TWO)
+    elif len(legal) > 1:
+        values = play_values(view, legal, rng)
     best_rank = max(values, key=lambda r: (values[r], -r))
     if values[best_rank] - values[card.rank] < 1e-9:
         best_rank, best_card = card.rank, card
@@ -334,6 +405,7 @@ def _play(game_id: int, view: SeatView, action: Play, where: tuple[int, int]) ->
         best=Choice((best_card,), (), values[best_rank]),
         options=len(legal),
         near_end=_near_end(view),
+        chances=chances,
     )
 
 
@@ -343,7 +415,8 @@ def play_values(view: SeatView, legal: list[Card], rng: random.Random) -> dict[i
     search, run :data:`ROUNDS_TWO` or :data:`ROUNDS_MULTI` times).
 
     The scores are left out of the view searched (all 0), so the expert values points even near
-    the end of a game, where it would otherwise play for the win (no chances to win yet).
+    the end of a game, where it would otherwise play for the win (the chances to win are
+    :func:`bot.ai.winchance.play_chances`).
     """
     blind = SeatView(
         seat=view.seat,

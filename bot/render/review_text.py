@@ -11,6 +11,14 @@
 'keeping 5-5-J-Q and throwing 2-3 would have averaged 1.4 more'
 >>> costliest_line(d).split(": ")[0]
 'Deal 3, your discard to your crib (you kept 2-5-5-J)'
+
+Near the end of a two-handed game a decision is valued in chances to win:
+
+>>> late = Decision(9, 80, DecisionKind.PLAY, 0, tuple(parse_cards("5H KS")), False, 10,
+...                 tuple(parse_cards("10D")), Choice((parse_cards("KS")[0],), (), 0.41),
+...                 Choice((parse_cards("5H")[0],), (), 0.55), 2, True, True)
+>>> decision_sentence(late)
+'laying the 5 instead of the K would have raised your chance to win from 41% to 55%'
 """
 
 from __future__ import annotations
@@ -21,9 +29,12 @@ from bot.ai.review import Decision, DecisionKind, Review
 from bot.engine import Card, rank_name
 
 POINTS_ONLY_NOTE = (
-    "Values are expected points, from what you knew at the time; chances to win are not "
-    "counted yet, so near the end a card that gave points away may still have been right."
+    "Values are expected points, from what you knew at the time; near the end of a two-player "
+    "game, chances to win instead (from the bot's table of self-played games). With more "
+    "players they stay points, so near the end a card that gave points away may still have "
+    "been right."
 )
+"""The footer of every review (the name is older than the chances to win)."""
 
 
 def _ranks(cards: Sequence[Card]) -> str:
@@ -61,12 +72,25 @@ def decision_sentence(decision: Decision) -> str:
     if decision.cost <= 0.0:
         return "the expert's choice too"
     more = f"would have averaged {decision.cost:.1f} more"
+    if decision.chances:
+        more = f"would have raised your chance to win {_from_to(decision)}"
     if decision.kind is DecisionKind.DISCARD:
         kept, thrown, _, _ = _discard_words(decision)
         return f"keeping {kept} and throwing {thrown} {more}"
     best = rank_name(decision.best.cards[0].rank)
     chosen = rank_name(decision.chosen.cards[0].rank)
     return f"laying the {best} instead of the {chosen} {more}"
+
+
+def _percent(chance: float, digits: int) -> str:
+    return f"{100.0 * chance:.{digits}f}%"
+
+
+def _from_to(decision: Decision) -> str:
+    """'from 41% to 55%' (with a decimal when whole percentages would read the same)."""
+    low, high = decision.chosen.value, decision.best.value
+    digits = 0 if _percent(low, 0) != _percent(high, 0) else 1
+    return f"from {_percent(low, digits)} to {_percent(high, digits)}"
 
 
 def _moment(decision: Decision) -> str:
@@ -83,7 +107,8 @@ def _moment(decision: Decision) -> str:
 
 def costliest_line(decision: Decision) -> str:
     """One costly decision, told in full (with a note near the end of the game)."""
-    end = " (near the end: points, not chances to win)" if decision.near_end else ""
+    points_near_end = decision.near_end and not decision.chances
+    end = " (near the end: points, not chances to win)" if points_near_end else ""
     return f"{_moment(decision)}: {decision_sentence(decision)}{end}."
 
 
@@ -102,14 +127,19 @@ def deal_lines(review: Review, names: Sequence[str] | None = None) -> list[str]:
             who = f"{names[deal.dealer]} dealt"
         else:
             who = f"seat {deal.dealer + 1} dealt"
-        lines.append(f"Deal {deal.number} ({who}): {deal.given_away:.1f} given away")
+        line = f"Deal {deal.number} ({who}): {deal.given_away:.1f} given away"
+        if any(d.chances for d in deal.decisions):
+            line += f", and {100.0 * deal.chance_given_away:.1f} percentage points of chance to win"
+        lines.append(line)
     return lines
 
 
 def _decision_line(decision: Decision) -> str:
     if decision.kind is DecisionKind.DISCARD:
         _, _, kept, thrown = _discard_words(decision)
-        what = f"kept {kept}, threw {thrown} (net {decision.chosen.value:.1f})"
+        value = decision.chosen.value
+        worth = f"chance to win {_percent(value, 0)}" if decision.chances else f"net {value:.1f}"
+        what = f"kept {kept}, threw {thrown} ({worth})"
     else:
         card = decision.chosen.cards[0]
         at = "led" if decision.count == 0 else f"at {decision.count}"
@@ -131,6 +161,12 @@ def review_text(review: Review, names: Sequence[str] | None = None) -> str:
         f"Points given away: {review.given_away:.1f} over {deals} deals ({per_deal:.1f} a deal), "
         f"in {len(decisions)} decisions ({forced} forced).",
     ]
+    if not review.points_only:
+        near = sum(d.chances for d in decisions)
+        lines.append(
+            f"Chance to win given away near the end: {100.0 * review.chance_given_away:.1f} "
+            f"percentage points, in {near} decisions valued in chances."
+        )
     costly = costliest_lines(review)
     if costly:
         lines.append("The costliest:")

@@ -197,12 +197,19 @@ def add_summary(embed: discord.Embed, summary: SummaryLike, names: Sequence[str]
 
 
 def review_embed(review: Review, names: Sequence[str]) -> discord.Embed:
-    """A player's review: the points given away (whole game, per deal), the three costliest
-    decisions in table talk, and what the values are (expected points, not chances to win)."""
+    """A player's review: the points given away (whole game, per deal) and, near the end of a
+    two-player game, the chance to win given away; the three costliest decisions in table talk;
+    and what the values are."""
     deals = len(review.deals)
     decisions = review.decisions
+    chance = (
+        f", and **{100.0 * review.chance_given_away:.1f}** percentage points of chance to win "
+        "near the end"
+        if review.chance_given_away > 0.0005
+        else ""
+    )
     lines = [
-        f"You gave away **{review.given_away:.1f}** points against the expert over "
+        f"You gave away **{review.given_away:.1f}** points against the expert{chance} over "
         f"{deals} deals, in {len(decisions)} decisions ({sum(d.forced for d in decisions)} "
         "forced).",
         "",

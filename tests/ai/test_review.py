@@ -11,9 +11,27 @@ import pytest
 
 from bot.ai.crib import crib_value, table_key
 from bot.ai.discard import crib_weight
-from bot.ai.review import COSTLY, Choice, Decision, DecisionKind, play_values, review
+from bot.ai.review import (
+    CHANCE_POINTS,
+    COSTLY,
+    COSTLY_CHANCE,
+    Choice,
+    Decision,
+    DecisionKind,
+    play_values,
+    review,
+)
 from bot.ai.view import SeatView
-from bot.engine import FULL_PACK, Discard, Phase, Played, Variant, parse_cards, score_show
+from bot.engine import (
+    FULL_PACK,
+    Discard,
+    Phase,
+    Played,
+    Scored,
+    Variant,
+    parse_cards,
+    score_show,
+)
 from bot.render.review_text import (
     POINTS_ONLY_NOTE,
     costliest_lines,
@@ -65,11 +83,12 @@ def test_every_discard_and_card_laid_by_the_seat_is_there(easy_game, easy_review
         if d.forced:
             assert d.cost == 0 and d.chosen == d.best
     assert all(d.options > 1 for d in discards)  # a discard is never forced
-    assert easy_review.points_only  # no chances to win yet (issue 16)
+    assert easy_review.points_only is not any(d.chances for d in easy_review.decisions)
 
 
 def test_the_discard_values_equal_brute_force(easy_review):
     discards = [d for d in easy_review.decisions if d.kind is DecisionKind.DISCARD][:3]
+    assert not any(d.chances for d in discards)  # the first deals: points
     for d in discards:
         values = {
             throw: brute_discard(d.hand, throw, own=d.own_crib) for throw in combinations(d.hand, 2)
@@ -112,21 +131,32 @@ def test_a_review_reads_nothing_the_seat_did_not_see(easy_game, easy_review):
 
 
 def test_totals_and_the_costliest(easy_review):
-    assert easy_review.given_away == pytest.approx(sum(d.cost for d in easy_review.decisions))
+    def points(decisions):
+        return sum(d.cost for d in decisions if not d.chances)
+
+    def chances(decisions):
+        return sum(d.cost for d in decisions if d.chances)
+
+    assert easy_review.given_away == pytest.approx(points(easy_review.decisions))
+    assert easy_review.chance_given_away == pytest.approx(chances(easy_review.decisions))
     for deal in easy_review.deals:
-        assert deal.given_away == pytest.approx(sum(d.cost for d in deal.decisions))
+        assert deal.given_away == pytest.approx(points(deal.decisions))
+        assert deal.chance_given_away == pytest.approx(chances(deal.decisions))
     top = easy_review.costliest(3)
     assert 1 <= len(top) <= 3
-    assert all(d.cost > COSTLY for d in top)
-    assert [d.cost for d in top] == sorted((d.cost for d in top), reverse=True)
+    assert all(d.costly and d.cost > (COSTLY_CHANCE if d.chances else COSTLY) for d in top)
+    ranked = [d.points_cost for d in top]
+    assert ranked == sorted(ranked, reverse=True)
     others = [d for d in easy_review.decisions if d not in top]
-    assert all(d.cost <= top[-1].cost for d in others)
+    assert all(d.points_cost <= top[-1].points_cost or not d.costly for d in others)
+    assert len(top) == 3 or all(not d.costly for d in others)
 
 
 def test_the_review_in_words(easy_review):
     lines = costliest_lines(easy_review)
     assert len(lines) == len(easy_review.costliest(3))
-    assert all("would have averaged" in line and line.startswith("Deal ") for line in lines)
+    said = ("would have averaged", "would have raised your chance to win from")
+    assert all(any(s in line for s in said) and line.startswith("Deal ") for line in lines)
     assert len(deal_lines(easy_review)) == len(easy_review.deals)
     text = review_text(easy_review, ["Alice", "Bob"])
     assert text.startswith("Review of game 1 for Alice") and POINTS_ONLY_NOTE in text
@@ -163,10 +193,54 @@ def test_fifteen_for_two_is_the_best_card():
     assert values[5] == max(values.values()) and values[5] > values[2] + 1
 
 
-def test_near_the_end_the_play_is_still_valued_in_points(easy_game):
-    near = [d for d in review(easy_game, 1).decisions if d.near_end]
+def test_near_the_end_two_handed_decisions_are_valued_in_chances(easy_game):
+    decisions = review(easy_game, 1).decisions
+    near = [d for d in decisions if d.near_end]
     assert near  # a 61-point game is near its end from 30 points on
     assert all(abs(d.best.value) < 50 for d in near)  # never the solver's win (1000)
+    chances = [d for d in decisions if d.chances]
+    assert chances and all(d.near_end for d in chances)
+    assert all(0.0 <= d.chosen.value <= d.best.value <= 1.0 for d in chances)
+    assert not any(d.chances for d in decisions if not d.near_end)
+
+
+def test_a_discard_valued_in_chances_takes_the_best_chance(easy_game, easy_review):
+    from bot.ai.winchance import discard_chance
+
+    d = next(d for d in easy_review.decisions if d.chances and d.kind is DecisionKind.DISCARD)
+    scores = [0, 0]
+    for deal in easy_game.deals:
+        if deal.number == d.deal:
+            break
+        for e in (e for step in deal.steps for e in step.events if isinstance(e, Scored)):
+            scores[e.side] = e.score
+    view = SeatView(
+        seat=0, variant=SHORT, phase=Phase.DISCARD, dealer=deal.dealer, scores=tuple(scores),
+        hand=d.hand, kept=(), discards=None, starter=None, played=(), pile=(), count=0,
+        to_act=(0,),
+    )  # fmt: skip
+    values = {
+        t: discard_chance(view, t, [c for c in d.hand if c not in t])
+        for t in combinations(d.hand, 2)
+    }
+    assert d.best.value == pytest.approx(max(values.values()))
+    assert d.chosen.value == pytest.approx(values[tuple(sorted(d.chosen.cards))])
+
+
+def test_a_chance_sentence():
+    hand = tuple(parse_cards("5H KS"))
+    d = Decision(
+        9, 80, DecisionKind.PLAY, 0, hand, False, 10, tuple(parse_cards("10D")),
+        Choice((hand[1],), (), 0.412), Choice((hand[0],), (), 0.414), 2, True, True,
+    )  # fmt: skip
+    sentence = decision_sentence(d)
+    assert sentence.endswith("raised your chance to win from 41.2% to 41.4%")
+    assert d.cost == pytest.approx(0.002) and not d.costly  # under a percentage point
+    wide = dataclasses.replace(d, best=Choice((hand[0],), (), 0.55))
+    assert decision_sentence(wide) == (
+        "laying the 5 instead of the K would have raised your chance to win from 41% to 55%"
+    )
+    assert wide.costly and wide.points_cost == pytest.approx(0.138 * CHANCE_POINTS)
 
 
 def test_an_unknown_seat_is_refused(easy_game):

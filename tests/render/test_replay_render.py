@@ -222,3 +222,15 @@ def test_the_skunk_words_name_the_lowest_line_crossed_and_the_next_one_near():
             assert all(w in text for w in words), (score, text)
         else:
             assert "skunk" not in text, (score, text)
+
+
+def test_a_review_near_the_end_tells_the_chance_to_win_given_away():
+    hand = parse_cards("5H 5C JD 2S 3D QS")
+    near = Decision(
+        7, 40, DecisionKind.PLAY, 0, tuple(hand), True, 11, (hand[2],),
+        Choice((hand[3],), (), 0.41), Choice((hand[0],), (), 0.55), 3, True, chances=True,
+    )
+    review = Review(9, Variant(), 0, (DealReview(7, 0, (_decision(7, 39, 1.0), near)),))
+    text = review_embed(review, ["Alice", "Bob"]).description or ""
+    assert "gave away **1.0** points against the expert, and **14.0** percentage points" in text
+    assert "from 41% to 55%" in text  # the costliest, told as a chance

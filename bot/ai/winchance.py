@@ -1,0 +1,449 @@
+"""The chance to win a two-handed game: ``python -m bot.ai.winchance [--deals N] [--seed S]``.
+
+:func:`chance` answers P(win | my score, their score, whether I deal) at the start of a deal,
+for games to 121 and to 61, from the shipped table ``data/winchance.json``.
+
+How the table is made (deterministic from ``--seed``):
+
+1. **Deals by self-play.** Two ``standard`` computers play ``--deals`` deals (the scores are set
+   back to 0 before each, so no deal is played near an end). Each deal is kept as the points in
+   the order they were scored: his heels, then every peg of the play as it came (pone's and
+   dealer's interleaved), then the pone's hand, the dealer's hand, the crib.
+2. **A dynamic programme over the points each side still needs.** With the dealer needing ``x``
+   and the pone ``y``, a deal is won at once by the side that first reaches its need in the
+   deal's order (RULES.md 7: nothing after that is scored); otherwise the deal moves the game to
+   (``y - pone's points``, ``x - dealer's points``) with the deal passing to the pone. Every deal
+   scores at least 1 (the last card), so the needs fall and the table is filled by their sum.
+   ``W(x, y)``, the dealer's chance, depends on the needs only: the 61 game reads the same table.
+
+The per-deal points do not depend on the score (a simplification: near the end real players
+peg and discard for the win). The table is stored as 16-bit fractions (zlib, base64) with the
+measured distributions of each stage (pegging, hands, crib) that value a decision near the end
+(:func:`discard_chance`, :func:`play_chances`: the review's chances to win).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import random
+import sys
+import time
+import zlib
+from array import array
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from bot.engine import Card
+
+from .pegging import WIN
+from .pegging_solver import EndgameSolver
+from .view import SeatView
+
+DATA_FILE = "winchance.json"
+DEFAULT_OUT = Path(__file__).resolve().parent / "data" / DATA_FILE
+DEFAULT_SEED = 20261124
+DEFAULT_DEALS = 40_000
+MAX_NEED = 121
+SCALE = 65535
+
+Deal = tuple[tuple[int, int], ...]
+"""One deal's points in the order scored: (role: 0 pone, 1 dealer; points)."""
+
+
+# --------------------------------------------------------------------------- self-play
+
+
+def _play_deals(task: tuple[int, int]) -> list[tuple[Deal, tuple[int, int, int, int, int]]]:
+    """``count`` deals of two ``standard`` players (seeded): each deal's points in order, and
+    (pone's pegging, dealer's pegging with his heels, pone's hand, dealer's hand, crib)."""
+    from bot.engine import Game, Phase, Scored, ScoreReason, Variant
+
+    from .players import choose_action
+
+    seed, count = task
+    game = Game.new(Variant(), seed=seed, first_dealer=0)
+    out: list[tuple[Deal, tuple[int, int, int, int, int]]] = []
+    points: list[tuple[int, int]] = []
+    stages = [0, 0, 0, 0, 0]
+    n = 0
+    while True:
+        if game.phase is Phase.DISCARD and not game.discarded:  # a deal starts: keep the last
+            if points:
+                out.append((tuple(points), (stages[0], stages[1], stages[2], stages[3], stages[4])))
+            if len(out) == count:
+                break
+            game.scores = [0, 0]
+            points, stages = [], [0, 0, 0, 0, 0]
+        dealer = game.dealer
+        seat = game.to_act[0]
+        events = game.apply(seat, choose_action(game, seat, level="standard", seed=seed + n))
+        n += 1
+        for e in events:
+            if isinstance(e, Scored) and e.points:
+                role = 1 if e.seat == dealer else 0
+                points.append((role, e.points))
+                stage = {ScoreReason.CRIB: 4, ScoreReason.HAND: 2 + role}.get(e.reason, role)
+                stages[stage] += e.points
+    return out
+
+
+def simulate(deals: int, seed: int, workers: int = 2) -> list[tuple[Deal, tuple[int, ...]]]:
+    chunk = 2_000
+    tasks = [(seed * 1_000 + i, min(chunk, deals - i * chunk)) for i in range(-(-deals // chunk))]
+    if workers <= 1 or len(tasks) == 1:
+        results = [_play_deals(t) for t in tasks]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(pool.map(_play_deals, tasks))
+    return [d for r in results for d in r]
+
+
+# --------------------------------------------------------------------------- the programme
+
+
+def solve(deals: Sequence[Deal], size: int = MAX_NEED) -> list[list[float]]:
+    """``W[x][y]``: the dealer's chance to win needing ``x`` against a pone needing ``y``
+    (1..size; row and column 0 unused), over the empirical distribution of ``deals``."""
+    n = len(deals)
+    first_d = [[0] * (size + 2) for _ in range(size + 1)]  # [x][pone's points when dealer hits x]
+    first_p = [[0] * (size + 2) for _ in range(size + 1)]
+    joint: Counter[tuple[int, int]] = Counter()
+    for deal in deals:
+        got = [0, 0]
+        for role, pts in deal:
+            before = got[role]
+            got[role] += pts
+            other = min(got[1 - role], size + 1)
+            table = first_d if role == 1 else first_p
+            for need in range(before + 1, min(got[role], size) + 1):
+                table[need][other] += 1
+        joint[(got[1], got[0])] += 1
+    for table in (first_d, first_p):  # cumulative: hits of x with the other below k
+        for row in table:
+            for k in range(1, size + 2):
+                row[k] += row[k - 1]
+    by_pone: dict[int, list[tuple[int, float]]] = {}
+    for (d, p), c in sorted(joint.items()):
+        by_pone.setdefault(p, []).append((d, c / n))
+    w = [[0.0] * (size + 1) for _ in range(size + 1)]
+    for total in range(2, 2 * size + 1):
+        for x in range(max(1, total - size), min(size, total - 1) + 1):
+            y = total - x
+            win = first_d[x][y - 1] / n  # the dealer reaches x while the pone is below y
+            for p, cells in by_pone.items():
+                if p >= y:
+                    continue
+                for d, prob in cells:
+                    if d >= x:
+                        break
+                    win += prob * (1.0 - w[y - p][x - d])
+            w[x][y] = win
+    return w
+
+
+# --------------------------------------------------------------------------- shipping
+
+
+def _pack(w: list[list[float]]) -> str:
+    cells = range(1, MAX_NEED + 1)
+    values = array("H", (round(w[x][y] * SCALE) for x in cells for y in cells))
+    return base64.b64encode(zlib.compress(values.tobytes(), 9)).decode("ascii")
+
+
+def _hist(values: Sequence[int]) -> list[float]:
+    top = max(values)
+    counts = Counter(values)
+    return [round(counts[v] / len(values), 6) for v in range(top + 1)]
+
+
+def build(deals: int, seed: int, workers: int = 2) -> dict[str, object]:
+    played = simulate(deals, seed, workers)
+    w = solve([d for d, _ in played])
+    stages = list(zip(*(s for _, s in played), strict=True))
+    pegging = Counter((s[0], s[1]) for _, s in played)
+    return {
+        "format": 1,
+        "method": "self-play of two standard players, then a programme over the needs "
+        "(bot/ai/winchance.py)",
+        "seed": seed,
+        "deals": len(played),
+        "scale": SCALE,
+        "dealer_wins": _pack(w),
+        "pegging": [[p, d, round(c / len(played), 6)] for (p, d), c in sorted(pegging.items())],
+        "pone_hand": _hist(stages[2]),
+        "dealer_hand": _hist(stages[3]),
+        "crib": _hist(stages[4]),
+    }
+
+
+@cache
+def _data() -> dict[str, Any]:
+    text = resources.files("bot.ai").joinpath("data", DATA_FILE).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@cache
+def _table() -> tuple[float, ...]:
+    packed = _data()["dealer_wins"]
+    values = array("H")
+    values.frombytes(zlib.decompress(base64.b64decode(packed)))
+    return tuple(v / SCALE for v in values)
+
+
+def dealer_chance(dealer_needs: int, pone_needs: int) -> float:
+    """The dealer's chance to win at the start of a deal (needs of at least 1, at most 121)."""
+    if dealer_needs <= 0 or pone_needs <= 0:
+        return 1.0 if dealer_needs <= 0 else 0.0
+    x, y = min(dealer_needs, MAX_NEED), min(pone_needs, MAX_NEED)
+    return _table()[(x - 1) * MAX_NEED + (y - 1)]
+
+
+def chance(me: float, them: float, deal: bool, target: int = 121) -> float:
+    """My chance to win at the start of a deal with these scores (``deal``: I deal next).
+
+    Fractional scores (expected points) are read between the four nearest whole scores."""
+    if me >= target:
+        return 1.0
+    if them >= target:
+        return 0.0
+    a, b = int(me), int(them)
+    fa, fb = me - a, them - b
+    grid = _grid(target, deal)
+    low, high = grid[a], grid[a + 1]
+    return (1.0 - fa) * ((1.0 - fb) * low[b] + fb * low[b + 1]) + fa * (
+        (1.0 - fb) * high[b] + fb * high[b + 1]
+    )
+
+
+@cache
+def _grid(target: int, deal: bool) -> tuple[tuple[float, ...], ...]:
+    """``[me][them]`` for whole scores 0..target (reaching it: 1 for me, else 0 for them)."""
+
+    def at(mine: int, theirs: int) -> float:  # the needs
+        return dealer_chance(mine, theirs) if deal else 1.0 - dealer_chance(theirs, mine)
+
+    return tuple(
+        tuple(at(target - a, target - b) for b in range(target + 1)) for a in range(target + 1)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Dist:
+    """A distribution of whole points: ``probs[v]`` for ``v`` points, shifted by ``shift``."""
+
+    probs: tuple[float, ...]
+    shift: float = 0.0
+
+    def mean(self) -> float:
+        return sum(v * p for v, p in enumerate(self.probs)) / sum(self.probs) + self.shift
+
+    def plus(self, other: Dist) -> Dist:
+        """The distribution of the sum (independent)."""
+        probs = [0.0] * (len(self.probs) + len(other.probs) - 1)
+        for i, p in enumerate(self.probs):
+            if p:
+                for j, q in enumerate(other.probs):
+                    probs[i + j] += p * q
+        return Dist(tuple(probs), self.shift + other.shift)
+
+    def split(self, need: float) -> tuple[float, float]:
+        """(P(points >= need), the mean points when fewer)."""
+        low = [
+            (v + self.shift, p) for v, p in enumerate(self.probs) if v + self.shift < need - 1e-9
+        ]
+        weight = sum(p for _, p in low)
+        below = sum(v * p for v, p in low) / weight if weight else 0.0
+        return 1.0 - weight / sum(self.probs), below
+
+
+def measured(name: str, shift_to: float | None = None) -> Dist:
+    """A shipped distribution: ``pone_hand``, ``dealer_hand`` or ``crib`` (moved to the mean
+    ``shift_to`` if given)."""
+    probs = tuple(float(p) for p in _data()[name])
+    dist = Dist(probs)
+    return dist if shift_to is None else Dist(probs, shift_to - dist.mean())
+
+
+@cache
+def pegging(floor: float = 0.0005) -> tuple[tuple[int, int, float], ...]:
+    """(pone's pegging, dealer's pegging with his heels, probability), the rare ones dropped."""
+    cells = [(int(p), int(d), float(c)) for p, d, c in _data()["pegging"] if c >= floor]
+    total = sum(c for _, _, c in cells)
+    return tuple((p, d, c / total) for p, d, c in cells)
+
+
+def _show(pone_at: float, dealer_at: float, pone: Dist, dealer: Dist, target: int) -> float:
+    """The dealer's chance from these scores after the play: the pone's hand (out, or its mean
+    below the need), then the dealer's hand and crib whole (out, or the next deal's chance)."""
+    first, mean = pone.split(target - pone_at)
+    pone_at += mean
+    total = 0.0
+    for v, p in enumerate(dealer.probs):  # each total: the chance is not linear in points
+        if p:
+            total += p * chance(dealer_at + v + dealer.shift, pone_at, False, target)
+    return (1.0 - first) * total / sum(dealer.probs)
+
+
+def deal_chance(
+    scores: tuple[int, int], i_deal: bool, my_hand: Dist, crib: Dist, target: int
+) -> float:
+    """My chance to win over this deal from its start: the measured pegging (who reaches first
+    while both do: even odds), then the show with ``my_hand`` and ``crib`` as given and the other
+    hand as measured."""
+    other = measured("pone_hand" if i_deal else "dealer_hand")
+    pone, dealer = (other, my_hand.plus(crib)) if i_deal else (my_hand, other.plus(crib))
+    total = 0.0
+    for p, d, prob in pegging():
+        mine, theirs = (d, p) if i_deal else (p, d)
+        a, b = scores[0] + mine, scores[1] + theirs
+        if a >= target or b >= target:
+            total += prob * (0.5 if a >= target and b >= target else float(a >= target))
+        else:
+            won = _show(b, a, pone, dealer, target) if i_deal else _show(a, b, pone, dealer, target)
+            total += prob * (won if i_deal else 1.0 - won)
+    return total
+
+
+# --------------------------------------------------------------------------- decisions
+
+
+def current(view: SeatView) -> float:
+    """The seat's chance to win at the start of this deal (two-handed: its scores now, before
+    anything of the deal is scored)."""
+    me, them = view.scores[view.side], view.scores[1 - view.side]
+    return chance(me, them, view.dealer == view.seat, view.variant.target)
+
+
+def discard_chance(view: SeatView, discard: Sequence[Card], kept: Sequence[Card]) -> float:
+    """The chance to win over this deal after laying away ``discard``: the kept hand's points
+    over every starter the seat has not seen (exact), the crib measured but moved to the
+    table's expected crib for this discard, the other hand and the pegging as measured."""
+    from bot.engine import FULL_PACK, show_points
+
+    from .crib import crib_value
+
+    seen = set(view.hand)
+    points = Counter(show_points(kept, s) for s in FULL_PACK if s not in seen)
+    hand = Dist(tuple(points[v] for v in range(max(points) + 1)))
+    crib = measured("crib", crib_value(discard, key="2", own=view.crib_is_ours))
+    scores = (view.scores[view.side], view.scores[1 - view.side])
+    return deal_chance(scores, view.dealer == view.seat, hand, crib, view.variant.target)
+
+
+class _ChanceEnd(EndgameSolver):
+    """The expert's endgame solver valued in chances: reaching the target is ``WIN``; a play that
+    ends with nobody out goes to the show (both hands known in the world, the crib measured) and
+    the next deal's chance from the table, as ``WIN * (2 * chance - 1)``."""
+
+    def __init__(
+        self, needs: tuple[int, int], shows: tuple[int, int], pone: int, crib: Dist, target: int
+    ) -> None:
+        super().__init__(needs, shows, pone, crib.mean())
+        self.crib_dist = crib
+        self.target = target
+        self.ends: dict[tuple[int, int], float] = {}
+
+    def terminal(self, gained: tuple[int, int]) -> float:
+        done = self.ends.get(gained)
+        if done is None:
+            done = self.ends[gained] = WIN * (2.0 * self._chance(gained) - 1.0)
+        return done
+
+    def _chance(self, gained: tuple[int, int]) -> float:
+        t = self.target
+        scores = [float(t - self.needs[0] + gained[0]), float(t - self.needs[1] + gained[1])]
+        pone, dealer = self.pone, 1 - self.pone
+        for who in (pone, dealer):
+            scores[who] += self.shows[who]
+            if scores[who] >= t:
+                return 1.0 if who == 0 else 0.0
+        crib, total = self.crib_dist, 0.0  # each crib (its chance is not linear in points)
+        for v, p in enumerate(crib.probs):
+            got = (v + crib.shift, 0.0) if dealer == 0 else (0.0, v + crib.shift)
+            total += p * chance(scores[0] + got[0], scores[1] + got[1], pone == 0, t)
+        return total / sum(crib.probs)
+
+
+def play_chances(
+    view: SeatView, legal: Sequence[Card], rng: random.Random, rounds: int
+) -> dict[int, float]:
+    """Per rank of ``legal``, the chance to win after laying it: the expert's search over
+    sampled worlds (``rounds`` x its sample) with :class:`_ChanceEnd` valuing the end."""
+    from .crib import crib_value
+    from .expert_pegging import EXPERT_SAMPLES_TWO, _first_then_rollout, _my_show, _rank_show
+    from .inference import sample_opponent_two_handed
+    from .pegging import pile_ranks
+
+    opp = 1 - view.seat
+    starter = view.starter
+    if starter is None:
+        raise ValueError("The play starts after the starter is cut")
+    target = view.variant.target
+    needs = (target - view.scores[view.side], target - view.scores[view.side_of(opp)])
+    thrown = view.discards or ()
+    own = view.crib_is_ours
+    crib = measured("crib", crib_value(thrown, key="2", own=own) if len(thrown) == 2 else None)
+    me = tuple(sorted(c.rank for c in view.hand))
+    base = [0] + [
+        4 - [starter.rank, *(c.rank for _, c in view.played)].count(r) for r in range(1, 14)
+    ]
+    unseen_me = [n - me.count(r) for r, n in enumerate(base)]
+    my_show = _my_show(view)
+    opp_laid = [c.rank for s, c in view.played if s == opp]
+    pone = 0 if view.dealer == opp else 1
+    totals = {c.rank: 0.0 for c in legal}
+    for _ in range(rounds):
+        worlds = sample_opponent_two_handed(view, rng, EXPERT_SAMPLES_TWO)
+        for world, times in Counter(worlds).items():
+            unseen_opp = [n - world.count(r) for r, n in enumerate(base)]
+            opp_show = _rank_show(tuple(sorted(opp_laid + list(world))), starter.rank)
+            end = _ChanceEnd(needs, (my_show, opp_show), pone, crib, target)
+            for card in legal:
+                r = card.rank
+                if len(me) + len(world) <= 4:
+                    value = end.after(me, world, pile_ranks(view), view.count, 0, r, (0, 0))
+                else:
+                    seen_by_opp = list(unseen_opp)
+                    seen_by_opp[r] -= 1
+                    value = _first_then_rollout(
+                        me, world, pile_ranks(view), view.count, r, unseen_me, seen_by_opp, end
+                    )
+                totals[r] += times * value
+    samples = rounds * EXPERT_SAMPLES_TWO
+    return {r: (total / samples / WIN + 1.0) / 2.0 for r, total in totals.items()}
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=DEFAULT_DEALS)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    data = build(args.deals, args.seed, args.workers)
+    args.out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    _data.cache_clear()
+    _table.cache_clear()
+    _grid.cache_clear()
+    took = time.perf_counter() - start
+    print(f"{data['deals']} deals in {took:.0f} s -> {args.out} ({args.out.stat().st_size} B)")
+    if args.out == DEFAULT_OUT:
+        print(f"first dealer, 121: {dealer_chance(121, 121):.3f}; 61: {dealer_chance(61, 61):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
