@@ -24,6 +24,7 @@ from bot.engine import Card, ScoreReason, Variant
 
 from .embeds import DESCRIPTION_LIMIT, FELT, FIELD_VALUE_LIMIT, fit_embed, truncate
 from .review_text import POINTS_ONLY_NOTE, costliest_lines, deal_lines
+from .standings import plural
 from .words import escape, hand_line, points_text, side_name
 
 SUMMARY_TITLE = "📊 How the points came"
@@ -209,9 +210,9 @@ def review_embed(review: Review, names: Sequence[str]) -> discord.Embed:
         else ""
     )
     lines = [
-        f"You gave away **{review.given_away:.1f}** points against the expert{chance} over "
-        f"{deals} deals, in {len(decisions)} decisions ({sum(d.forced for d in decisions)} "
-        "forced).",
+        f"Over {plural(deals, 'deal')} you gave away **{review.given_away:.1f}** points "
+        f"against the expert{chance}, in {plural(len(decisions), 'decision')} "
+        f"({sum(d.forced for d in decisions)} forced).",
         "",
     ]
     costly = costliest_lines(review)

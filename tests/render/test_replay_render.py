@@ -232,5 +232,5 @@ def test_a_review_near_the_end_tells_the_chance_to_win_given_away():
     )
     review = Review(9, Variant(), 0, (DealReview(7, 0, (_decision(7, 39, 1.0), near)),))
     text = review_embed(review, ["Alice", "Bob"]).description or ""
-    assert "gave away **1.0** points against the expert, and **14.0** percentage points" in text
+    assert "Over 1 deal you gave away **1.0** points against the expert, and **14.0** " in text
     assert "from 41% to 55%" in text  # the costliest, told as a chance
