@@ -4,6 +4,8 @@ figure printed as ``name: value unit``, exit 0).
 It is not timed: the figures are printed, not asserted, except what holds whatever the
 machine: no 429 at human pace, and the projection follows from the measured figures."""
 
+import math
+
 import pytest
 
 from tests.support.benchmarks import run_benchmark
@@ -33,5 +35,6 @@ def test_a_tiny_capacity_run_prints_every_figure() -> None:
     assert 0.1 < figures["human_clicks_per_table_per_s"] < 1
     # the projection: ceil(N / tables per process), from the rounded figure printed
     processes = figures["processes_for_10000_tables"]
-    assert abs(processes - 10_000 / figures["tables_per_process"]) <= 1
+    tables = figures["tables_per_process"]  # printed to 0.1: the count follows within that
+    assert math.ceil(10_000 / (tables + 0.05)) <= processes <= math.ceil(10_000 / (tables - 0.05))
     assert figures["processes_for_100000_tables"] >= processes
