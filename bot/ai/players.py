@@ -34,8 +34,8 @@ from .discard import (
     removal_options,
     table_options,
 )
-from .expert_pegging import expert_play
-from .pegging import easy_play, standard_play
+from .expert_pegging import ENDGAME_REACH, expert_play
+from .pegging import distinct_by_rank, easy_play, legal_cards, standard_play
 from .position import position_adjusted
 from .view import SeatView
 
@@ -123,6 +123,8 @@ def _discard(
     )
     if level == "expert" and view is not None:
         options = position_adjusted(options, view)
+        if in_chances(view):
+            return chance_discard(options, view)
     return options[0].discard
 
 
@@ -187,4 +189,58 @@ def play_card(view: SeatView, *, level: str, rng: random.Random) -> Card:
         return easy_play(view)
     if level == "standard":
         return standard_play(view)
+    if in_chances(view):
+        return chance_play(view, rng)
     return expert_play(view, rng)
+
+
+# --------------------------------------------------------------------------- near the end
+
+CHANCES = True
+"""The expert plays for the chance to win near the end of a two-handed game (off: points, with
+:mod:`bot.ai.position` and the endgame solver only; a switch for measuring)."""
+CHANCE_SPAN = (0.01, 0.99)
+"""The seat's chance to win (at the start of the deal, from the scores now) between which the
+game is still open."""
+CHANCE_OPTIONS = 8
+"""The expert's best discards (by points and position) weighed in chances to win."""
+
+
+def in_chances(view: SeatView) -> bool:
+    """Decide by the chance to win: two-handed, either side within :data:`ENDGAME_REACH` of the
+    target, and the game still open (:data:`CHANCE_SPAN`)."""
+    if not CHANCES or view.players != 2:
+        return False
+    target = view.variant.target
+    if all(target - score > ENDGAME_REACH for score in view.scores):
+        return False
+    from .winchance import current  # the table sits above the players (it self-plays them)
+
+    return CHANCE_SPAN[0] < current(view) < CHANCE_SPAN[1]
+
+
+def chance_discard(options: list[DiscardOption], view: SeatView) -> tuple[Card, ...]:
+    """Of the expert's :data:`CHANCE_OPTIONS` best discards, the one with the best chance to win
+    over the deal (:func:`bot.ai.winchance.discard_chance`; ties: the expert's order)."""
+    from .winchance import discard_chance
+
+    best = max(
+        enumerate(options[:CHANCE_OPTIONS]),
+        key=lambda io: (round(discard_chance(view, io[1].discard, io[1].kept), 9), -io[0]),
+    )
+    return best[1].discard
+
+
+def chance_play(view: SeatView, rng: random.Random) -> Card:
+    """The card with the best chance to win: the expert's search with reaching the target
+    winning at once and the end of the play valued by the show and the table
+    (:func:`bot.ai.winchance.play_chances`); when every card is as good, the expert's points."""
+    from .winchance import play_chances
+
+    legal = distinct_by_rank(legal_cards(view))
+    if len(legal) == 1:
+        return legal[0]
+    chances = play_chances(view, legal, rng, 1)
+    if max(chances.values()) - min(chances.values()) < 1e-6:
+        return expert_play(view, rng)
+    return max(legal, key=lambda c: (round(chances[c.rank], 9), 0.01 * c.value))

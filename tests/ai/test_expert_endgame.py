@@ -1,0 +1,149 @@
+"""The expert near the end of a two-handed game plays for the chance to win (issue 16 item 3)."""
+
+import dataclasses
+import random
+import time
+
+import pytest
+
+from bot.ai import players
+from bot.ai.expert_pegging import expert_play
+from bot.ai.players import chance_play, decide, discard_options, in_chances
+from bot.ai.position import position_adjusted
+from bot.ai.view import SeatView
+from bot.ai.winchance import discard_chance
+from bot.engine import Card, Discard, Game, Phase, Play, Variant, parse_cards
+from tests.support.engine_positions import position
+
+# Positions found in self-play (seat 1 to lay; the expert searching for points alone, blind to
+# the scores, lays ``points`` and the other seat can then peg out; after ``wins`` it cannot, and
+# the expert lays a card that keeps it from pegging out).
+HOLD_BACK = [
+    dict(  # the dealer needs 5: the 4 leaves 16 and a 15-2/run; the 5 keeps it off
+        dealer=0,
+        scores=[116, 113],
+        kept=["AC AH 2D 3C", "3D 4H 5C 5S"],
+        held=["AH 2D", "5S 4H"],
+        pile="3D AC 5C 3C",
+        crib="6D JH AS 2S",
+        starter="QD",
+        points="4H",
+        wins="5S",
+    ),
+    dict(  # the pone needs 4
+        dealer=1,
+        scores=[117, 112],
+        kept=["2H 3D 3H 4S", "2C 3C 6C 9C"],
+        held=["2H 3H 4S", "6C 2C 3C 9C"],
+        pile="3D",
+        crib="10H JD 8H QD",
+        starter="JC",
+        points="3C",
+        wins="6C",
+    ),
+]
+
+
+def _game(case: dict) -> Game:
+    return position(
+        Variant(players=2),
+        dealer=case["dealer"],
+        kept=case["kept"],
+        starter=case["starter"],
+        crib=case["crib"],
+        scores=case["scores"],
+        held=case["held"],
+        pile=case["pile"],
+        turn=1,
+    )
+
+
+def _other_pegs_out(game: Game, seat: int, card: Card) -> bool:
+    """After ``seat`` lays ``card``, can the other seat reach the target with its next card?"""
+    g = Game.from_dict(game.to_dict())
+    g.apply(seat, Play(card))
+    other = 1 - seat
+    if g.is_over or other not in g.to_act:
+        return False
+    for action in g.legal_actions(other):
+        h = Game.from_dict(g.to_dict())
+        h.apply(other, action)
+        if h.is_over and h.winner == other:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("case", HOLD_BACK)
+def test_the_expert_holds_back_a_card_so_the_other_cannot_peg_out(case):
+    game = _game(case)
+    view = SeatView.of(game, 1)
+    assert in_chances(view)
+    points, wins = Card.parse(case["points"]), Card.parse(case["wins"])
+    assert _other_pegs_out(game, 1, points) and not _other_pegs_out(game, 1, wins)
+    blind = dataclasses.replace(view, scores=(0, 0))
+    assert expert_play(blind, random.Random(1)).rank == points.rank  # points alone: loses
+    action = decide(view, level="expert", seed=1)
+    assert isinstance(action, Play) and not _other_pegs_out(game, 1, action.card)
+
+
+def test_the_expert_pegs_out_with_a_pair_rather_than_a_run_for_later():
+    # The pone needs 2: pairing the 6 wins now; the 7 makes 13 and keeps the run open.
+    game = position(
+        Variant(players=2),
+        dealer=0,
+        kept=["6H 8D 9S KC", "5C 6C 7D 7S"],
+        starter="2H",
+        crib="QD JH 10S 4C",
+        scores=[118, 119],
+        held=["8D 9S KC", "5C 6C 7D 7S"],
+        pile="6H",
+        turn=1,
+    )
+    view = SeatView.of(game, 1)
+    assert in_chances(view)
+    action = decide(view, level="expert", seed=2)
+    assert action == Play(Card.parse("6C"))
+
+
+def test_the_expert_keeps_the_hand_that_counts_out_first():
+    # The pone needs 10 and counts first (the dealer needs 14). For points (and the old board
+    # bonus) 4-4-7-8 (6 for sure) is best; for the chance to reach 10 it is 5-7-8-9 (a run and
+    # a 15 now; a 6 or a 9 makes 11 or more).
+    view = _discard_view(scores=(111, 107), dealer=1, hand="9S 4S 7C 4C 8D 5H")
+    assert in_chances(view)
+    options = position_adjusted(discard_options(view.hand, dealer=False), view)
+    points = options[0]
+    assert set(points.discard) == set(parse_cards("5H 9S"))
+    action = decide(view, level="expert", seed=1)
+    assert action == Discard(parse_cards("4C 4S"))
+    kept = tuple(c for c in view.hand if c not in action.cards)
+    gain = discard_chance(view, action.cards, kept) - discard_chance(
+        view, points.discard, points.kept
+    )
+    assert gain > 0.02
+
+
+def _discard_view(scores, dealer, hand):
+    game = Game.new(Variant(players=2), seed=5, first_dealer=dealer)
+    view = SeatView.of(game, 1 - dealer)
+    return dataclasses.replace(
+        view, scores=scores, hand=tuple(sorted(parse_cards(hand))), phase=Phase.DISCARD
+    )
+
+
+def test_far_from_the_end_or_decided_the_expert_plays_for_points():
+    assert not in_chances(SeatView.of(_game(dict(HOLD_BACK[0], scores=[40, 45])), 1))
+    assert not in_chances(SeatView.of(_game(dict(HOLD_BACK[0], scores=[60, 120])), 1))
+
+
+def test_the_switch_turns_the_chances_off(monkeypatch):
+    view = SeatView.of(_game(HOLD_BACK[0]), 1)
+    monkeypatch.setattr(players, "CHANCES", False)
+    assert not in_chances(view)
+
+
+def test_chance_play_is_quick():
+    view = SeatView.of(_game(HOLD_BACK[1]), 1)
+    start = time.perf_counter()
+    chance_play(view, random.Random(3))
+    assert time.perf_counter() - start < 1.0
