@@ -6,6 +6,10 @@ figures compare with the published ones). Keys: two-handed discards as ``"5-5"``
 
 Tables per game: ``"2"``, ``"3"``, ``"4"`` and ``"4p"`` (partnerships); per role ``"own"`` (the
 crib is ours: we deal, or in partnerships our partner does) and ``"other"``.
+
+With 3 or 4 players, ``multi_crib_values`` values each one-card discard knowing the cards we
+keep, from what each other seat's role lays away (``data/crib_multi.json``, made by
+``python -m bot.ai.crib_multi``).
 """
 
 from __future__ import annotations
@@ -145,3 +149,118 @@ def crib_expectation_removal(discards: Sequence[Card], hand: Sequence[Card], *, 
 def _jack_rate(key: str, thrower: str) -> float:
     """Expected number of jacks in a ``thrower``'s two discards."""
     return sum(freq * ((a == 11) + (b == 11)) for a, b, freq in _throws(key, thrower))
+
+
+# --------------------------------------------------------------------------- 3 and 4 players
+
+MULTI_FILE = "crib_multi.json"
+
+OTHER_ROLES: dict[str, dict[bool, tuple[str, ...]]] = {
+    "3": {True: ("other", "other"), False: ("own", "other")},
+    "4": {True: ("other", "other", "other"), False: ("own", "other", "other")},
+    "4p": {True: ("own", "other", "other"), False: ("own", "own", "other")},
+}
+"""With 3 or 4 players, the roles of the other seats that lay a card into the crib, when the crib
+is ours (True) or not: ``own`` throws to its own (or its team's) crib, ``other`` to an
+opponent's. Three-handed the crib's fourth card comes from the pack."""
+
+
+class MultiThrows(TypedDict):
+    """The shipped ``crib_multi.json`` (made by ``python -m bot.ai.crib_multi``)."""
+
+    format: int
+    method: str
+    seed: int
+    pool: int
+    throws: dict[str, dict[str, list[float]]]
+    """Per game (``"3"``, ``"4"``, ``"4p"``), per role: how often it lays away each rank A..K."""
+
+
+@cache
+def load_multi() -> MultiThrows:
+    text = resources.files("bot.ai").joinpath("data", MULTI_FILE).read_text(encoding="utf-8")
+    data: MultiThrows = json.loads(text)
+    return data
+
+
+def _others_distribution(
+    key: str, own: bool, avail: Sequence[int], throws: dict[str, list[float]]
+) -> dict[tuple[int, ...], float]:
+    """The chance of each (sorted) set of ranks the other three crib cards make.
+
+    Each other seat's card is drawn from what its role throws, reweighted by how many of each
+    rank we have not seen; the pack's card (three-handed) from the unseen cards.
+    """
+    roles: list[str | None] = list(OTHER_ROLES[key][own])
+    if key == "3":
+        roles.append(None)  # the pack's card
+    left = list(avail)
+    out: dict[tuple[int, ...], float] = {}
+
+    def walk(depth: int, ranks: tuple[int, ...], p: float) -> None:
+        if depth == len(roles):
+            k = tuple(sorted(ranks))
+            out[k] = out.get(k, 0.0) + p
+            return
+        role = roles[depth]
+        freq = throws[role] if role is not None else None
+        weights = [0.0] * 14
+        total = 0.0
+        for r in range(1, 14):
+            if left[r] > 0:
+                w = left[r] * (freq[r - 1] if freq is not None else 1.0)
+                weights[r] = w
+                total += w
+        if total <= 0.0:
+            return
+        for r in range(1, 14):
+            w = weights[r]
+            if w > 0.0:
+                left[r] -= 1
+                walk(depth + 1, (*ranks, r), p * w / total)
+                left[r] += 1
+
+    walk(0, (), 1.0)
+    return out
+
+
+def multi_crib_values(hand: Sequence[Card], *, key: str, own: bool) -> dict[Card, float]:
+    """Expected crib (3 or 4 players) after laying away each card of the five-card ``hand``.
+
+    Unlike the static one-card table it knows the four cards we keep (a 5 we hold is one the
+    crib cannot get) and what each other seat tends to lay away in its role (the dealer helps
+    its crib, the others balk it; in partnerships the dealer's partner helps it too), drawn
+    from the shipped frequencies reweighted by which cards are still possible; three-handed
+    the pack's card and the starter come from the cards we have not seen.
+    """
+    throws = load_multi()["throws"][key]
+    avail = [4] * 14
+    suit_left = [13] * 4
+    for card in hand:
+        avail[card.rank] -= 1
+        suit_left[card.suit] -= 1
+    avail[0] = 0
+    dist = _others_distribution(key, own, avail, throws)
+    unseen = 52 - len(hand)
+    starters = unseen - 3
+    # His nobs for the others' jacks: the starter of a jack's suit about 12 times in 47.
+    other_jacks = sum(p * ranks.count(11) for ranks, p in dist.items()) * 12 / unseen
+    out: dict[Card, float] = {}
+    for card in hand:
+        base = 0.0
+        for ranks, p in dist.items():
+            row = rank_row(tuple(sorted((card.rank, *ranks))))
+            s = 0
+            for r in range(1, 14):
+                s += avail[r] * row[r]
+            for r in ranks:
+                s -= row[r]
+            base += p * s
+        value = base / starters + other_jacks
+        if card.rank == 11:
+            value += suit_left[card.suit] / unseen
+        # A crib flush: the other three cards and the starter all of our card's suit.
+        u = suit_left[card.suit]
+        value += 5 * (u / unseen) ** 3 * (u - 3) / starters
+        out[card] = value
+    return out

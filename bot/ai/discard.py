@@ -2,10 +2,12 @@
 
 ``hand`` is exact: the average show of the four kept cards over every starter the player has
 not seen (46 in a two-handed game, 47 otherwise). ``crib`` is the expected total of the crib:
-from the shipped tables (``standard``), or (``expert``, two-handed) from a card-removal model
-that knows which cards we keep and what the other side tends to throw. The crib is added when
-it is ours (our deal, or our partner's) and subtracted when it is not; with three or four
-players each for themselves, giving one opponent points costs us about 1/(n-1) of them.
+from the shipped tables (``standard``), or (``expert``) from a card-removal model that knows
+which cards we keep and what the other seats tend to throw (two-handed, for our own crib:
+``crib_expectation_removal``; with three or four players, in every role:
+``multi_crib_values``). The crib is added when it is ours (our deal, or our partner's) and
+subtracted when it is not; with three or four players each for themselves, giving one opponent
+points costs us about 1/(n-1) of them.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from itertools import combinations
 
 from bot.engine import Card
 
-from .crib import crib_expectation_removal, crib_value, table_key
+from .crib import crib_expectation_removal, crib_value, multi_crib_values, table_key
 from .handvalue import hand_total, static_points, unseen_counts
 
 Level = str
@@ -115,7 +117,7 @@ def removal_options(
     (``dealer``: whether we deal; by default, whether the crib is ours).
     """
     if players != 2:
-        return table_options(hand, own=own, players=players, partnerships=partnerships)
+        return multi_options(hand, own=own, players=players, partnerships=partnerships)
     hand = tuple(sorted(hand))
     deals = own if dealer is None else dealer
     key = table_key(players, partnerships)
@@ -130,6 +132,28 @@ def removal_options(
         crib=crib,
         weight=crib_weight(players, partnerships, own),
         extra=(lambda discard, kept: pegging_prospect(kept, deals)) if pegging else None,
+    )
+
+
+MULTI_REMOVAL = {True: True, False: True}
+"""With 3 or 4 players, whether the expert values the crib with the card-removal model (per
+role: the crib ours or not) rather than the one-card table."""
+
+
+def multi_options(
+    hand: Sequence[Card], *, own: bool, players: int, partnerships: bool = False
+) -> list[DiscardOption]:
+    """The expert's options with 3 or 4 players: the exact hand, and the crib from
+    ``multi_crib_values`` (our kept cards known, the other seats' cards drawn from what their
+    roles lay away), + for our own or our team's crib, - (weighted) for an opponent's."""
+    if not MULTI_REMOVAL[own]:
+        return table_options(hand, own=own, players=players, partnerships=partnerships)
+    hand = tuple(sorted(hand))
+    values = multi_crib_values(hand, key=table_key(players, partnerships), own=own)
+    return evaluate(
+        hand,
+        crib=lambda discard, kept: values[discard[0]],
+        weight=crib_weight(players, partnerships, own),
     )
 
 
