@@ -21,6 +21,13 @@ Figures, one per line as ``name: value unit``:
 - ``<a>_vs_<b>``: the win rate of ``a`` over two-player games with seats swapped each game
   (pairs of games on the same deals, duplicate style), with its 95% interval (Wilson; the
   pairing makes the true interval a little narrower).
+- ``<level>_vs_yardstick_dealer`` / ``_pone`` (with ``_ci95``), for ``expert`` and (a
+  reference) ``standard``: pegging alone against the Monte Carlo yardstick
+  (``benchmarks/yardstick.py``, ``--playouts`` per card) over ``--yardstick-deals`` paired
+  deals: both seats discard as the expert does, each deal is pegged twice with the seats
+  swapped, and the figure is the level's pegging points minus the yardstick's on the same
+  dealer's (or pone's) cards; ``_both`` is their sum (the whole margin over the pair). Off by
+  default (about 0.7 s a paired deal and level on one core).
 - ``total_seconds``: the whole run. The full default run (2,000 games a match) takes about
   10-15 minutes on two cores, most of it the expert's games; ``--games 400`` takes 2-3.
 """
@@ -38,6 +45,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.yardstick import PLAYOUTS, duel_lines  # noqa: E402
 from bot.ai import choose_discard  # noqa: E402
 from bot.ai.discard import removal_options  # noqa: E402
 from bot.ai.players import decide  # noqa: E402
@@ -281,6 +289,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--matches", default="all", help="comma-separated a_vs_b names, or 'all' or 'none'"
     )
+    parser.add_argument(
+        "--yardstick-deals", type=int, default=0, help="paired deals against the yardstick"
+    )
+    parser.add_argument("--playouts", type=int, default=PLAYOUTS, help="yardstick play-outs")
     args = parser.parse_args(argv)
     started = time.perf_counter()
 
@@ -340,6 +352,10 @@ def main(argv: list[str] | None = None) -> int:
         low, high = wilson(wins, n)
         print(f"{a}_vs_{b}: {100 * wins / n:.1f} % (95% interval {100 * low:.1f}-{100 * high:.1f})")
         print(f"{a}_vs_{b}_seconds: {time.perf_counter() - start:.1f} s")
+    if args.yardstick_deals:
+        for level in ("expert", "standard"):
+            for line in duel_lines(level, args.yardstick_deals, args.playouts, args.workers):
+                print(line)
     if play_times:
         play_times.sort()
         print(f"play_ms_expert: {statistics.median(play_times) * 1000:.2f} ms")

@@ -44,3 +44,17 @@ def test_the_pegging_margin_is_the_same_deal_from_either_side():
     margin = module.pegging_margin(dealer, pone, starter, True)
     assert margin == -module.pegging_margin(pone, dealer, starter, False)
     assert margin != 0  # fives and tens against a run: somebody pegs more
+
+
+def test_the_benchmark_prints_the_pegging_duel_against_the_yardstick(capsys):
+    spec = importlib.util.spec_from_file_location("ai_benchmark", BENCHMARK)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    argv = ["--deals", "0", "--hands", "1", "--workers", "1", "--trade-deals", "0"]
+    argv += ["--matches", "none", "--yardstick-deals", "1", "--playouts", "10"]
+    assert module.main(argv) == 0
+    names = {line.split(": ")[0] for line in capsys.readouterr().out.splitlines()}
+    for level in ("expert", "standard"):
+        for role in ("dealer", "pone"):
+            assert f"{level}_vs_yardstick_{role}" in names
+            assert f"{level}_vs_yardstick_{role}_ci95" in names
