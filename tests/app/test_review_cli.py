@@ -15,7 +15,7 @@ from tests.support.sessions import BOB, HOST, play_to_end, running, started_game
 async def games(tmp_path):
     """A database with an ended 61-point game and one in progress: (path, ended, live)."""
     path = tmp_path / "review.db"
-    async with running(path) as manager:
+    async with running(path, seed_source=iter(range(7, 99)).__next__) as manager:  # fixed deals
         ended = await started_game(manager, variant=Variant(target=61))
         final = await play_to_end(manager, ended.view.game_id, random.Random(3))
         live = await started_game(manager, channel_id=501)
@@ -27,7 +27,8 @@ def test_the_review_in_the_terminal(games, capsys):
     assert main(["review", str(path), str(ended), "--user", str(BOB)]) == 0
     out = capsys.readouterr().out
     assert f"Game {ended} (2 players, to 61)" in out
-    assert f"user {HOST}: " in out and "pegging" in out and "best hand" in out
+    assert f"user {HOST}: " in out and "pegging" in out
+    assert "best hand" in out or "best crib" in out  # whichever counted more
     assert f"Review of game {ended} for user {BOB}, against the expert" in out
     assert "Points given away:" in out and "Deal 1 (" in out
 
