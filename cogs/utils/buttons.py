@@ -216,13 +216,13 @@ class CutButton(
         await cog.hands.on_cut(interaction, self.game_id, self.step)
 
 
-class DealCutButton(CribItem[Button], template=rf"crib:d:(?P<game>{GAME_ID})"):
+class DealCutButton(CribItem[Button], template=rf"crib:dc:(?P<game>{GAME_ID})"):
     """Cut for the deal, on the table: a public act, one click for each person (no hand to
     open first), and a click on the table lets its token edit it (cogs/utils/courier.py)."""
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
-            Button(label="Cut", emoji="✂️", style=Style.primary, custom_id=f"crib:d:{game_id}")
+            Button(label="Cut", emoji="✂️", style=Style.primary, custom_id=f"crib:dc:{game_id}")
         )
         self.game_id = game_id
 

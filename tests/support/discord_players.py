@@ -296,7 +296,7 @@ class Driver:
                 if any(b.label == "Let it go" for b in table.buttons):
                     return await self._answer_claim(seat, table)
                 deal_cut = next(
-                    (b for b in table.buttons if (b.custom_id or "").startswith("crib:d:")), None
+                    (b for b in table.buttons if (b.custom_id or "").startswith("crib:dc:")), None
                 )
                 if deal_cut is not None:  # the cut for the deal is on the table
                     result = await self.click(
