@@ -39,7 +39,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from bot.engine import (
@@ -418,21 +418,7 @@ def play_values(view: SeatView, legal: list[Card], rng: random.Random) -> dict[i
     the end of a game, where it would otherwise play for the win (the chances to win are
     :func:`bot.ai.winchance.play_chances`).
     """
-    blind = SeatView(
-        seat=view.seat,
-        variant=view.variant,
-        phase=view.phase,
-        dealer=view.dealer,
-        scores=tuple(0 for _ in view.scores),
-        hand=view.hand,
-        kept=view.kept,
-        discards=view.discards,
-        starter=view.starter,
-        played=view.played,
-        pile=view.pile,
-        count=view.count,
-        to_act=view.to_act,
-    )
+    blind = replace(view, scores=tuple(0 for _ in view.scores))
     two = view.players == 2
     search = _expert_two_handed if two else _expert_multi
     rounds = ROUNDS_TWO if two else ROUNDS_MULTI
