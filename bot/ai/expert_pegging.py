@@ -28,6 +28,11 @@ EXPERT_SAMPLES_MULTI = 96
 ENDGAME_CRIB = 4.7
 ENDGAME_REACH = 31
 """Points from the target within which the expert plays for the win, not the points."""
+SEARCH = True
+"""Two-handed and far from the end, the expert searches what it may know
+(:mod:`bot.ai.pegging_search`); off: one play-out per world and card (a switch for measuring)."""
+SEARCH_WORLDS = 200
+"""Worlds the two-handed search deals (:func:`bot.ai.inference.weighted_worlds`)."""
 
 
 def expert_play(view: SeatView, rng: random.Random) -> Card:
@@ -43,19 +48,28 @@ def expert_play(view: SeatView, rng: random.Random) -> Card:
 
 
 def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) -> dict[int, float]:
-    """Average over sampled worlds of laying each card, then playing on as ``standard`` would
-    (both seats, each from what it can see). Near the end of the game the rollouts stop when a
-    side reaches the target, and the show (in counting order) settles the rest; with four
-    cards or fewer left the end is searched exactly."""
+    """Per rank, the expert's average value of laying it (its points minus the opponent's).
+
+    Far from the end: the search over what the seat may know (:mod:`bot.ai.pegging_search`).
+    Near the end of the game: the average over sampled worlds of laying each card, then playing
+    on as ``standard`` would (both seats, each from what it can see), the rollouts stopping when
+    a side reaches the target and the show (in counting order) settling the rest; with four
+    cards or fewer left that end is searched exactly."""
     from .inference import sample_opponent_two_handed
 
     opp = 1 - view.seat
-    worlds = sample_opponent_two_handed(view, rng, EXPERT_SAMPLES_TWO)
     me = tuple(sorted(c.rank for c in view.hand))
     pile = pile_ranks(view)
     target = view.variant.target
     needs = (target - view.scores[view.side], target - view.scores[view.side_of(opp)])
     endgame = min(needs) <= ENDGAME_REACH
+    if SEARCH and not endgame:
+        from .inference import weighted_worlds
+        from .pegging_search import search_values
+
+        found = weighted_worlds(view, rng, SEARCH_WORLDS)
+        return search_values(me, pile, view.count, found, [c.rank for c in legal])
+    worlds = sample_opponent_two_handed(view, rng, EXPERT_SAMPLES_TWO)
     base = [4] * 14
     base[0] = 0
     base[_starter(view).rank] -= 1
@@ -87,7 +101,7 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
                     me, world, pile, view.count, r, unseen_me, seen_by_opp, end
                 )
             totals[r] += times * value
-    return totals
+    return {r: v / len(worlds) for r, v in totals.items()}
 
 
 def _starter(view: SeatView) -> Card:

@@ -140,3 +140,114 @@ def sample_others(
             world = {s: tuple(sorted(rng.sample(pool, held[s]))) for s in others}
         worlds.append(world)
     return worlds
+
+
+PLAY_MISMATCH = 0.3
+"""The weight a world keeps for each card the opponent laid that a ``standard`` player holding
+that world's cards would not have laid (a card kept back or avoided is evidence, not proof)."""
+
+
+def weighted_worlds(
+    view: SeatView, rng: random.Random, samples: int
+) -> list[tuple[float, tuple[int, ...], tuple[int, ...]]]:
+    """Two-handed worlds for the search (:mod:`bot.ai.pegging_search`): (weight, the opponent's
+    unlaid ranks, per rank what the opponent cannot see now). Sampled as
+    :func:`sample_opponent_two_handed` does, with the opponent's discard dealt too, then weighted
+    by how well each world explains the cards the opponent chose to lay (:data:`PLAY_MISMATCH`)."""
+    opp = 1 - view.seat
+    base = [4] * 14
+    base[0] = 0
+    if view.starter is not None:
+        base[view.starter.rank] -= 1
+    for _, card in view.played:
+        base[card.rank] -= 1
+    out = []
+    for rest, discards in _worlds_with_discards(view, rng, samples):
+        unseen = list(base)
+        for r in rest:
+            unseen[r] -= 1
+        for r in discards:
+            unseen[r] -= 1
+        weight = _play_likelihood(view, opp, rest, discards)
+        out.append((weight, rest, tuple(unseen)))
+    return out
+
+
+def _worlds_with_discards(
+    view: SeatView, rng: random.Random, samples: int
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(the opponent's unlaid ranks, its two discards) per sampled world."""
+    opp = 1 - view.seat
+    pool = unseen_pool(view)
+    laid = sorted(played_by(view)[opp])
+    held = 4 - len(laid)
+    floor = view.go_floors().get(opp, 1)
+    own = view.dealer == opp
+    worlds: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    attempts = 0
+    can_infer = len(pool) >= held + 2
+    while can_infer and len(worlds) < samples and attempts < samples * 8:
+        attempts += 1
+        extra = rng.sample(pool, held + 2)
+        six = tuple(sorted(laid + extra))
+        kept = Counter(model_keep(six, own))
+        if not (Counter(laid) - kept):
+            rest = tuple(sorted((kept - Counter(laid)).elements()))
+        elif rng.random() < ACCEPT_INCONSISTENT:
+            rest = tuple(sorted(rng.sample(extra, held)))
+        else:
+            continue
+        if _fits(rest, floor):
+            worlds.append((rest, tuple(sorted((Counter(extra) - Counter(rest)).elements()))))
+    eligible = [r for r in pool if min(r, 10) >= floor]
+    if len(eligible) < held:
+        eligible = pool
+    while len(worlds) < samples:
+        rest = tuple(sorted(rng.sample(eligible, held)))
+        left = list((Counter(pool) - Counter(rest)).elements())
+        discards = tuple(sorted(rng.sample(left, 2))) if len(left) >= 2 else ()
+        worlds.append((rest, discards))
+    return worlds
+
+
+def _play_likelihood(
+    view: SeatView, opp: int, rest: tuple[int, ...], discards: tuple[int, ...]
+) -> float:
+    """:data:`PLAY_MISMATCH` to the power of the opponent's plays that ``standard`` holding
+    ``rest`` (plus what it laid since) would not have made, replayed from the start of the play."""
+    from .expert_pegging import model_choice  # the model sits above the worlds it is fed
+
+    played = view.played
+    if not any(s == opp for s, _ in played):
+        return 1.0
+    hand = sorted(list(rest) + [c.rank for s, c in played if s == opp])
+    unseen = [4] * 14
+    unseen[0] = 0
+    if view.starter is not None:
+        unseen[view.starter.rank] -= 1
+    for r in hand:
+        unseen[r] -= 1
+    for r in discards:
+        unseen[r] -= 1
+    weight = 1.0
+    pile: list[int] = []
+    count = 0
+    mine_held = 4
+    for seat, card in played:
+        r = card.rank
+        value = min(r, 10)
+        if count == 31 or count + value > 31:
+            pile, count = [], 0
+        if seat == opp:
+            fits = [q for q in hand if min(q, 10) <= 31 - count]
+            if fits and fits[0] != fits[-1]:
+                choice = model_choice(tuple(hand), tuple(pile), count, unseen, mine_held)
+                if choice != r:
+                    weight *= PLAY_MISMATCH
+            hand.remove(r)
+        else:
+            unseen[r] -= 1
+            mine_held -= 1
+        pile.append(r)
+        count += value
+    return weight

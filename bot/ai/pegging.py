@@ -7,14 +7,16 @@ Suits never matter in the play, so everything here works on ranks (1..13).
 - ``standard``: greedy with simple defence: the points a card makes now, minus the points the
   next player can expect to make on it (from how many cards of each rank are still unseen and
   how many the next player holds).
-- ``expert``: searches. It deals the unseen cards to the other seats many times over
-  ("worlds"), consistent with everything known (what each laid, when they said go and, two-
-  handed, that the four the opponent kept are what a sound player keeps from six), lays each
-  candidate card in every world and plays the deal out with every seat laying as ``standard``
-  would from what that seat can see, and lays the card with the best average (ours minus
-  theirs). Near the end of a two-handed game the play-outs stop when a side reaches the target
-  and the show settles the rest in counting order; with four cards or fewer left that end is
-  searched exactly (:class:`EndgameSolver`).
+- ``expert``: searches what its seat may know. It deals the unseen cards to the other seats
+  many times over ("worlds"), consistent with everything known (what each laid, when they said
+  go and, two-handed, that the four the opponent kept are what a sound player keeps from six),
+  weighted by how well each world explains the cards the opponent chose to lay. Two-handed it
+  then searches the rest of the play over those worlds (:mod:`bot.ai.pegging_search`): at its
+  own turns the card best over every world still consistent with what it will have seen, at
+  the opponent's each world answering as ``standard`` would. With three or four players it
+  plays each card out in every world with every seat laying as ``standard`` would. Near the end
+  of a two-handed game it plays for the win: reaching the target wins at once and the show
+  settles the rest in counting order (:class:`EndgameSolver`, and the chance-to-win table).
 """
 
 from __future__ import annotations

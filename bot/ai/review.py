@@ -60,7 +60,6 @@ from .discard import DiscardOption, table_options
 from .expert_pegging import (
     ENDGAME_REACH,
     EXPERT_SAMPLES_MULTI,
-    EXPERT_SAMPLES_TWO,
     _expert_multi,
     _expert_two_handed,
 )
@@ -426,5 +425,5 @@ def play_values(view: SeatView, legal: list[Card], rng: random.Random) -> dict[i
     for _ in range(rounds):
         for rank, total in search(blind, rng, legal).items():
             totals[rank] += total
-    samples = rounds * (EXPERT_SAMPLES_TWO if two else EXPERT_SAMPLES_MULTI)
+    samples = rounds if two else rounds * EXPERT_SAMPLES_MULTI  # two-handed: averages
     return {rank: total / samples for rank, total in totals.items()}

@@ -172,25 +172,25 @@ def test_a_play_sentence():
     assert decision_sentence(dataclasses.replace(d, best=d.chosen)) == "the expert's choice too"
 
 
-def test_fifteen_for_two_is_the_best_card():
+def test_thirty_one_for_two_is_the_best_card():
     view = SeatView(
         seat=0,
         variant=Variant(),
         phase=Phase.PLAY,
         dealer=0,
         scores=(0, 0),
-        hand=tuple(parse_cards("5H KS 2C 3D")),
-        kept=tuple(parse_cards("5H KS 2C 3D")),
-        discards=tuple(parse_cards("9C 9D")),
+        hand=tuple(parse_cards("7S 2C 3D")),
+        kept=tuple(parse_cards("9H 7S 2C 3D")),
+        discards=tuple(parse_cards("QC QD")),
         starter=parse_cards("8S")[0],
-        played=((1, parse_cards("10C")[0]),),
-        pile=tuple(parse_cards("10C")),
-        count=10,
+        played=tuple((s, c) for s, c in zip((1, 0, 1), parse_cards("KC 9H 5D"), strict=True)),
+        pile=tuple(parse_cards("KC 9H 5D")),
+        count=24,
         to_act=(0,),
     )
     values = play_values(view, list(view.hand), random.Random(1))
-    assert set(values) == {2, 3, 5, 13}
-    assert values[5] == max(values.values()) and values[5] > values[2] + 1
+    assert set(values) == {2, 3, 7}
+    assert values[7] == max(values.values()) and values[7] > values[2] + 1
 
 
 def test_near_the_end_two_handed_decisions_are_valued_in_chances(easy_game):

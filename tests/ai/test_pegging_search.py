@@ -1,0 +1,139 @@
+"""The expert's search over what its seat may know (bot.ai.pegging_search)."""
+
+import random
+
+import pytest
+
+from bot.ai.expert_pegging import _first_then_rollout, model_choice
+from bot.ai.pegging import unseen_rank_counts
+from bot.ai.pegging_search import search_values
+from bot.ai.view import SeatView
+from bot.engine import FULL_PACK, Game, Phase, Play, Scored, ScoreReason, Variant
+from tests.support.engine_positions import position
+
+PLAY_REASONS = (ScoreReason.PLAY, ScoreReason.GO, ScoreReason.LAST_CARD)
+
+
+def _gained(events, seat: int) -> int:
+    diff = 0
+    for event in events:
+        if isinstance(event, Scored) and event.reason in PLAY_REASONS:
+            diff += event.points if event.side == seat else -event.points
+    return diff
+
+
+def _engine_value(game: Game, seat: int, deal: int) -> int:
+    """Through the engine itself: ``seat`` lays its best card at each turn (it sees the other
+    hand: one world), the other seat lays as the ``standard`` model would from its own view."""
+    if game.phase is not Phase.PLAY or game.deal_number != deal:
+        return 0
+    mover = game.to_act[0]
+    if mover != seat:
+        view = SeatView.of(game, mover)
+        ranks = tuple(sorted(c.rank for c in view.hand))
+        rank = model_choice(
+            ranks,
+            tuple(c.rank for c in view.pile),
+            view.count,
+            unseen_rank_counts(view),
+            len(game.hand(seat)),
+        )
+        fits = [c for c in view.hand if c.rank == rank and view.count + c.value <= 31]
+        child = game.copy()
+        diff = _gained(child.apply(mover, Play(fits[0])), seat)
+        return diff + _engine_value(child, seat, deal)
+    best = None
+    for action in game.legal_actions(mover):
+        child = game.copy()
+        value = _gained(child.apply(mover, action), seat) + _engine_value(child, seat, deal)
+        best = value if best is None else max(best, value)
+    assert best is not None
+    return best
+
+
+def _one_world(game: Game, seat: int):
+    opp = 1 - seat
+    them = tuple(sorted(c.rank for c in game.hand(opp)))
+    unseen = tuple(unseen_rank_counts(SeatView.of(game, opp)))
+    return [(1.0, them, unseen)]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_with_the_other_hand_known_the_search_is_the_best_answer_through_the_engine(seed):
+    rng = random.Random(seed)
+    cards = rng.sample(FULL_PACK, 9)
+    a, b, starter = cards[:4], cards[4:8], cards[8]
+    game = position(
+        Variant(players=2),
+        dealer=0,
+        kept=[" ".join(c.code for c in b), " ".join(c.code for c in a)],
+        starter=starter.code,
+    )
+    me = tuple(sorted(c.rank for c in a))
+    values = search_values(me, (), 0, _one_world(game, 1), sorted(set(me)))
+    for card in a:
+        child = game.copy()
+        expected = _gained(child.apply(1, Play(card)), 1) + _engine_value(child, 1, 1)
+        assert values[card.rank] == pytest.approx(expected), (a, b, card)
+
+
+def test_mid_play_with_goes_and_thirty_one_the_search_follows_the_engine():
+    # Count 21 after K, 8, 3: the pone holds 10 and A, the dealer 9 and 7.
+    game = position(
+        Variant(players=2),
+        dealer=0,
+        kept=["8D 9C 7H QS", "KH 3C 10S AD"],
+        starter="2S",
+        held=["9C 7H QS", "10S AD"],
+        pile="KH 8D 3C",
+        turn=0,
+    )
+    assert game.count == 21
+    me = tuple(sorted(c.rank for c in game.hand(0)))
+    values = search_values(me, (13, 8, 3), 21, _one_world(game, 0), [7, 9])
+    for code in ("7H", "9C"):
+        child = game.copy()
+        card = next(c for c in game.hand(0) if c.code == code)
+        expected = _gained(child.apply(0, Play(card)), 0) + _engine_value(child, 0, 1)
+        assert values[card.rank] == pytest.approx(expected)
+
+
+def test_the_search_is_never_worse_than_standard_and_never_better_than_seeing_the_cards():
+    rng = random.Random(42)
+    for _ in range(6):
+        cards = rng.sample(FULL_PACK, 9)
+        me = tuple(sorted(c.rank for c in cards[:4]))
+        starter = cards[8].rank
+        base = [4] * 14
+        base[0] = 0
+        base[starter] -= 1
+        unseen_me = list(base)
+        for r in me:
+            unseen_me[r] -= 1
+        pool = [r for r in range(1, 14) for _ in range(unseen_me[r])]
+        worlds = []
+        for _ in range(12):
+            six = rng.sample(pool, 6)
+            them = tuple(sorted(six[:4]))
+            unseen = list(base)
+            for r in six:
+                unseen[r] -= 1
+            worlds.append((rng.choice((0.5, 1.0)), them, tuple(unseen)))
+        total = sum(w for w, _, _ in worlds)
+        ranks = sorted(set(me))
+        values = search_values(me, (), 0, worlds, ranks)
+        for r in ranks:
+            fixed = 0.0
+            seeing = 0.0
+            for w, them, unseen in worlds:
+                theirs = list(unseen)
+                theirs[r] -= 1  # the opponent sees the card laid
+                fixed += w * _first_then_rollout(me, them, (), 0, r, unseen_me, theirs)
+                seeing += w * search_values(me, (), 0, [(1.0, them, unseen)], [r])[r]
+            assert values[r] >= fixed / total - 1e-9
+            assert values[r] <= seeing / total + 1e-9
+
+
+def test_the_search_refuses_no_worlds():
+    with pytest.raises(ValueError):
+        search_values((1, 2, 3, 4), (), 0, [], [1])
