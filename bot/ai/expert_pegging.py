@@ -33,6 +33,9 @@ SEARCH = True
 (:mod:`bot.ai.pegging_search`); off: one play-out per world and card (a switch for measuring)."""
 SEARCH_WORLDS = 200
 """Worlds the two-handed search deals (:func:`bot.ai.inference.weighted_worlds`)."""
+SEARCH_CLEAR = 0.5
+"""When the best card leads the next by this many points over half the worlds, the search
+stops there (the other half changes the choice too rarely to be worth its time)."""
 
 
 def expert_play(view: SeatView, rng: random.Random) -> Card:
@@ -67,8 +70,18 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
         from .inference import weighted_worlds
         from .pegging_search import search_values
 
-        found = weighted_worlds(view, rng, SEARCH_WORLDS)
-        return search_values(me, pile, view.count, found, [c.rank for c in legal])
+        ranks = [c.rank for c in legal]
+        found, unseen = weighted_worlds(view, rng, SEARCH_WORLDS)
+        half = len(found) // 2
+        first = search_values(me, pile, view.count, found[:half], unseen, ranks)
+        top = sorted(first.values(), reverse=True)
+        if len(top) == 1 or top[0] - top[1] >= SEARCH_CLEAR:
+            return first
+        # Close: the other half too (each half searched on its own, weighed by its worlds).
+        rest = search_values(me, pile, view.count, found[half:], unseen, ranks)
+        w1 = sum(w for w, _ in found[:half])
+        w2 = sum(w for w, _ in found[half:])
+        return {r: (first[r] * w1 + rest[r] * w2) / (w1 + w2) for r in ranks}
     worlds = sample_opponent_two_handed(view, rng, EXPERT_SAMPLES_TWO)
     base = [4] * 14
     base[0] = 0

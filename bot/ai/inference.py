@@ -12,12 +12,12 @@ Everything here works on ranks; suits do not matter in the play.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from functools import lru_cache
 
 from .crib import load_tables, rank_pair_key
 from .handvalue import rank_row
 from .memo import memo
+from .pegging_model import RankScores, answer
 from .view import SeatView
 
 ACCEPT_INCONSISTENT = 0.1
@@ -88,14 +88,14 @@ def sample_opponent_two_handed(
     worlds: list[tuple[int, ...]] = []
     attempts = 0
     can_infer = infer and len(pool) >= held + 2
+    laid_ranks = tuple(laid)
     while can_infer and len(worlds) < samples and attempts < samples * 8:
         attempts += 1
         extra = rng.sample(pool, held + 2)
         six = tuple(sorted(laid + extra))
-        kept = Counter(model_keep(six, own))
-        consistent = not (Counter(laid) - kept)
-        if consistent:
-            rest = tuple(sorted((kept - Counter(laid)).elements()))
+        rest_kept = _without_all(model_keep(six, own), laid_ranks)
+        if rest_kept is not None:
+            rest = rest_kept
         elif rng.random() < ACCEPT_INCONSISTENT:
             rest = tuple(sorted(rng.sample(extra, held)))
         else:
@@ -105,6 +105,17 @@ def sample_opponent_two_handed(
     while len(worlds) < samples:
         worlds.append(tuple(sorted(rng.sample(eligible, held))))
     return worlds
+
+
+@memo(1 << 16)
+def _without_all(kept: tuple[int, ...], laid: tuple[int, ...]) -> tuple[int, ...] | None:
+    """``kept`` (sorted) without the cards of ``laid``, or None if it does not hold them all."""
+    rest = list(kept)
+    for r in laid:
+        if r not in rest:
+            return None
+        rest.remove(r)
+    return tuple(rest)
 
 
 def sample_others(
@@ -149,105 +160,70 @@ that world's cards would not have laid (a card kept back or avoided is evidence,
 
 def weighted_worlds(
     view: SeatView, rng: random.Random, samples: int
-) -> list[tuple[float, tuple[int, ...], tuple[int, ...]]]:
+) -> tuple[list[tuple[float, tuple[int, ...]]], tuple[int, ...]]:
     """Two-handed worlds for the search (:mod:`bot.ai.pegging_search`): (weight, the opponent's
-    unlaid ranks, per rank what the opponent cannot see now). Sampled as
-    :func:`sample_opponent_two_handed` does, with the opponent's discard dealt too, then weighted
-    by how well each world explains the cards the opponent chose to lay (:data:`PLAY_MISMATCH`)."""
+    unlaid ranks) each, and per rank the cards neither the starter nor the play has shown.
+    Sampled as :func:`sample_opponent_two_handed` does (its discard consistent with the cards
+    it kept), then weighted by how well each world explains the cards the opponent chose to lay:
+    :data:`PLAY_MISMATCH` for each card a ``standard`` player holding that world's cards (and
+    those it laid since) would not have laid."""
     opp = 1 - view.seat
     base = [4] * 14
     base[0] = 0
     if view.starter is not None:
         base[view.starter.rank] -= 1
+    moments = _opponent_turns(view, opp, list(base))
     for _, card in view.played:
         base[card.rank] -= 1
+    worlds = sample_opponent_two_handed(view, rng, samples)
+    likelihood: dict[tuple[int, ...], float] = {}
     out = []
-    for rest, discards in _worlds_with_discards(view, rng, samples):
-        unseen = list(base)
-        for r in rest:
-            unseen[r] -= 1
-        for r in discards:
-            unseen[r] -= 1
-        weight = _play_likelihood(view, opp, rest, discards)
-        out.append((weight, rest, tuple(unseen)))
-    return out
+    for rest in worlds:
+        weight = likelihood.get(rest)
+        if weight is None:
+            weight = likelihood[rest] = _play_likelihood(rest, moments)
+        out.append((weight, rest))
+    return out, tuple(base)
 
 
-def _worlds_with_discards(
-    view: SeatView, rng: random.Random, samples: int
-) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """(the opponent's unlaid ranks, its two discards) per sampled world."""
-    opp = 1 - view.seat
-    pool = unseen_pool(view)
-    laid = sorted(played_by(view)[opp])
-    held = 4 - len(laid)
-    floor = view.go_floors().get(opp, 1)
-    own = view.dealer == opp
-    worlds: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-    attempts = 0
-    can_infer = len(pool) >= held + 2
-    while can_infer and len(worlds) < samples and attempts < samples * 8:
-        attempts += 1
-        extra = rng.sample(pool, held + 2)
-        six = tuple(sorted(laid + extra))
-        kept = Counter(model_keep(six, own))
-        if not (Counter(laid) - kept):
-            rest = tuple(sorted((kept - Counter(laid)).elements()))
-        elif rng.random() < ACCEPT_INCONSISTENT:
-            rest = tuple(sorted(rng.sample(extra, held)))
-        else:
-            continue
-        if _fits(rest, floor):
-            worlds.append((rest, tuple(sorted((Counter(extra) - Counter(rest)).elements()))))
-    eligible = [r for r in pool if min(r, 10) >= floor]
-    if len(eligible) < held:
-        eligible = pool
-    while len(worlds) < samples:
-        rest = tuple(sorted(rng.sample(eligible, held)))
-        left = list((Counter(pool) - Counter(rest)).elements())
-        discards = tuple(sorted(rng.sample(left, 2))) if len(left) >= 2 else ()
-        worlds.append((rest, discards))
-    return worlds
+Moment = tuple[RankScores, int, tuple[int, ...], int]
+"""One card the opponent chose to lay: what ``standard`` weighed then, the count, the ranks it
+laid from then on (that card first), and the rank laid."""
 
 
-def _play_likelihood(
-    view: SeatView, opp: int, rest: tuple[int, ...], discards: tuple[int, ...]
-) -> float:
-    """:data:`PLAY_MISMATCH` to the power of the opponent's plays that ``standard`` holding
-    ``rest`` (plus what it laid since) would not have made, replayed from the start of the play."""
-    from .expert_pegging import model_choice  # the model sits above the worlds it is fed
-
+def _opponent_turns(view: SeatView, opp: int, unseen: list[int]) -> list[Moment]:
+    """The opponent's choices so far, replayed from the start of the play (``unseen``: what
+    nobody had seen before it, the starter out; the opponent's own cards are left in, as the
+    search does)."""
     played = view.played
-    if not any(s == opp for s, _ in played):
-        return 1.0
-    hand = sorted(list(rest) + [c.rank for s, c in played if s == opp])
-    unseen = [4] * 14
-    unseen[0] = 0
-    if view.starter is not None:
-        unseen[view.starter.rank] -= 1
-    for r in hand:
-        unseen[r] -= 1
-    for r in discards:
-        unseen[r] -= 1
-    weight = 1.0
+    laid_by_opp = [c.rank for s, c in played if s == opp]
+    moments: list[Moment] = []
     pile: list[int] = []
     count = 0
     mine_held = 4
+    k = 0
     for seat, card in played:
         r = card.rank
         value = min(r, 10)
         if count == 31 or count + value > 31:
             pile, count = [], 0
         if seat == opp:
-            fits = [q for q in hand if min(q, 10) <= 31 - count]
-            if fits and fits[0] != fits[-1]:
-                choice = model_choice(tuple(hand), tuple(pile), count, unseen, mine_held)
-                if choice != r:
-                    weight *= PLAY_MISMATCH
-            hand.remove(r)
+            scores = RankScores(tuple(pile), count, tuple(unseen), mine_held)
+            moments.append((scores, count, tuple(sorted(laid_by_opp[k:])), r))
+            k += 1
         else:
             unseen[r] -= 1
             mine_held -= 1
         pile.append(r)
         count += value
+    return moments
+
+
+def _play_likelihood(rest: tuple[int, ...], moments: list[Moment]) -> float:
+    weight = 1.0
+    for scores, count, laid, r in moments:
+        hand = tuple(sorted(rest + laid))
+        fits = [q for q in hand if min(q, 10) <= 31 - count]
+        if fits[0] != fits[-1] and answer(hand, count, scores) != r:
+            weight *= PLAY_MISMATCH
     return weight

@@ -5,7 +5,8 @@ import random
 import pytest
 
 from bot.ai.expert_pegging import _first_then_rollout, model_choice
-from bot.ai.pegging import unseen_rank_counts
+from bot.ai.pegging import VALUE, unseen_rank_counts
+from bot.ai.pegging_model import RankScores, answer
 from bot.ai.pegging_search import search_values
 from bot.ai.view import SeatView
 from bot.engine import FULL_PACK, Game, Phase, Play, Scored, ScoreReason, Variant
@@ -55,7 +56,7 @@ def _one_world(game: Game, seat: int):
     opp = 1 - seat
     them = tuple(sorted(c.rank for c in game.hand(opp)))
     unseen = tuple(unseen_rank_counts(SeatView.of(game, opp)))
-    return [(1.0, them, unseen)]
+    return [(1.0, them)], unseen
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -70,7 +71,7 @@ def test_with_the_other_hand_known_the_search_is_the_best_answer_through_the_eng
         starter=starter.code,
     )
     me = tuple(sorted(c.rank for c in a))
-    values = search_values(me, (), 0, _one_world(game, 1), sorted(set(me)))
+    values = search_values(me, (), 0, *_one_world(game, 1), sorted(set(me)))
     for card in a:
         child = game.copy()
         expected = _gained(child.apply(1, Play(card)), 1) + _engine_value(child, 1, 1)
@@ -90,7 +91,7 @@ def test_mid_play_with_goes_and_thirty_one_the_search_follows_the_engine():
     )
     assert game.count == 21
     me = tuple(sorted(c.rank for c in game.hand(0)))
-    values = search_values(me, (13, 8, 3), 21, _one_world(game, 0), [7, 9])
+    values = search_values(me, (13, 8, 3), 21, *_one_world(game, 0), [7, 9])
     for code in ("7H", "9C"):
         child = game.copy()
         card = next(c for c in game.hand(0) if c.code == code)
@@ -111,29 +112,55 @@ def test_the_search_is_never_worse_than_standard_and_never_better_than_seeing_th
         for r in me:
             unseen_me[r] -= 1
         pool = [r for r in range(1, 14) for _ in range(unseen_me[r])]
+        unseen = tuple(base)  # the opponent's view, the same in every world (its own cards in)
         worlds = []
         for _ in range(12):
-            six = rng.sample(pool, 6)
-            them = tuple(sorted(six[:4]))
-            unseen = list(base)
-            for r in six:
-                unseen[r] -= 1
-            worlds.append((rng.choice((0.5, 1.0)), them, tuple(unseen)))
-        total = sum(w for w, _, _ in worlds)
+            them = tuple(sorted(rng.sample(pool, 4)))
+            worlds.append((rng.choice((0.5, 1.0)), them))
+        worlds.append(worlds[0])  # the same cards twice: searched once, weighed twice
+        total = sum(w for w, _ in worlds)
         ranks = sorted(set(me))
-        values = search_values(me, (), 0, worlds, ranks)
+        values = search_values(me, (), 0, worlds, unseen, ranks)
         for r in ranks:
             fixed = 0.0
             seeing = 0.0
-            for w, them, unseen in worlds:
+            for w, them in worlds:
                 theirs = list(unseen)
                 theirs[r] -= 1  # the opponent sees the card laid
                 fixed += w * _first_then_rollout(me, them, (), 0, r, unseen_me, theirs)
-                seeing += w * search_values(me, (), 0, [(1.0, them, unseen)], [r])[r]
+                seeing += w * search_values(me, (), 0, [(1.0, them)], unseen, [r])[r]
             assert values[r] >= fixed / total - 1e-9
             assert values[r] <= seeing / total + 1e-9
 
 
 def test_the_search_refuses_no_worlds():
     with pytest.raises(ValueError):
-        search_values((1, 2, 3, 4), (), 0, [], [1])
+        search_values((1, 2, 3, 4), (), 0, [], tuple([0] + [4] * 13), [1])
+
+
+def test_the_fast_model_lays_what_standard_lays():
+    rng = random.Random(9)
+    checked = 0
+    while checked < 4000:
+        cards = [r for r in range(1, 14) for _ in range(4)]
+        rng.shuffle(cards)
+        pile: list[int] = []
+        count = 0
+        for r in cards[: rng.randint(0, 6)]:
+            if count + VALUE[r] > 31:
+                break
+            pile.append(r)
+            count += VALUE[r]
+        hand = tuple(sorted(cards[10 : 10 + rng.randint(1, 4)]))
+        if VALUE[hand[0]] > 31 - count:
+            continue
+        unseen = [0] + [4] * 13
+        for r in pile + list(hand):
+            unseen[r] -= 1
+        pool = [q for q in range(1, 14) for _ in range(unseen[q])]
+        for r in rng.sample(pool, rng.randint(0, 8)):
+            unseen[r] -= 1
+        held = rng.randint(0, 4)
+        scores = RankScores(tuple(pile), count, tuple(unseen), held)
+        assert answer(hand, count, scores) == model_choice(hand, tuple(pile), count, unseen, held)
+        checked += 1

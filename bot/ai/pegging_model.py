@@ -1,0 +1,74 @@
+"""The ``standard`` player's choice in the play, fast, for the searches that ask it again and
+again (:mod:`bot.ai.pegging_search`, :mod:`bot.ai.inference`).
+
+What ``standard`` lays (:func:`bot.ai.expert_pegging.model_choice`) is the best of its cards
+by a score that, but for one term, does not depend on the rest of its hand: the points the
+card makes minus the points the next player can be expected to make on it. So a search scores
+each rank once at a turn (:class:`RankScores`), and each world of the unseen cards only picks
+its best (:func:`answer`).
+"""
+
+from __future__ import annotations
+
+from .pegging import VALUE, _holding_chances, _reply_expectation, peg_points
+from .view import MAX_COUNT
+
+Unseen = tuple[int, ...]
+"""Per rank, how many cards the player cannot see."""
+
+
+class RankScores:
+    """What ``standard`` weighs in laying each rank on ``pile`` (worked out when first asked):
+    the points it makes, the points the next player can be expected to make on it, and whether
+    the other player may follow it (else the go may be the layer's)."""
+
+    __slots__ = ("pile", "count", "unseen", "other_held", "chances", "known")
+
+    def __init__(self, pile: tuple[int, ...], count: int, unseen: Unseen, other_held: int):
+        self.pile = pile
+        self.count = count
+        self.unseen = unseen
+        self.other_held = other_held
+        self.chances = _holding_chances(unseen, other_held, 1)
+        self.known: dict[int, tuple[int, float, bool]] = {}
+
+    def of(self, r: int) -> tuple[int, float, bool]:
+        known = self.known.get(r)
+        if known is None:
+            known = self.known[r] = self._work_out(r)
+        return known
+
+    def _work_out(self, r: int) -> tuple[int, float, bool]:
+        count_after = self.count + VALUE[r]
+        after = self.pile + (r,)
+        points = peg_points(after)
+        if count_after == MAX_COUNT:
+            return points, 0.0, True
+        room = MAX_COUNT - count_after
+        unseen = self.unseen
+        if self.other_held > 0 and any(unseen[q] for q in range(1, 14) if VALUE[q] <= room):
+            return points, _reply_expectation(after, count_after, self.chances), True
+        return points, 0.0, False
+
+
+def answer(hand: tuple[int, ...], count: int, scores: RankScores) -> int:
+    """The rank ``standard`` lays from ``hand`` (lowest first, a card fits): the same as
+    :func:`bot.ai.expert_pegging.model_choice`."""
+    best = -1
+    best_score = -1e9
+    last = -1
+    for i, r in enumerate(hand):
+        if r == last:
+            continue
+        last = r
+        if count + VALUE[r] > MAX_COUNT:
+            break
+        points, reply, followed = scores.of(r)
+        if not followed:  # nobody else can lay: the go is ours unless we can lay on
+            rest = hand[:i] + hand[i + 1 :]
+            if not (rest and VALUE[rest[0]] <= MAX_COUNT - count - VALUE[r]):
+                points += 1
+        score = points - reply + 0.01 * VALUE[r]
+        if score > best_score:
+            best, best_score = r, score
+    return best
