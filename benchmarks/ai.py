@@ -1,11 +1,13 @@
 """Computer players' benchmark: discard latency, expected points per deal, matches.
 
 Run from the repository root: .venv/bin/python benchmarks/ai.py [--deals N] [--games N]
+[--games-3p N] [--games-partners N] [--matches NAMES]
 
 Figures, one per line as ``name: value unit``:
 
 - ``discard_ms_<level>``: median (and p95, max) time to choose a two-handed discard.
-- ``play_ms_expert``: median and max time of the expert's pegging decisions in its matches.
+- ``play_ms_expert``: median and max time of the expert's pegging decisions in its two-player
+  matches.
 - ``dealer_points_<level>`` / ``pone_points_<level>``: on random deals (``--deals`` as dealer
   and as many as pone) against a ``standard`` opponent's discard, the exact expected points over
   the 40 starters not among the twelve cards dealt: the dealer's hand + crib, the pone's hand -
@@ -21,6 +23,17 @@ Figures, one per line as ``name: value unit``:
 - ``<a>_vs_<b>``: the win rate of ``a`` over two-player games with seats swapped each game
   (pairs of games on the same deals, duplicate style), with its 95% interval (Wilson; the
   pairing makes the true interval a little narrower).
+- ``expert_vs_standard_3p``: with three players (``Variant(players=3)``, to 121), the expert's
+  win rate against two ``standard`` players; 33.3% is even. Each seed is played three times,
+  the expert in seat 0, 1 and 2 (seat 0 deals first) on the same deals and cuts (duplicate
+  style), ``--games-3p`` games (default ``--games`` / 4) rounded up to whole rotations.
+  ``expert_vs_standard_partners``: in partnerships (``Variant(players=4,
+  partnerships=True)``), an expert team against a standard team, each seed played with the
+  expert team in seats 0 and 2, then in 1 and 3; 50% is even; ``--games-partners`` games
+  (default ``--games`` / 5), rounded up to pairs. Each with ``_ci95_low`` / ``_ci95_high``
+  (Wilson 95%), ``_games`` and ``_seconds``, and ``play_ms_expert_3p`` / ``_partners`` (with
+  ``play_p99_ms_`` and ``play_max_ms_``): the expert's plays in those games
+  (``benchmarks/matches_multi.py``). ``--matches`` selects them by these names too.
 - ``<level>_vs_yardstick_dealer`` / ``_pone`` (with ``_ci95``), for ``expert`` and (a
   reference) ``standard``: pegging alone against the Monte Carlo yardstick
   (``benchmarks/yardstick.py``, ``--playouts`` per card) over ``--yardstick-deals`` paired
@@ -28,8 +41,12 @@ Figures, one per line as ``name: value unit``:
   swapped, and the figure is the level's pegging points minus the yardstick's on the same
   dealer's (or pone's) cards; ``_both`` is their sum (the whole margin over the pair). Off by
   default (about 0.7 s a paired deal and level on one core).
-- ``total_seconds``: the whole run. The full default run (2,000 games a match) takes about
-  10-15 minutes on two cores, most of it the expert's games; ``--games 400`` takes 2-3.
+- ``total_seconds``: the whole run, most of it the expert's games. One core's seconds a game
+  (fee10b1, measured on a shared machine): about 0.75 for a two-player game with the expert
+  (0.25 before its search), 0.01 without it; 0.65-0.85 for three players, 1.0-1.35 for a
+  partnership game; the rest of the run (discards, expected points, the pegging trade) about
+  100. So ``--games 400`` takes about 10 minutes on two cores (the 3- and 4-player games about
+  1.5 of them), the full default run (2,000 games a match) about 45.
 """
 
 from __future__ import annotations
@@ -40,11 +57,11 @@ import random
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.matches_multi import KINDS, map_tasks, match_lines, play, wilson  # noqa: E402
 from benchmarks.yardstick import PLAYOUTS, duel_lines  # noqa: E402
 from bot.ai import choose_discard  # noqa: E402
 from bot.ai.discard import removal_options  # noqa: E402
@@ -52,9 +69,7 @@ from bot.ai.players import decide  # noqa: E402
 from bot.ai.view import SeatView  # noqa: E402
 from bot.engine import (  # noqa: E402
     FULL_PACK,
-    Game,
     Phase,
-    Play,
     Scored,
     ScoreReason,
     Variant,
@@ -132,7 +147,7 @@ def expected_points(
     seeds = list(range(2 * deals))
     chunks = [(level, seeds[i::workers], reference) for i in range(workers)]
     values: dict[int, float] = {}
-    for part in _map(workers, _deal_points, chunks):
+    for part in map_tasks(workers, _deal_points, chunks):
         values.update(part)
     return [values[s] for s in seeds[0::2]], [values[s] for s in seeds[1::2]]
 
@@ -198,7 +213,7 @@ def pegging_trade(deals: int, workers: int, starters: int = 8) -> tuple[int, lis
     crib it gives up and the pegging it gains (over ``deals`` deals in each role)."""
     seeds = list(range(2 * deals))
     chunks = [(seeds[i :: workers * 4], starters) for i in range(workers * 4)]
-    rows = [row for part in _map(workers, _pegging_trade, chunks) for row in part]
+    rows = [row for part in map_tasks(workers, _pegging_trade, chunks) for row in part]
     return len(rows), [r[0] for r in rows], [r[1] for r in rows]
 
 
@@ -212,23 +227,7 @@ def play_game(levels: tuple[str, str], seed: int, timings: list | None = None) -
     two games of a pair (same seed, seats swapped) see the same cards: duplicate cribbage,
     which takes most of the luck out of the comparison.
     """
-    game = Game.new(Variant(players=2), seed=seed, first_dealer=0)
-    rng = random.Random(seed)
-    while not game.is_over:
-        seat = game.to_act[0]
-        level = levels[seat]
-        if game.phase is Phase.CUT_FOR_STARTER:
-            depths = game.legal_actions(seat)
-            action = random.Random(f"{seed}:{game.deal_number}").choice(depths)
-            game.apply(seat, action)
-            continue
-        view = SeatView.of(game, seat)
-        start = time.perf_counter()
-        action = decide(view, level=level, seed=rng.getrandbits(32))
-        if timings is not None and level == "expert" and isinstance(action, Play):
-            timings.append(time.perf_counter() - start)
-        game.apply(seat, action)
-    return game.winner
+    return play(Variant(players=2), levels, seed, timings)
 
 
 def _match_chunk(args) -> tuple[int, int, list[float]]:
@@ -253,28 +252,11 @@ def match(a: str, b: str, games: int, workers: int) -> tuple[int, int, list[floa
     chunks = [c for c in chunks if c[2]]
     wins = total = 0
     timings: list[float] = []
-    for w, n, t in _map(workers, _match_chunk, chunks):
+    for w, n, t in map_tasks(workers, _match_chunk, chunks):
         wins += w
         total += n
         timings += t
     return wins, total, timings
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 0.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return centre - half, centre + half
-
-
-def _map(workers: int, fn, tasks):
-    if workers <= 1:
-        return [fn(t) for t in tasks]
-    with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(fn, tasks))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -287,13 +269,29 @@ def main(argv: list[str] | None = None) -> int:
         "--trade-deals", type=int, default=10_000, help="deals for the pegging trade-off"
     )
     parser.add_argument(
-        "--matches", default="all", help="comma-separated a_vs_b names, or 'all' or 'none'"
+        "--games-3p", type=int, help="3-player games (default --games / 4; whole rotations of 3)"
+    )
+    parser.add_argument(
+        "--games-partners", type=int, help="partnership games (default --games / 5; pairs)"
+    )
+    parser.add_argument(
+        "--matches",
+        default="all",
+        help="comma-separated a_vs_b names (expert_vs_standard_3p and _partners too), "
+        "or 'all' or 'none'",
     )
     parser.add_argument(
         "--yardstick-deals", type=int, default=0, help="paired deals against the yardstick"
     )
     parser.add_argument("--playouts", type=int, default=PLAYOUTS, help="yardstick play-outs")
     args = parser.parse_args(argv)
+    wanted = {f"{a}_vs_{b}" for a, b in MATCHES} | {f"expert_vs_standard_{k}" for k in KINDS}
+    if args.matches == "none":
+        wanted = set()
+    elif args.matches != "all":
+        if set(args.matches.split(",")) - wanted:
+            parser.error(f"unknown matches: {sorted(set(args.matches.split(',')) - wanted)}")
+        wanted = set(args.matches.split(","))
     started = time.perf_counter()
 
     for level in LEVELS:
@@ -337,11 +335,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"pegging_trade_net_interval: {half:.3f} points")
         print(f"pegging_trade_seconds: {time.perf_counter() - start:.1f} s")
 
-    wanted = {f"{a}_vs_{b}" for a, b in MATCHES}
-    if args.matches == "none":
-        wanted = set()
-    elif args.matches != "all":
-        wanted = set(args.matches.split(","))
     play_times: list[float] = []
     for a, b in MATCHES:
         if f"{a}_vs_{b}" not in wanted or not args.games:
@@ -352,6 +345,13 @@ def main(argv: list[str] | None = None) -> int:
         low, high = wilson(wins, n)
         print(f"{a}_vs_{b}: {100 * wins / n:.1f} % (95% interval {100 * low:.1f}-{100 * high:.1f})")
         print(f"{a}_vs_{b}_seconds: {time.perf_counter() - start:.1f} s")
+    multi = {"3p": args.games_3p, "partners": args.games_partners}
+    defaults = {"3p": args.games // 4, "partners": args.games // 5}
+    for kind in KINDS:
+        games = defaults[kind] if multi[kind] is None else multi[kind]
+        if f"expert_vs_standard_{kind}" in wanted and games > 0:
+            for line in match_lines(kind, games, args.workers):
+                print(line)
     if args.yardstick_deals:
         for level in ("expert", "standard"):
             for line in duel_lines(level, args.yardstick_deals, args.playouts, args.workers):

@@ -124,7 +124,8 @@ class Meter:
         hand = message if message.ephemeral and message.visible_to is user else None
         if hand is None:
             hands = [
-                m for m in self.emu.ephemerals_for(user, message.channel)
+                m
+                for m in self.emu.ephemerals_for(user, message.channel)
                 if any((b.custom_id or "").startswith("crib:") for b in m.buttons) or m.selects
             ]
             hand = hands[-1] if hands else None
@@ -142,8 +143,9 @@ def follow_into_thread(emu: DiscordEmulator, driver: Driver, home: Any) -> None:
         driver.channel = threads[-1]
 
 
-async def play(emu: DiscordEmulator, guild: Any, bot: Any, meter: Meter, players: int,
-               index: int) -> Game:
+async def play(
+    emu: DiscordEmulator, guild: Any, bot: Any, meter: Meter, players: int, index: int
+) -> Game:
     channel = emu.add_text_channel(guild, f"table-{players}p-{index}")
     users = [emu.add_user(f"{NAMES[i]}{players}{index}") for i in range(players)]
     driver = Driver(emu, channel, bot, seed=index)
@@ -182,9 +184,7 @@ async def play(emu: DiscordEmulator, guild: Any, bot: Any, meter: Meter, players
 def report(label: str, games: list[Game]) -> None:
     deals = [max(g.deal, 1) for g in games]
     per_player_pings = [n for g in games for n in g.pings.values()]
-    clicks = [
-        g.clicks[u.id] / d for g, d in zip(games, deals, strict=True) for u in g.users
-    ]
+    clicks = [g.clicks[u.id] / d for g, d in zip(games, deals, strict=True) for u in g.users]
     below = [n for g in games for n in g.below]
     print(f"games_{label}: {len(games)} games")
     print(f"deals_per_game_{label}: {statistics.mean(deals):.1f} deals")
@@ -219,9 +219,7 @@ async def main(games: int, sizes: list[int], strict: bool, rate_limits: bool = F
                     limits = getattr(emu.rest, "limits", None)  # ratelimits.py (issue 15)
                     before = (limits.bot_token_requests, limits.http_429) if limits else (0, 0)
                     meter.clicks_total = 0
-                    played = [
-                        await play(emu, guild, bot, meter, players, i) for i in range(games)
-                    ]
+                    played = [await play(emu, guild, bot, meter, players, i) for i in range(games)]
                     report(f"{players}p", played)
                     if limits is not None:
                         clicks = max(meter.clicks_total, 1)
@@ -245,10 +243,16 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2, help="games of each size")
     parser.add_argument("--sizes", type=int, nargs="+", default=[2, 4], choices=(2, 3, 4))
-    parser.add_argument("--lenient", action="store_true",
-                        help="record the bot's Discord violations instead of stopping on one")
-    parser.add_argument("--rate-limits", action="store_true",
-                        help="enforce Discord's rate limits (the players click at machine speed)")
+    parser.add_argument(
+        "--lenient",
+        action="store_true",
+        help="record the bot's Discord violations instead of stopping on one",
+    )
+    parser.add_argument(
+        "--rate-limits",
+        action="store_true",
+        help="enforce Discord's rate limits (the players click at machine speed)",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     asyncio.run(main(args.games, args.sizes, not args.lenient, args.rate_limits))
