@@ -74,18 +74,26 @@ def sample_opponent_two_handed(
     view: SeatView, rng: random.Random, samples: int, *, infer: bool = True
 ) -> list[tuple[int, ...]]:
     """Sorted rank tuples for the opponent's unlaid cards, one per sampled world."""
+    return [rest for rest, _ in _opponent_sixes(view, rng, samples, infer=infer)]
+
+
+def _opponent_sixes(
+    view: SeatView, rng: random.Random, samples: int, *, infer: bool = True
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Per sampled world, the opponent's unlaid ranks and (when the discard model dealt them)
+    the two it laid away."""
     opp = 1 - view.seat
     pool = unseen_pool(view)
     laid = sorted(played_by(view)[opp])
     held = 4 - len(laid)
     if held <= 0:
-        return [()] * samples
+        return [((), ())] * samples
     floor = view.go_floors().get(opp, 1)
     eligible = [r for r in pool if min(r, 10) >= floor]
     if len(eligible) < held:
         eligible = pool
     own = view.dealer == opp  # the opponent's discard went to its own crib
-    worlds: list[tuple[int, ...]] = []
+    worlds: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
     attempts = 0
     can_infer = infer and len(pool) >= held + 2
     laid_ranks = tuple(laid)
@@ -101,9 +109,9 @@ def sample_opponent_two_handed(
         else:
             continue
         if _fits(rest, floor):
-            worlds.append(rest)
+            worlds.append((rest, _without_all(tuple(sorted(extra)), rest) or ()))
     while len(worlds) < samples:
-        worlds.append(tuple(sorted(rng.sample(eligible, held))))
+        worlds.append((tuple(sorted(rng.sample(eligible, held))), ()))
     return worlds
 
 
@@ -175,41 +183,36 @@ def weighted_worlds(
     moments = _opponent_turns(view, opp, list(base))
     for _, card in view.played:
         base[card.rank] -= 1
-    worlds = sample_opponent_two_handed(view, rng, samples)
-    likelihood: dict[tuple[int, ...], float] = {}
+    likelihood: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
     out = []
-    for rest in worlds:
-        weight = likelihood.get(rest)
+    for rest, discards in _opponent_sixes(view, rng, samples):
+        weight = likelihood.get((rest, discards))
         if weight is None:
-            weight = likelihood[rest] = _play_likelihood(rest, moments)
+            weight = likelihood[rest, discards] = _play_likelihood(rest, discards, moments)
         out.append((weight, rest))
     return out, tuple(base)
 
 
-Moment = tuple[RankScores, int, tuple[int, ...], int]
-"""One card the opponent chose to lay: what ``standard`` weighed then, the count, the ranks it
-laid from then on (that card first), and the rank laid."""
+Moment = tuple[int, tuple[int, ...], int, tuple[int, ...], int, int]
+"""One card the opponent chose to lay: the pile and count it laid on, what nobody but the
+opponent had seen before it (the starter and the cards laid out), how many cards the other seat
+held, and the rank laid (with the index of that card among the opponent's)."""
 
 
 def _opponent_turns(view: SeatView, opp: int, unseen: list[int]) -> list[Moment]:
-    """The opponent's choices so far, replayed from the start of the play (``unseen``: what
-    nobody had seen before it, the starter out; the opponent's own cards are left in, as the
-    search does)."""
-    played = view.played
-    laid_by_opp = [c.rank for s, c in played if s == opp]
+    """The opponent's choices so far, replayed from the start of the play."""
     moments: list[Moment] = []
     pile: list[int] = []
     count = 0
     mine_held = 4
     k = 0
-    for seat, card in played:
+    for seat, card in view.played:
         r = card.rank
         value = min(r, 10)
         if count == 31 or count + value > 31:
             pile, count = [], 0
         if seat == opp:
-            scores = RankScores(tuple(pile), count, tuple(unseen), mine_held)
-            moments.append((scores, count, tuple(sorted(laid_by_opp[k:])), r))
+            moments.append((count, tuple(pile), k, tuple(unseen), mine_held, r))
             k += 1
         else:
             unseen[r] -= 1
@@ -219,11 +222,24 @@ def _opponent_turns(view: SeatView, opp: int, unseen: list[int]) -> list[Moment]
     return moments
 
 
-def _play_likelihood(rest: tuple[int, ...], moments: list[Moment]) -> float:
+def _play_likelihood(
+    rest: tuple[int, ...], discards: tuple[int, ...], moments: list[Moment]
+) -> float:
+    """:data:`PLAY_MISMATCH` to the power of the opponent's cards laid that a ``standard`` player
+    holding ``rest`` (and the cards it laid since) would not have laid, from what it could see."""
+    if not moments:
+        return 1.0
+    laid = [m[5] for m in moments]
     weight = 1.0
-    for scores, count, laid, r in moments:
-        hand = tuple(sorted(rest + laid))
+    for count, pile, k, unseen, mine_held, r in moments:
+        hand = tuple(sorted(rest + tuple(laid[k:])))
         fits = [q for q in hand if min(q, 10) <= 31 - count]
-        if fits[0] != fits[-1] and answer(hand, count, scores) != r:
+        if fits[0] == fits[-1]:
+            continue
+        seen = list(unseen)
+        for q in hand + discards:
+            seen[q] -= 1
+        scores = RankScores(pile, count, tuple(seen), mine_held)
+        if answer(hand, count, scores) != r:
             weight *= PLAY_MISMATCH
     return weight
