@@ -140,9 +140,23 @@ def _rank_show(ranks: tuple[int, ...], starter: int) -> int:
     return rank_points(tuple(sorted((*ranks, starter))))
 
 
+SEARCH_MULTI = True
+"""Three or four players, the expert searches what it may know (:mod:`bot.ai.pegging_search_multi`);
+off: one play-out per world and card (a switch for measuring)."""
+SEARCH_WORLDS_MULTI = 64
+"""Worlds the multi-player search deals (:func:`bot.ai.inference_multi.weighted_worlds_multi`)."""
+SEARCH_DEPTH_MULTI: int | None = 2
+"""How many of its own cards the multi-player search chooses (None: all; past it, the model):
+two keeps a decision within its time and the seat from "knowing" the hands deep in the tree."""
+
+
 def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict[int, float]:
-    """Three or four players: lay each card in every sampled world, then play the rest out with
-    every seat laying as ``standard`` would (from what it can see)."""
+    """Three or four players, per rank: the side's points minus the others' (shared out) for the
+    rest of the play, summed over :data:`EXPERT_SAMPLES_MULTI` worlds (the search: its weighted
+    average times that many, so the review's totals read the same either way).
+
+    With :data:`SEARCH_MULTI` the search over what the seat may know; off: lay each card in every
+    sampled world, then play the rest out with every seat laying as ``standard`` would."""
     from .inference import sample_others
 
     n = view.players
@@ -150,6 +164,16 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
     weights = tuple(1.0 if view.side_of(s) == view.side else -1.0 / (sides - 1) for s in range(n))
     pile = pile_ranks(view)
     me = tuple(sorted(c.rank for c in view.hand))
+    if SEARCH_MULTI:
+        from .inference_multi import weighted_worlds_multi
+        from .pegging_search_multi import search_values_multi
+
+        found = weighted_worlds_multi(view, rng, SEARCH_WORLDS_MULTI)
+        ranks = [c.rank for c in legal]
+        values = search_values_multi(
+            view.seat, me, pile, view.count, found, weights, ranks, SEARCH_DEPTH_MULTI
+        )
+        return {r: v * EXPERT_SAMPLES_MULTI for r, v in values.items()}
     base = [4] * 14
     base[0] = 0
     base[_starter(view).rank] -= 1

@@ -1,0 +1,297 @@
+"""The expert's pegging with three or four players: a search over what its seat may know.
+
+The same idea as the two-handed search (:mod:`bot.ai.pegging_search`), for the multi-player go
+rules. The seat cannot see the other hands, so it deals them many times over ("worlds",
+:func:`bot.ai.inference_multi.weighted_worlds_multi`) and searches the rest of the play as a tree
+of *what it will see*:
+
+- at each of its own turns it lays the card that is best on average over every world still
+  consistent with what it has seen by then;
+- at every other seat's turn (a partner's too: the seat cannot see its partner's cards either)
+  each world answers as a ``standard`` player would with that world's cards, from what that seat
+  can see (:func:`bot.ai.expert_pegging.model_choice`, its ``other_held`` the cards of the next
+  seat that still holds any, as :func:`bot.ai.expert_pegging.multi_rollout` does), and the
+  worlds split by the card laid;
+- after each card the worlds split by who lays next, since the seat sees who says go.
+
+With a ``depth`` the seat searches only its next few cards and then lays as the model would from
+what it can see (the expert searches two: deeper, few worlds are left per branch and the seat
+would all but "know" the hands).
+
+The go rules are the engine's (RULES.md, :meth:`bot.engine.Game._play`): after a card the turn
+passes to the first seat to the left that can lay without passing 31 (the seat that laid
+included, last); a seat that cannot is passed over until the count is reset. When nobody can lay,
+the last to lay pegs 1 (the go, or the last card); reaching 31 pegs 2 (in the card's points) and
+is never also a go. After a reset the seat to the left of the last to lay leads, skipping seats
+with no cards.
+
+Everything here works on ranks; suits do not matter in the play. The value is the weighted sum
+over the worlds of every seat's pegging points times its weight (the side's own +1, each other
+side's ``-1 / (sides - 1)``, as the old play-outs weighed them), divided by the total weight.
+"""
+
+from __future__ import annotations
+
+from .expert_pegging import model_choice
+from .memo import memo
+from .pegging import VALUE, peg_points
+from .pegging_solver import remove_rank
+from .view import MAX_COUNT
+
+Hands = tuple[tuple[int, ...], ...]
+World = tuple[float, Hands, Hands]
+"""(weight, per seat its unlaid ranks lowest first (the searching seat's entry is not read),
+per seat and rank what that seat cannot see at the root of the search)."""
+Path = tuple[tuple[int, int], ...]
+"""(seat, rank) for each card laid in the search so far (the same in every world of a node)."""
+
+
+def search_values_multi(
+    seat: int,
+    me: tuple[int, ...],
+    pile: tuple[int, ...],
+    count: int,
+    worlds: list[World],
+    weights: tuple[float, ...],
+    ranks: list[int],
+    depth: int | None = None,
+) -> dict[int, float]:
+    """Per rank in ``ranks`` (each must fit the count), the weighted average over ``worlds`` of
+    ``seat`` laying it now and everyone playing on as the search does (module docstring).
+
+    ``weights``: per seat, what its points count for the seat's side. ``depth``: how many of the
+    seat's own cards are searched, this one included (None: all); past it the seat lays as the
+    model would from what it can see (its entry of a world's unseen ranks)."""
+    total = sum(w for w, _, _ in worlds)
+    if not worlds or total <= 0:
+        raise ValueError("The search needs at least one world of positive weight")
+    n = len(weights)
+    hands = worlds[0][1]
+    if len(hands) != n:
+        raise ValueError("Each world needs a hand for every seat")
+    held = tuple(len(me) if s == seat else len(hands[s]) for s in range(n))
+    search = _Search(seat, weights, depth)
+    return {r: search.lay(me, held, pile, count, seat, r, worlds, ()) / total for r in ranks}
+
+
+class _Search:
+    """The tree of what ``seat`` will see; each method returns a weighted sum over its worlds."""
+
+    def __init__(self, seat: int, weights: tuple[float, ...], depth: int | None) -> None:
+        self.seat = seat
+        self.weights = weights
+        self.n = len(weights)
+        self.depth = depth
+
+    def searched(self, mover: int, path: Path) -> bool:
+        """Whether the seat chooses here by search (not past :attr:`depth`)."""
+        if mover != self.seat:
+            return False
+        return self.depth is None or sum(s == mover for s, _ in path) < self.depth
+
+    def answer(
+        self,
+        hand: tuple[int, ...],
+        held: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        mover: int,
+        unseen: tuple[int, ...],
+        path: Path,
+    ) -> int:
+        """The rank the model lays from ``hand`` (``mover``'s; ``unseen``: what it could not see
+        at the root), told the cards of the next seat that still holds any."""
+        room = MAX_COUNT - count
+        top = hand[0]
+        for q in hand:
+            if VALUE[q] <= room:
+                top = q
+        if hand[0] == top:
+            return top
+        after = (mover + 1) % self.n
+        while not held[after] and after != mover:
+            after = (after + 1) % self.n
+        seen = tuple(r for s, r in path if s != mover)
+        now = list(_unseen_now(unseen, seen))
+        return model_choice(hand, pile, count, now, held[after])
+
+    def lay(
+        self,
+        me: tuple[int, ...],
+        held: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        turn: int,
+        rank: int,
+        worlds: list[World],
+        path: Path,
+    ) -> float:
+        """``turn`` lays ``rank`` in every world of ``worlds``; then whoever lays next."""
+        if len(worlds) == 1:
+            w, hands, unseen = worlds[0]
+            return w * self.solo(me, hands, unseen, held, pile, count, turn, rank, path)
+        n, seat = self.n, self.seat
+        if turn == seat:
+            me = remove_rank(me, rank)
+        else:
+            worlds = [(w, _without(h, turn, rank), u) for w, h, u in worlds]
+        held = held[:turn] + (held[turn] - 1,) + held[turn + 1 :]
+        path = path + ((turn, rank),)
+        pile = pile + (rank,)
+        count += VALUE[rank]
+        weight = sum(w for w, _, _ in worlds)
+        value = self.weights[turn] * peg_points(pile) * weight
+        if count == MAX_COUNT:
+            return value + self.lead(me, held, turn, worlds, path)
+        room = MAX_COUNT - count
+        # Who lays next: the first seat to the left that has a card that fits (the seat itself
+        # last). The searching seat's own cards are the same in every world; the others' split.
+        groups: dict[int, list[World]] = {}
+        for world in worlds:
+            hands = world[1]
+            nxt = -1
+            for step in range(1, n + 1):
+                s = (turn + step) % n
+                if not held[s]:
+                    continue
+                low = me[0] if s == seat else hands[s][0]
+                if VALUE[low] <= room:
+                    nxt = s
+                    break
+            groups.setdefault(nxt, []).append(world)
+        for nxt, group in groups.items():
+            if nxt >= 0:
+                value += self.move(me, held, pile, count, nxt, group, path)
+            else:  # nobody can lay: the last to lay takes the go (or the last card)
+                value += self.weights[turn] * sum(w for w, _, _ in group)
+                value += self.lead(me, held, turn, group, path)
+        return value
+
+    def lead(
+        self,
+        me: tuple[int, ...],
+        held: tuple[int, ...],
+        last: int,
+        worlds: list[World],
+        path: Path,
+    ) -> float:
+        """The count is reset: the first seat left of ``last`` with cards leads (none: done)."""
+        for step in range(1, self.n + 1):
+            s = (last + step) % self.n
+            if held[s]:
+                return self.move(me, held, (), 0, s, worlds, path)
+        return 0.0
+
+    def move(
+        self,
+        me: tuple[int, ...],
+        held: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        mover: int,
+        worlds: list[World],
+        path: Path,
+    ) -> float:
+        """``mover`` lays (it has a card that fits in every world of ``worlds``)."""
+        room = MAX_COUNT - count
+        if self.searched(mover, path):
+            best: float | None = None
+            last = -1
+            for r in me:
+                if r == last:
+                    continue
+                last = r
+                if VALUE[r] > room:
+                    break
+                value = self.lay(me, held, pile, count, mover, r, worlds, path)
+                if best is None or value > best:
+                    best = value
+            if best is None:
+                raise ValueError("The seat to lay holds no card that fits the count")
+            return best
+        answers: dict[int, list[World]] = {}
+        for world in worlds:
+            hand = me if mover == self.seat else world[1][mover]
+            rank = self.answer(hand, held, pile, count, mover, world[2][mover], path)
+            answers.setdefault(rank, []).append(world)
+        value = 0.0
+        for rank, group in answers.items():
+            value += self.lay(me, held, pile, count, mover, rank, group, path)
+        return value
+
+    def solo(
+        self,
+        me: tuple[int, ...],
+        hands: Hands,
+        unseen: Hands,
+        held: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        turn: int,
+        rank: int,
+        path: Path,
+    ) -> float:
+        """:meth:`lay` in a single world (the seat sees every hand from here on), faster."""
+        n, seat, weights = self.n, self.seat, self.weights
+        value = 0.0
+        while True:
+            if turn == seat:
+                me = remove_rank(me, rank)
+            else:
+                hands = _without(hands, turn, rank)
+            held = held[:turn] + (held[turn] - 1,) + held[turn + 1 :]
+            path = path + ((turn, rank),)
+            pile = pile + (rank,)
+            count += VALUE[rank]
+            value += weights[turn] * peg_points(pile)
+            nxt = -1
+            if count < MAX_COUNT:
+                room = MAX_COUNT - count
+                for step in range(1, n + 1):
+                    s = (turn + step) % n
+                    if held[s] and VALUE[me[0] if s == seat else hands[s][0]] <= room:
+                        nxt = s
+                        break
+            if nxt < 0:
+                if count < MAX_COUNT:
+                    value += weights[turn]  # the go, or the last card
+                pile, count = (), 0
+                for step in range(1, n + 1):
+                    s = (turn + step) % n
+                    if held[s]:
+                        nxt = s
+                        break
+                if nxt < 0:
+                    return value
+            room = MAX_COUNT - count
+            if self.searched(nxt, path):
+                best: float | None = None
+                last = -1
+                for r in me:
+                    if r == last:
+                        continue
+                    last = r
+                    if VALUE[r] > room:
+                        break
+                    v = self.solo(me, hands, unseen, held, pile, count, nxt, r, path)
+                    if best is None or v > best:
+                        best = v
+                if best is None:
+                    raise ValueError("The seat to lay holds no card that fits the count")
+                return value + best
+            hand = me if nxt == seat else hands[nxt]
+            rank = self.answer(hand, held, pile, count, nxt, unseen[nxt], path)
+            turn = nxt
+
+
+def _without(hands: Hands, seat: int, rank: int) -> Hands:
+    return hands[:seat] + (remove_rank(hands[seat], rank),) + hands[seat + 1 :]
+
+
+@memo(1 << 16)
+def _unseen_now(unseen: tuple[int, ...], seen: tuple[int, ...]) -> tuple[int, ...]:
+    """What a seat cannot see once the others have laid ``seen`` in the search."""
+    out = list(unseen)
+    for r in seen:
+        out[r] -= 1
+    return tuple(out)
