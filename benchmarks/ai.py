@@ -343,7 +343,10 @@ def main(argv: list[str] | None = None) -> int:
         wins, n, timings = match(a, b, args.games, args.workers)
         play_times += timings
         low, high = wilson(wins, n)
-        print(f"{a}_vs_{b}: {100 * wins / n:.1f} % (95% interval {100 * low:.1f}-{100 * high:.1f})")
+        print(f"{a}_vs_{b}: {100 * wins / n:.1f} %")
+        print(f"{a}_vs_{b}_ci95_low: {100 * low:.1f} %")
+        print(f"{a}_vs_{b}_ci95_high: {100 * high:.1f} %")
+        print(f"{a}_vs_{b}_games: {n} games")
         print(f"{a}_vs_{b}_seconds: {time.perf_counter() - start:.1f} s")
     multi = {"3p": args.games_3p, "partners": args.games_partners}
     defaults = {"3p": args.games // 4, "partners": args.games // 5}
@@ -358,7 +361,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(line)
     if play_times:
         play_times.sort()
+        p99 = play_times[min(len(play_times) - 1, int(0.99 * len(play_times)))]
         print(f"play_ms_expert: {statistics.median(play_times) * 1000:.2f} ms")
+        print(f"play_p99_ms_expert: {p99 * 1000:.1f} ms")
         print(f"play_max_ms_expert: {play_times[-1] * 1000:.1f} ms")
     print(f"total_seconds: {time.perf_counter() - started:.0f} s")
     return 0

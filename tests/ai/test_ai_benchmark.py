@@ -1,6 +1,7 @@
 """The AI benchmark script runs (a tiny run: every figure printed, exit 0)."""
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -22,14 +23,17 @@ def test_a_tiny_benchmark_run(capsys):
         "dealer_points_expert",
         "pone_points_standard",
         "expert_vs_standard",
+        "expert_vs_standard_ci95_low",
+        "expert_vs_standard_ci95_high",
         "easy_vs_random",
         "play_ms_expert",
+        "play_p99_ms_expert",
         "pegging_changes_discard_expert",
         "pegging_trade_net_per_changed_deal",
         "total_seconds",
     ):
         assert name in names
-    assert all(": " in line for line in lines)
+    assert all(re.fullmatch(r"[a-z0-9_]+: [-+0-9.]+ \S+( \S+)*", line) for line in lines), lines
     assert module.wilson(50, 100)[0] < 0.5 < module.wilson(50, 100)[1]
 
 
