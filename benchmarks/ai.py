@@ -21,8 +21,10 @@ Figures, one per line as ``name: value unit``:
   pegging it gains (both kept hands pegged out by ``standard`` players over 8 starters), each
   per changed deal with its 95% interval, and the net.
 - ``<a>_vs_<b>``: the win rate of ``a`` over two-player games with seats swapped each game
-  (pairs of games on the same deals, duplicate style), with its 95% interval (Wilson; the
-  pairing makes the true interval a little narrower).
+  (pairs of games on the same deals, duplicate style), with its 95% interval (``_ci95_low``,
+  ``_ci95_high``: Wilson; the pairing makes the true interval a little narrower). The matches
+  against ``random`` and ``easy``, whose outcome is not in question, play ``--games-weak``
+  games (default ``--games`` / 4); the others ``--games``.
 - ``expert_vs_standard_3p``: with three players (``Variant(players=3)``, to 121), the expert's
   win rate against two ``standard`` players; 33.3% is even. Each seed is played three times,
   the expert in seat 0, 1 and 2 (seat 0 deals first) on the same deals and cuts (duplicate
@@ -41,12 +43,12 @@ Figures, one per line as ``name: value unit``:
   swapped, and the figure is the level's pegging points minus the yardstick's on the same
   dealer's (or pone's) cards; ``_both`` is their sum (the whole margin over the pair). Off by
   default (about 0.7 s a paired deal and level on one core).
+- ``play_ms_expert`` / ``play_p99_ms_expert`` / ``play_max_ms_expert``: the expert's play
+  decisions in its two-player matches (wall clock).
 - ``total_seconds``: the whole run, most of it the expert's games. One core's seconds a game
-  (fee10b1, measured on a shared machine): about 0.75 for a two-player game with the expert
-  (0.25 before its search), 0.01 without it; 0.65-0.85 for three players, 1.0-1.35 for a
-  partnership game; the rest of the run (discards, expected points, the pegging trade) about
-  100. So ``--games 400`` takes about 10 minutes on two cores (the 3- and 4-player games about
-  1.5 of them), the full default run (2,000 games a match) about 45.
+  (measured on a shared machine): about 0.4 for a two-player game with the expert, 0.01
+  without it; 0.65-0.85 for three players, 1.0-1.35 for a partnership game; the rest of the
+  run (discards, expected points, the pegging trade) about 100.
 """
 
 from __future__ import annotations
@@ -269,6 +271,11 @@ def main(argv: list[str] | None = None) -> int:
         "--trade-deals", type=int, default=10_000, help="deals for the pegging trade-off"
     )
     parser.add_argument(
+        "--games-weak",
+        type=int,
+        help="games of the matches against random and easy (default --games / 4, even)",
+    )
+    parser.add_argument(
         "--games-3p", type=int, help="3-player games (default --games / 4; whole rotations of 3)"
     )
     parser.add_argument(
@@ -336,11 +343,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pegging_trade_seconds: {time.perf_counter() - start:.1f} s")
 
     play_times: list[float] = []
+    weak = args.games_weak if args.games_weak is not None else 2 * max(1, args.games // 8)
     for a, b in MATCHES:
-        if f"{a}_vs_{b}" not in wanted or not args.games:
+        games = weak if b in ("random", "easy") else args.games
+        if f"{a}_vs_{b}" not in wanted or not games:
             continue
         start = time.perf_counter()
-        wins, n, timings = match(a, b, args.games, args.workers)
+        wins, n, timings = match(a, b, games, args.workers)
         play_times += timings
         low, high = wilson(wins, n)
         print(f"{a}_vs_{b}: {100 * wins / n:.1f} %")
