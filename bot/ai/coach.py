@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from bot.engine import Card, Game, Phase, rank_name
 
 from .discard import DiscardOption, table_options
-from .expert_pegging import expert_play
-from .pegging import describe, pile_ranks, standard_candidates
+from .expert_pegging import expert_values
+from .pegging import describe, distinct_by_rank, legal_cards, pile_ranks, standard_candidates
 from .view import MAX_COUNT, SeatView
 
 REVIEW_THRESHOLD = 0.5
@@ -133,16 +133,39 @@ def _needs_suits(option: DiscardOption) -> bool:
 class PlayAdvice:
     card: Card
     reason: str
+    runner_up: Card | None = None
+    """The next best card, when the choice is not forced."""
+    margin: float = 0.0
+    """How many points more ``card`` is worth than ``runner_up`` over the rest of the play (the
+    expert's search: its side's points minus the others')."""
 
     def __str__(self) -> str:
         return f"lay the {self.card}: {self.reason}"
 
+    @property
+    def comparison(self) -> str:
+        """How much better than the next best card, when that is worth saying."""
+        if self.runner_up is None or self.margin < NOTABLE_MARGIN:
+            return ""
+        return f"about {self.margin:.1f} points better than the {self.runner_up} over the play"
+
+
+NOTABLE_MARGIN = 0.2
+"""Points below which the coach does not compare the card with the next best (search noise)."""
+
 
 def play_advice(view: SeatView, *, seed: int | None = 0) -> PlayAdvice:
-    """The card the coach would lay (the expert's choice) and a short reason."""
+    """The card the coach would lay (the expert's choice), a short reason, and by how much it
+    beats the next best card."""
     rng = random.Random(seed)
-    card = expert_play(view, rng)
-    return PlayAdvice(card, play_reason(view, card))
+    legal = distinct_by_rank(legal_cards(view))
+    if len(legal) == 1:
+        return PlayAdvice(legal[0], play_reason(view, legal[0]))
+    values = expert_values(view, rng, legal)
+    ranked = sorted(legal, key=lambda c: (values[c.rank], 0.01 * c.value), reverse=True)
+    card, runner_up = ranked[0], ranked[1]
+    margin = values[card.rank] - values[runner_up.rank]
+    return PlayAdvice(card, play_reason(view, card), runner_up, margin)
 
 
 def play_reason(view: SeatView, card: Card) -> str:
@@ -194,7 +217,8 @@ def hint(game: Game, seat: int, *, top: int = 3) -> str:
         )
     if view.phase is Phase.PLAY and seat in view.to_act:
         advice = play_advice(view)
-        return f"Lay the {advice.card}: {advice.reason}."
+        more = f"; {advice.comparison}" if advice.comparison else ""
+        return f"Lay the {advice.card}: {advice.reason}{more}."
     if view.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_FOR_STARTER) and seat in view.to_act:
         return "Cut anywhere: no depth is better than another."
     return "Nothing to decide just now."

@@ -43,11 +43,16 @@ def expert_play(view: SeatView, rng: random.Random) -> Card:
     legal = distinct_by_rank(legal_cards(view))
     if len(legal) == 1:
         return legal[0]
-    if view.players == 2:
-        values = _expert_two_handed(view, rng, legal)
-    else:
-        values = _expert_multi(view, rng, legal)
+    values = expert_values(view, rng, legal)
     return max(legal, key=lambda c: (values[c.rank], 0.01 * c.value))
+
+
+def expert_values(view: SeatView, rng: random.Random, legal: list[Card]) -> dict[int, float]:
+    """Per rank of ``legal`` (one card per rank), the expert's average value of laying it: its
+    side's points minus the others' (shared out) over the rest of the play."""
+    if view.players == 2:
+        return _expert_two_handed(view, rng, legal)
+    return _expert_multi(view, rng, legal)
 
 
 def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) -> dict[int, float]:
@@ -152,8 +157,7 @@ two keeps a decision within its time and the seat from "knowing" the hands deep 
 
 def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict[int, float]:
     """Three or four players, per rank: the side's points minus the others' (shared out) for the
-    rest of the play, summed over :data:`EXPERT_SAMPLES_MULTI` worlds (the search: its weighted
-    average times that many, so the review's totals read the same either way).
+    rest of the play, averaged over the worlds.
 
     With :data:`SEARCH_MULTI` the search over what the seat may know; off: lay each card in every
     sampled world, then play the rest out with every seat laying as ``standard`` would."""
@@ -173,7 +177,7 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
         values = search_values_multi(
             view.seat, me, pile, view.count, found, weights, ranks, SEARCH_DEPTH_MULTI
         )
-        return {r: v * EXPERT_SAMPLES_MULTI for r, v in values.items()}
+        return values
     base = [4] * 14
     base[0] = 0
     base[_starter(view).rank] -= 1
@@ -192,7 +196,7 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
             totals[card.rank] += multi_rollout(
                 hands, pile, view.count, view.seat, card.rank, unseen, weights
             )
-    return totals
+    return {r: v / EXPERT_SAMPLES_MULTI for r, v in totals.items()}
 
 
 def multi_rollout(

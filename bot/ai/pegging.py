@@ -57,6 +57,17 @@ def peg_points(pile: tuple[int, ...]) -> int:
     return points
 
 
+@memo(1 << 14)
+def fitting_ranks(hand: tuple[int, ...], count: int) -> tuple[int, ...]:
+    """The distinct ranks of ``hand`` (lowest first) that may be laid on ``count``; raises if
+    none may (a seat is only asked to lay when one fits)."""
+    room = MAX_COUNT - count
+    ranks = tuple(sorted({r for r in hand if VALUE[r] <= room}))
+    if not ranks:
+        raise ValueError("The seat to lay holds no card that fits the count")
+    return ranks
+
+
 def describe(pile: tuple[int, ...], count_after: int, go: bool = False) -> list[str]:
     """Names of what laying the last rank of ``pile`` makes ('fifteen', 'a pair', ...)."""
     names = []

@@ -21,7 +21,7 @@ points minus the opponent's over the rest of the deal, weighted and summed over 
 from __future__ import annotations
 
 from .memo import memo
-from .pegging import VALUE, peg_points
+from .pegging import VALUE, fitting_ranks, peg_points
 from .pegging_model import RankScores, Unseen, answer
 from .pegging_solver import remove_rank
 from .view import MAX_COUNT
@@ -60,21 +60,9 @@ def _mine(
     unseen: Unseen,
 ) -> float:
     """The seat to lay (it has a card that fits): the best of its cards over ``worlds``."""
-    best: float | None = None
-    last = -1
-    room = MAX_COUNT - count
-    for r in me:
-        if r == last:
-            continue
-        last = r
-        if VALUE[r] > room:
-            break
-        value = _after_mine(me, held, pile, count, r, worlds, unseen)
-        if best is None or value > best:
-            best = value
-    if best is None:
-        raise ValueError("The seat to lay holds no card that fits the count")
-    return best
+    return max(
+        _after_mine(me, held, pile, count, r, worlds, unseen) for r in fitting_ranks(me, count)
+    )
 
 
 def _after_mine(

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from .expert_pegging import model_choice
 from .memo import memo
-from .pegging import VALUE, peg_points
+from .pegging import VALUE, fitting_ranks, peg_points
 from .pegging_solver import remove_rank
 from .view import MAX_COUNT
 
@@ -193,22 +193,11 @@ class _Search:
         path: Path,
     ) -> float:
         """``mover`` lays (it has a card that fits in every world of ``worlds``)."""
-        room = MAX_COUNT - count
         if self.searched(mover, path):
-            best: float | None = None
-            last = -1
-            for r in me:
-                if r == last:
-                    continue
-                last = r
-                if VALUE[r] > room:
-                    break
-                value = self.lay(me, held, pile, count, mover, r, worlds, path)
-                if best is None or value > best:
-                    best = value
-            if best is None:
-                raise ValueError("The seat to lay holds no card that fits the count")
-            return best
+            return max(
+                self.lay(me, held, pile, count, mover, r, worlds, path)
+                for r in fitting_ranks(me, count)
+            )
         answers: dict[int, list[World]] = {}
         for world in worlds:
             hand = me if mover == self.seat else world[1][mover]
@@ -263,22 +252,11 @@ class _Search:
                         break
                 if nxt < 0:
                     return value
-            room = MAX_COUNT - count
             if self.searched(nxt, path):
-                best: float | None = None
-                last = -1
-                for r in me:
-                    if r == last:
-                        continue
-                    last = r
-                    if VALUE[r] > room:
-                        break
-                    v = self.solo(me, hands, unseen, held, pile, count, nxt, r, path)
-                    if best is None or v > best:
-                        best = v
-                if best is None:
-                    raise ValueError("The seat to lay holds no card that fits the count")
-                return value + best
+                return value + max(
+                    self.solo(me, hands, unseen, held, pile, count, nxt, r, path)
+                    for r in fitting_ranks(me, count)
+                )
             hand = me if nxt == seat else hands[nxt]
             rank = self.answer(hand, held, pile, count, nxt, unseen[nxt], path)
             turn = nxt

@@ -57,12 +57,7 @@ from bot.engine import (
 )
 
 from .discard import DiscardOption, table_options
-from .expert_pegging import (
-    ENDGAME_REACH,
-    EXPERT_SAMPLES_MULTI,
-    _expert_multi,
-    _expert_two_handed,
-)
+from .expert_pegging import ENDGAME_REACH, expert_values
 from .pegging import distinct_by_rank, legal_cards
 from .view import SeatView
 from .winchance import current, discard_chance, play_chances
@@ -418,12 +413,9 @@ def play_values(view: SeatView, legal: list[Card], rng: random.Random) -> dict[i
     :func:`bot.ai.winchance.play_chances`).
     """
     blind = replace(view, scores=tuple(0 for _ in view.scores))
-    two = view.players == 2
-    search = _expert_two_handed if two else _expert_multi
-    rounds = ROUNDS_TWO if two else ROUNDS_MULTI
+    rounds = ROUNDS_TWO if view.players == 2 else ROUNDS_MULTI
     totals = {c.rank: 0.0 for c in legal}
     for _ in range(rounds):
-        for rank, total in search(blind, rng, legal).items():
-            totals[rank] += total
-    samples = rounds if two else rounds * EXPERT_SAMPLES_MULTI  # two-handed: averages
-    return {rank: total / samples for rank, total in totals.items()}
+        for rank, value in expert_values(blind, rng, legal).items():
+            totals[rank] += value
+    return {rank: total / rounds for rank, total in totals.items()}

@@ -102,6 +102,28 @@ def test_play_advice_and_reasons():
     assert advice.card.code == "3S"
     assert advice.reason == "makes fifteen for 2"
     assert str(advice) == "lay the 3♠: makes fifteen for 2"
+    # Fifteen-two against the next best card: the search says by how much.
+    assert advice.runner_up is not None and advice.margin > 1
+    hint = coach.hint(game, 1)
+    assert hint.startswith("Lay the 3♠: makes fifteen for 2; about ")
+    assert f"points better than the {advice.runner_up} over the play." in hint
+
+
+def test_a_forced_card_is_not_compared():
+    game = position(
+        Variant(players=2),
+        dealer=0,
+        kept=["KD QD 9D 8D", "7H 5C 3S 2H"],
+        starter="AS",
+        held=["9D 8D", "5C 2H"],
+        pile="KD 3S QD",
+        turn=0,
+    )
+    assert game.count == 23  # the 9 would make 32: the 8 is the only card
+    advice = coach.play_advice(SeatView.of(game, 0))
+    assert advice.card.code == "8D"
+    assert advice.runner_up is None and advice.comparison == ""
+    assert coach.hint(game, 0) == "Lay the 8♦: thirty-one for 2."
 
 
 def test_play_reasons_for_safe_and_paired_cards():
