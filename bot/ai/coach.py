@@ -187,7 +187,9 @@ def play_reason(view: SeatView, card: Card) -> str:
     if count_after in (5, 21):
         return f"the least risky card: it leaves the count at {count_after}"
     if view.count == 0 and card.value <= 4:
-        return f"safe lead: nothing makes fifteen on a {rank_name(card.rank)}"
+        name = rank_name(card.rank)
+        article = "an" if name in ("A", "8") else "a"
+        return f"safe lead: nothing makes fifteen on {article} {name}"
     if view.count == 0 and sum(1 for c in view.hand if c.rank == card.rank) >= 2:
         return "leads from a pair: if it is paired, three of a kind answers"
     if cand.reply < 0.5:

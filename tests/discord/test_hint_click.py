@@ -1,0 +1,41 @@
+"""The Hint button in the play: the expert's card, why, and by how much, changing nothing."""
+
+import pytest
+
+from bot.engine import Phase
+from tests.discord.test_discord_clicks import game, play_until, snapshot, two_player_game
+from tests.support.discord_players import open_club
+
+
+@pytest.fixture
+async def club(tmp_path):
+    async with open_club(tmp_path, names=("alice", "bob")) as driver:
+        yield driver
+
+
+def choice_to_make(driver) -> bool:
+    g = game(driver)
+    if g.phase is not Phase.PLAY:
+        return False
+    hand = g.hand(g.to_act[0])
+    return len({c.rank for c in hand if g.count + c.value <= 31}) >= 2
+
+
+async def test_hint_in_the_play_names_the_card_and_its_margin(club):
+    seats = await two_player_game(club)
+    await play_until(club, seats, lambda: choice_to_make(club))
+    mover = seats[club.whose_move()[0]]
+    opened = await club.click(mover.user, club.table_message(), "Your hand")
+    before = snapshot(club)
+    result = await club.click(mover.user, opened.message, "Hint")
+    note = result.message.content
+    assert "💡 Lay the " in note, note
+    assert ": " in note.split("💡 Lay the ", 1)[1]  # the reason follows the card
+    legal = {c for c in game(club).hand(game(club).to_act[0]) if game(club).count + c.value <= 31}
+    named = note.split("💡 Lay the ", 1)[1].split(":", 1)[0]
+    assert named in {str(c) for c in legal}
+    if "points better than the " in note:  # a close choice is not compared (search noise)
+        other = note.split("points better than the ", 1)[1].split(" over the play", 1)[0]
+        assert other in {str(c) for c in legal} and other != named
+    assert " on a A" not in note and " on a 8" not in note  # "an A", "an 8"
+    assert snapshot(club) == before  # a hint changes nothing
