@@ -28,11 +28,11 @@ Figures, one per line as ``name: value unit``:
 - ``expert_vs_standard_3p``: with three players (``Variant(players=3)``, to 121), the expert's
   win rate against two ``standard`` players; 33.3% is even. Each seed is played three times,
   the expert in seat 0, 1 and 2 (seat 0 deals first) on the same deals and cuts (duplicate
-  style), ``--games-3p`` games (default ``--games`` / 4) rounded up to whole rotations.
+  style), ``--games-3p`` games (default ``--games`` / 8) rounded up to whole rotations.
   ``expert_vs_standard_partners``: in partnerships (``Variant(players=4,
   partnerships=True)``), an expert team against a standard team, each seed played with the
   expert team in seats 0 and 2, then in 1 and 3; 50% is even; ``--games-partners`` games
-  (default ``--games`` / 5), rounded up to pairs. Each with ``_ci95_low`` / ``_ci95_high``
+  (default ``--games`` / 10), rounded up to pairs. Each with ``_ci95_low`` / ``_ci95_high``
   (Wilson 95%), ``_games`` and ``_seconds``, and ``play_ms_expert_3p`` / ``_partners`` (with
   ``play_p99_ms_`` and ``play_max_ms_``): the expert's plays in those games
   (``benchmarks/matches_multi.py``). ``--matches`` selects them by these names too.
@@ -276,10 +276,10 @@ def main(argv: list[str] | None = None) -> int:
         help="games of the matches against random and easy (default --games / 4, even)",
     )
     parser.add_argument(
-        "--games-3p", type=int, help="3-player games (default --games / 4; whole rotations of 3)"
+        "--games-3p", type=int, help="3-player games (default --games / 8; whole rotations of 3)"
     )
     parser.add_argument(
-        "--games-partners", type=int, help="partnership games (default --games / 5; pairs)"
+        "--games-partners", type=int, help="partnership games (default --games / 10; pairs)"
     )
     parser.add_argument(
         "--matches",
@@ -358,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{a}_vs_{b}_games: {n} games")
         print(f"{a}_vs_{b}_seconds: {time.perf_counter() - start:.1f} s")
     multi = {"3p": args.games_3p, "partners": args.games_partners}
-    defaults = {"3p": args.games // 4, "partners": args.games // 5}
+    defaults = {"3p": args.games // 8, "partners": args.games // 10}
     for kind in KINDS:
         games = defaults[kind] if multi[kind] is None else multi[kind]
         if f"expert_vs_standard_{kind}" in wanted and games > 0:

@@ -10,16 +10,15 @@ from collections import Counter
 from bot.engine import Card
 
 from .memo import memo
-from .pegging import (  # the memoized inner helpers too: the search calls them in its loop
+from .pegging import (
     VALUE,
     WIN,
-    _holding_chances,
-    _reply_expectation,
     distinct_by_rank,
     legal_cards,
     peg_points,
     pile_ranks,
 )
+from .pegging_model import RankScores, answer
 from .pegging_solver import EndgameSolver, lay, remove_rank
 from .view import MAX_COUNT, SeatView
 
@@ -274,33 +273,7 @@ def _model_choice(
     unseen: tuple[int, ...],
     other_held: int,
 ) -> int:
-    best = -1
-    best_score = -1e9
-    last = -1
-    chances = _holding_chances(unseen, other_held, 1)
-    for i, r in enumerate(hand):
-        if r == last:
-            continue
-        last = r
-        count_after = count + VALUE[r]
-        if count_after > MAX_COUNT:
-            break
-        after = pile + (r,)
-        points = peg_points(after)
-        reply = 0.0
-        if count_after < MAX_COUNT:
-            room = MAX_COUNT - count_after
-            other_fits = other_held > 0 and any(unseen[q] for q in range(1, 14) if VALUE[q] <= room)
-            if other_fits:
-                reply = _reply_expectation(after, count_after, chances)
-            else:
-                rest = hand[:i] + hand[i + 1 :]
-                if not (rest and VALUE[rest[0]] <= room):
-                    points += 1
-        score = points - reply + 0.01 * VALUE[r]
-        if score > best_score:
-            best, best_score = r, score
-    return best
+    return answer(hand, count, RankScores(pile, count, unseen, other_held))
 
 
 def rollout(
