@@ -37,7 +37,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.ai import choose_discard  # noqa: E402
 from bot.ai.expert_pegging import _first_then_rollout, multi_rollout  # noqa: E402
-from bot.ai.pegging import VALUE, distinct_by_rank, legal_cards  # noqa: E402
+from bot.ai.pegging import (  # noqa: E402
+    VALUE,
+    distinct_by_rank,
+    legal_cards,
+    unshown_rank_counts,
+)
 from bot.ai.players import decide  # noqa: E402
 from bot.ai.view import SeatView  # noqa: E402
 from bot.engine import (  # noqa: E402
@@ -75,11 +80,7 @@ def yardstick_values(
     unseen_me = [0] * 14
     for r in pool:
         unseen_me[r] += 1
-    base = [4] * 14
-    base[0] = 0
-    base[view.starter.rank] -= 1
-    for _, card in view.played:
-        base[card.rank] -= 1
+    base = unshown_rank_counts(view)
     held = view.held_counts()[opp]
     floor = view.go_floors().get(opp, 1)
     eligible = [i for i, r in enumerate(pool) if VALUE[r] >= floor]
@@ -123,12 +124,7 @@ def _multi_values(view: SeatView, rng: random.Random, playouts: int) -> dict[int
     unseen_me = [0] * 14
     for r in pool:
         unseen_me[r] += 1
-    base = [4] * 14
-    base[0] = 0
-    if view.starter is not None:
-        base[view.starter.rank] -= 1
-    for _, card in view.played:
-        base[card.rank] -= 1
+    base = unshown_rank_counts(view)
     held = view.held_counts()
     floors = view.go_floors()
     others = sorted((s for s in range(n) if s != view.seat), key=lambda s: -floors.get(s, 1))

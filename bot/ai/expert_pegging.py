@@ -17,6 +17,7 @@ from .pegging import (
     legal_cards,
     peg_points,
     pile_ranks,
+    unshown_rank_counts,
 )
 from .pegging_model import RankScores, answer
 from .pegging_solver import EndgameSolver, lay, remove_rank
@@ -87,11 +88,7 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
         w2 = sum(w for w, _ in found[half:])
         return {r: (first[r] * w1 + rest[r] * w2) / (w1 + w2) for r in ranks}
     worlds = sample_opponent_two_handed(view, rng, EXPERT_SAMPLES_TWO)
-    base = [4] * 14
-    base[0] = 0
-    base[_starter(view).rank] -= 1
-    for _, card in view.played:
-        base[card.rank] -= 1
+    base = unshown_rank_counts(view)
     unseen_me = list(base)
     for r in me:
         unseen_me[r] -= 1
@@ -177,11 +174,7 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
             view.seat, me, pile, view.count, found, weights, ranks, SEARCH_DEPTH_MULTI
         )
         return values
-    base = [4] * 14
-    base[0] = 0
-    base[_starter(view).rank] -= 1
-    for _, card in view.played:
-        base[card.rank] -= 1
+    base = unshown_rank_counts(view)
     totals = {c.rank: 0.0 for c in legal}
     for world in sample_others(view, rng, EXPERT_SAMPLES_MULTI):
         hands = [me if s == view.seat else world[s] for s in range(n)]

@@ -17,6 +17,7 @@ from functools import lru_cache
 from .crib import load_tables, rank_pair_key
 from .handvalue import rank_row
 from .memo import memo
+from .pegging import unshown_rank_counts
 from .pegging_model import RankScores, answer
 from .view import SeatView
 
@@ -176,13 +177,11 @@ def weighted_worlds(
     :data:`PLAY_MISMATCH` for each card a ``standard`` player holding that world's cards (and
     those it laid since) would not have laid."""
     opp = 1 - view.seat
-    base = [4] * 14
-    base[0] = 0
-    if view.starter is not None:
-        base[view.starter.rank] -= 1
-    moments = _opponent_turns(view, opp, list(base))
+    base = unshown_rank_counts(view)
+    before_the_play = list(base)
     for _, card in view.played:
-        base[card.rank] -= 1
+        before_the_play[card.rank] += 1
+    moments = _opponent_turns(view, opp, before_the_play)
     likelihood: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
     out = []
     for rest, discards in _opponent_sixes(view, rng, samples):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 from .inference import PLAY_MISMATCH, sample_others
+from .pegging import unshown_rank_counts
 from .view import MAX_COUNT, SeatView
 
 Hands = tuple[tuple[int, ...], ...]
@@ -28,12 +29,7 @@ def weighted_worlds_multi(
     laid and its own))."""
     n = view.players
     me = tuple(sorted(c.rank for c in view.hand))
-    base = [4] * 14
-    base[0] = 0
-    if view.starter is not None:
-        base[view.starter.rank] -= 1
-    for _, card in view.played:
-        base[card.rank] -= 1
+    base = unshown_rank_counts(view)
     out = []
     for world in sample_others(view, rng, samples):
         hands = tuple(me if s == view.seat else world[s] for s in range(n))

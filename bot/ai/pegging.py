@@ -125,6 +125,18 @@ def pile_ranks(view: SeatView) -> tuple[int, ...]:
     return tuple(c.rank for c in view.pile)
 
 
+def unshown_rank_counts(view: SeatView) -> list[int]:
+    """Per rank (index 1..13), the cards neither the starter nor the play has shown: what no
+    seat has seen but in its own hand and discard."""
+    counts = [4] * 14
+    counts[0] = 0
+    if view.starter is not None:
+        counts[view.starter.rank] -= 1
+    for _, card in view.played:
+        counts[card.rank] -= 1
+    return counts
+
+
 def unseen_rank_counts(view: SeatView) -> list[int]:
     counts = [4] * 14
     counts[0] = 0

@@ -86,16 +86,7 @@ def _after_mine(
         weight = sum([w for w, _ in worlds])
         return weight * points + _next(me, held, (), 0, worlds, unseen, opp_first=True)
     room = MAX_COUNT - count
-    follow: list[World] = []
-    stuck: list[World] = []
-    weight = stuck_weight = 0.0
-    for world in worlds:
-        weight += world[0]
-        if held and VALUE[world[1][0]] <= room:
-            follow.append(world)
-        else:
-            stuck.append(world)
-            stuck_weight += world[0]
+    follow, stuck, weight, stuck_weight = _split(worlds, held, room)
     value = weight * points
     if follow:
         value += _theirs(me, held, pile, count, follow, unseen)
@@ -184,22 +175,31 @@ def _after_theirs(
         weight = sum([w for w, _ in worlds])
         return -weight * points + _mine(me, held, pile, count, worlds, unseen)
     # The seat says go: the opponent lays on while it can, else takes the go.
-    on: list[World] = []
-    stuck: list[World] = []
-    weight = stuck_weight = 0.0
-    for world in worlds:
-        weight += world[0]
-        if held and VALUE[world[1][0]] <= room:
-            on.append(world)
-        else:
-            stuck.append(world)
-            stuck_weight += world[0]
+    on, stuck, weight, stuck_weight = _split(worlds, held, room)
     value = -weight * points
     if on:
         value += _theirs(me, held, pile, count, on, unseen)
     if stuck:
         value += -stuck_weight + _next(me, held, (), 0, stuck, unseen, opp_first=False)
     return value
+
+
+def _split(
+    worlds: list[World], held: int, room: int
+) -> tuple[list[World], list[World], float, float]:
+    """The worlds where the opponent can lay on ``room`` and those where it cannot (it says go:
+    the seat sees which), with the weight of all and of the second."""
+    follow: list[World] = []
+    stuck: list[World] = []
+    weight = stuck_weight = 0.0
+    for world in worlds:
+        weight += world[0]
+        if held and VALUE[world[1][0]] <= room:
+            follow.append(world)
+        else:
+            stuck.append(world)
+            stuck_weight += world[0]
+    return follow, stuck, weight, stuck_weight
 
 
 def _merged(worlds: list[World]) -> list[World]:
