@@ -19,6 +19,11 @@ Three and four players too (each other seat is dealt its cards, and the play-out
 int ranks with memoized scoring: see ``--speed``.
 
     .venv/bin/python benchmarks/yardstick.py --speed
+    .venv/bin/python benchmarks/yardstick.py --levels expert --deals 1200 --first-seed 80000
+
+``--against standard`` pegs the same duels against the ``standard`` level instead: a proxy about
+ten times quicker, for trying a change before the long run against the yardstick (its figures
+are named ``<level>_vs_standard_*``).
 """
 
 from __future__ import annotations
@@ -199,26 +204,42 @@ def peg_deal(
     return points[0], points[1]
 
 
-def duel_deal(level: str, seed: int, playouts: int, timings: list[float] | None = None):
-    """The same deal twice, ``level`` dealing against the yardstick then the other way round.
-    (``level``'s pegging as dealer minus the yardstick's on the same dealer's cards, the same
-    as pone): their sum is ``level``'s whole margin over the pair of deals."""
-    level_deals = peg_deal(seed, (level, YARDSTICK), playouts, timings)
-    yard_deals = peg_deal(seed, (YARDSTICK, level), playouts, timings)
+def duel_deal(
+    level: str,
+    seed: int,
+    playouts: int,
+    timings: list[float] | None = None,
+    against: str = YARDSTICK,
+):
+    """The same deal twice, ``level`` dealing against ``against`` (the yardstick, or a level: a
+    quicker proxy) then the other way round. (``level``'s pegging as dealer minus the other's on
+    the same dealer's cards, the same as pone): their sum is ``level``'s whole margin over the
+    pair of deals."""
+    level_deals = peg_deal(seed, (level, against), playouts, timings)
+    yard_deals = peg_deal(seed, (against, level), playouts, timings)
     return level_deals[0] - yard_deals[0], yard_deals[1] - level_deals[1]
 
 
-def _duel_chunk(args: tuple[str, list[int], int]) -> tuple[list[tuple[int, int]], list[float]]:
-    level, seeds, playouts = args
+def _duel_chunk(
+    args: tuple[str, list[int], int, str],
+) -> tuple[list[tuple[int, int]], list[float]]:
+    level, seeds, playouts, against = args
     timings: list[float] = []
-    return [duel_deal(level, s, playouts, timings) for s in seeds], timings
+    return [duel_deal(level, s, playouts, timings, against) for s in seeds], timings
 
 
-def duel(level: str, deals: int, playouts: int, workers: int, first_seed: int = 16_000):
-    """``deals`` paired deals of ``level`` against the yardstick: the (dealer, pone) edges per
+def duel(
+    level: str,
+    deals: int,
+    playouts: int,
+    workers: int,
+    first_seed: int = 16_000,
+    against: str = YARDSTICK,
+):
+    """``deals`` paired deals of ``level`` against ``against``: the (dealer, pone) edges per
     deal and the yardstick's decision times."""
     seeds = [first_seed + i for i in range(deals)]
-    chunks = [(level, seeds[i::workers], playouts) for i in range(workers)]
+    chunks = [(level, seeds[i::workers], playouts, against) for i in range(workers)]
     chunks = [c for c in chunks if c[1]]
     if workers <= 1:
         parts = [_duel_chunk(c) for c in chunks]
@@ -244,16 +265,17 @@ def duel_lines(
     workers: int,
     first_seed: int = 16_000,
     dump: str | None = None,
+    against: str = YARDSTICK,
 ) -> list[str]:
     """The ``name: value unit`` lines of :func:`duel` (see the module docstring); with ``dump``
     each deal's (seed, dealer edge, pone edge) is appended to that file as a JSON line."""
     start = time.perf_counter()
-    rows, timings = duel(level, deals, playouts, workers, first_seed)
+    rows, timings = duel(level, deals, playouts, workers, first_seed, against)
     if dump:
         with open(dump, "a") as out:
             for i, row in enumerate(rows):
                 out.write(json.dumps([level, playouts, first_seed + i, *row]) + "\n")
-    name = f"{level}_vs_yardstick"
+    name = f"{level}_vs_{against}"
     lines = [f"{name}_deals: {len(rows)} paired deals"]
     for role, values in (
         ("dealer", [float(r[0]) for r in rows]),
@@ -307,6 +329,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--first-seed", type=int, default=16_000)
     parser.add_argument("--dump", help="append each deal's edges to this file (JSON lines)")
+    parser.add_argument(
+        "--against",
+        default=YARDSTICK,
+        help="the opponent: the yardstick, or a level (standard: a quick proxy, about 10x faster)",
+    )
     args = parser.parse_args(argv)
     if args.speed:
         rate, median, worst = speed(args.decisions, args.playouts, args.seed)
@@ -316,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for level in args.levels.split(","):
         for line in duel_lines(
-            level, args.deals, args.playouts, args.workers, args.first_seed, args.dump
+            level, args.deals, args.playouts, args.workers, args.first_seed, args.dump, args.against
         ):
             print(line, flush=True)
     return 0

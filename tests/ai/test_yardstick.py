@@ -70,3 +70,15 @@ def test_with_three_and_four_players_it_takes_thirty_one_too(variant):
     values = yardstick.yardstick_values(view, random.Random(2), 40)
     assert set(values) == {10, 4, 7}
     assert yardstick.yardstick_play(view, random.Random(2), 40) == Card.parse("10S")
+
+
+def test_the_duel_runs_against_a_level_as_a_quick_proxy():
+    yardstick = _load("yardstick")
+    dealer, pone = yardstick.duel_deal("expert", 7, 0, against="standard")
+    mine = yardstick.peg_deal(7, ("expert", "standard"), 0)
+    theirs = yardstick.peg_deal(7, ("standard", "expert"), 0)
+    assert (dealer, pone) == (mine[0] - theirs[0], theirs[1] - mine[1])
+    lines = yardstick.duel_lines("expert", 2, 0, 1, against="standard")
+    names = {line.split(": ")[0] for line in lines}
+    assert {"expert_vs_standard_dealer", "expert_vs_standard_pone"} <= names
+    assert not any(name.endswith("_yardstick_ms") for name in names)  # no yardstick played
