@@ -84,16 +84,28 @@ def rebuild(
 
     ``hold``: whether the game holds between deals (its snapshot says: :func:`hold_of`). The
     flag is not in the games table: every game the manager makes since issue 13 has it, older
-    ones do not; ``None`` (no snapshot) reads it from the log: a game holds if it logged a
-    Next deal. That guess is wrong only for a log that ends in its first pause between deals
-    with nobody ready yet: it replays with that deal dealt.
+    ones do not. ``None`` (no snapshot to say) reads it from the log: a game that logged a Next
+    deal holds; one whose log goes on into a second deal without one does not (the replay with
+    the hold refuses it); any other holds, as every game made now does. So a log that ends in
+    its first pause between deals replays to that pause.
 
     Raises ``ValueError`` (``IllegalAction`` included) when the log does not replay, or when its
     seq numbers are not 1, 2, 3, ...
     """
     log = list(log)
-    if hold is None:
-        hold = any(record.action.get("type") == "next_deal" for record in log)
+    if hold is not None:
+        return _replay(variant, seed, first_dealer, log, hold)
+    if any(record.action.get("type") == "next_deal" for record in log):
+        return _replay(variant, seed, first_dealer, log, True)
+    try:
+        return _replay(variant, seed, first_dealer, log, True)
+    except ValueError:  # on past the first deal without a Next deal: an older game
+        return _replay(variant, seed, first_dealer, log, False)
+
+
+def _replay(
+    variant: Variant, seed: int, first_dealer: int | None, log: list[ActionRecord], hold: bool
+) -> Rebuilt:
     game = Game.new(variant, seed=seed, first_dealer=first_dealer, hold_between_deals=hold)
     ready = tuple(0 for _ in range(variant.players))
     out = Rebuilt(game, ready, [], {})

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from bot.engine import Cut, Variant
+from bot.engine import Cut, Phase, Variant
 from bot.sessions import RefusalReason, Replay
 from db import Conflict
 from tests.support.postgres import connect
@@ -71,6 +71,26 @@ async def test_a_game_resumes_after_a_restart_and_a_bad_snapshot_is_repaired(dat
         assert await manager.verify_all() == {game_id: "ok"}
         for _ in range(10):
             await play_one(manager, game_id, rng)
+        assert_durable(path, game_id, manager)
+
+
+async def test_a_game_in_its_first_pause_between_deals_is_rebuilt_to_that_pause(databases):
+    # No Next deal is logged yet: the log alone must not deal the second deal.
+    path = databases("pause")
+    async with running(path) as manager:
+        game_id = (await started_game(manager)).game_id
+        rng = random.Random(5)
+        while manager.view(game_id).phase is not Phase.NEXT_DEAL:
+            await play_one(manager, game_id, rng)
+        before = manager.view(game_id)
+        assert before.deal_number == 1
+    conn = connect(path)
+    conn.execute("UPDATE snapshots SET state = '{\"version\": 99}' WHERE game_id = ?", (game_id,))
+    conn.commit()
+    conn.close()
+    async with running(path) as manager:
+        assert manager.view(game_id) == before
+        await play_one(manager, game_id, rng)  # a Next deal, and the game goes on
         assert_durable(path, game_id, manager)
 
 
