@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from bot.engine import Card, Game, Phase, rank_name
 
 from .discard import DiscardOption, table_options
-from .expert_pegging import expert_values
+from .expert_pegging import expert_values, ranked
 from .pegging import describe, distinct_by_rank, legal_cards, pile_ranks, standard_candidates
 from .view import MAX_COUNT, SeatView
 
@@ -162,8 +162,7 @@ def play_advice(view: SeatView, *, seed: int | None = 0) -> PlayAdvice:
     if len(legal) == 1:
         return PlayAdvice(legal[0], play_reason(view, legal[0]))
     values = expert_values(view, rng, legal)
-    ranked = sorted(legal, key=lambda c: (values[c.rank], 0.01 * c.value), reverse=True)
-    card, runner_up = ranked[0], ranked[1]
+    card, runner_up = ranked(legal, values)[:2]
     margin = values[card.rank] - values[runner_up.rank]
     return PlayAdvice(card, play_reason(view, card), runner_up, margin)
 

@@ -43,8 +43,13 @@ def expert_play(view: SeatView, rng: random.Random) -> Card:
     legal = distinct_by_rank(legal_cards(view))
     if len(legal) == 1:
         return legal[0]
-    values = expert_values(view, rng, legal)
-    return max(legal, key=lambda c: (values[c.rank], 0.01 * c.value))
+    return ranked(legal, expert_values(view, rng, legal))[0]
+
+
+def ranked(legal: list[Card], values: dict[int, float]) -> list[Card]:
+    """``legal`` best first by the expert's ``values`` (per rank); on a tie, the higher card
+    (low cards are kept for goes and thirty-ones)."""
+    return sorted(legal, key=lambda c: (values[c.rank], 0.01 * c.value), reverse=True)
 
 
 def expert_values(view: SeatView, rng: random.Random, legal: list[Card]) -> dict[int, float]:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from .crib import load_tables, rank_pair_key
 from .handvalue import rank_row
 from .memo import memo
-from .pegging import unshown_rank_counts
+from .pegging import laid_on, unshown_rank_counts
 from .pegging_model import RankScores, answer
 from .view import SeatView
 
@@ -201,23 +201,16 @@ held, and the rank laid (with the index of that card among the opponent's)."""
 def _opponent_turns(view: SeatView, opp: int, unseen: list[int]) -> list[Moment]:
     """The opponent's choices so far, replayed from the start of the play."""
     moments: list[Moment] = []
-    pile: list[int] = []
-    count = 0
     mine_held = 4
     k = 0
-    for seat, card in view.played:
+    for (seat, card), (pile, count) in zip(view.played, laid_on(view), strict=True):
         r = card.rank
-        value = min(r, 10)
-        if count == 31 or count + value > 31:
-            pile, count = [], 0
         if seat == opp:
-            moments.append((count, tuple(pile), k, tuple(unseen), mine_held, r))
+            moments.append((count, pile, k, tuple(unseen), mine_held, r))
             k += 1
         else:
             unseen[r] -= 1
             mine_held -= 1
-        pile.append(r)
-        count += value
     return moments
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from .inference import PLAY_MISMATCH, sample_others
-from .pegging import unshown_rank_counts
+from .pegging import laid_on, unshown_rank_counts
 from .view import MAX_COUNT, SeatView
 
 Hands = tuple[tuple[int, ...], ...]
@@ -69,13 +69,8 @@ def play_likelihood_multi(view: SeatView, hands: Hands) -> float:
         unseen.append(u)
     left = [4] * n  # how many cards each seat holds (public)
     weight = 1.0
-    pile: list[int] = []
-    count = 0
-    for seat, card in played:
+    for (seat, card), (pile, count) in zip(played, laid_on(view), strict=True):
         r = card.rank
-        value = min(r, 10)
-        if count == MAX_COUNT or count + value > MAX_COUNT:
-            pile, count = [], 0
         if seat != view.seat:
             hand = held[seat]
             fits = [q for q in hand if min(q, 10) <= MAX_COUNT - count]
@@ -83,7 +78,7 @@ def play_likelihood_multi(view: SeatView, hands: Hands) -> float:
                 after = (seat + 1) % n
                 while not left[after] and after != seat:
                     after = (after + 1) % n
-                choice = model_choice(tuple(hand), tuple(pile), count, unseen[seat], left[after])
+                choice = model_choice(tuple(hand), pile, count, unseen[seat], left[after])
                 if choice != r:
                     weight *= PLAY_MISMATCH
             if r in hand:
@@ -92,6 +87,4 @@ def play_likelihood_multi(view: SeatView, hands: Hands) -> float:
             if s != seat:
                 unseen[s][r] -= 1
         left[seat] -= 1
-        pile.append(r)
-        count += value
     return weight

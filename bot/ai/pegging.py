@@ -125,6 +125,23 @@ def pile_ranks(view: SeatView) -> tuple[int, ...]:
     return tuple(c.rank for c in view.pile)
 
 
+def laid_on(view: SeatView) -> list[tuple[tuple[int, ...], int]]:
+    """For each card of ``view.played`` in order, the pile (ranks) and count it was laid on.
+
+    The count was reset before a card when it stood at 31, or when the card would have passed
+    31 (nobody could lay on it: someone took the go)."""
+    out: list[tuple[tuple[int, ...], int]] = []
+    pile: tuple[int, ...] = ()
+    count = 0
+    for _, card in view.played:
+        if count == MAX_COUNT or count + card.value > MAX_COUNT:
+            pile, count = (), 0
+        out.append((pile, count))
+        pile += (card.rank,)
+        count += card.value
+    return out
+
+
 def unshown_rank_counts(view: SeatView) -> list[int]:
     """Per rank (index 1..13), the cards neither the starter nor the play has shown: what no
     seat has seen but in its own hand and discard."""

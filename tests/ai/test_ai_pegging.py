@@ -8,7 +8,7 @@ from bot.ai.pegging_solver import TwoHandedSolver
 from bot.ai.players import decide
 from bot.ai.view import SeatView
 from bot.engine import FULL_PACK, Game, Phase, Play, Scored, ScoreReason, Variant, score_pegging
-from tests.support.engine_positions import play, position
+from tests.support.engine_positions import play, position, random_two_handed
 
 
 def test_rank_pegging_points_match_the_engine_on_random_piles():
@@ -58,14 +58,7 @@ def _engine_best(game: Game, seat: int) -> int:
 def test_solver_agrees_with_minimax_through_the_engine():
     rng = random.Random(11)
     for _ in range(6):
-        cards = rng.sample(FULL_PACK, 9)
-        a, b, starter = cards[:4], cards[4:8], cards[8]
-        game = position(
-            Variant(players=2),
-            dealer=0,
-            kept=[" ".join(c.code for c in b), " ".join(c.code for c in a)],
-            starter=starter.code,
-        )
+        game, a, b = random_two_handed(rng)
         # Seat 1 (the pone) leads; the solver's seat "A" is seat 1.
         solver = TwoHandedSolver()
         me = tuple(sorted(c.rank for c in a))

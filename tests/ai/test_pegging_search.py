@@ -11,7 +11,7 @@ from bot.ai.pegging_search import search_values
 from bot.ai.players import decide
 from bot.ai.view import SeatView
 from bot.engine import FULL_PACK, Game, Phase, Play, Scored, ScoreReason, Variant
-from tests.support.engine_positions import position
+from tests.support.engine_positions import position, random_two_handed
 
 PLAY_REASONS = (ScoreReason.PLAY, ScoreReason.GO, ScoreReason.LAST_CARD)
 
@@ -62,15 +62,7 @@ def _one_world(game: Game, seat: int):
 
 @pytest.mark.parametrize("seed", range(8))
 def test_with_the_other_hand_known_the_search_is_the_best_answer_through_the_engine(seed):
-    rng = random.Random(seed)
-    cards = rng.sample(FULL_PACK, 9)
-    a, b, starter = cards[:4], cards[4:8], cards[8]
-    game = position(
-        Variant(players=2),
-        dealer=0,
-        kept=[" ".join(c.code for c in b), " ".join(c.code for c in a)],
-        starter=starter.code,
-    )
+    game, a, b = random_two_handed(random.Random(seed))
     me = tuple(sorted(c.rank for c in a))
     values = search_values(me, (), 0, *_one_world(game, 1), sorted(set(me)))
     for card in a:

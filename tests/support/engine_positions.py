@@ -58,3 +58,17 @@ def play(game: Game, *cards: str) -> list:
         seat = game.to_act[0]
         events += game.apply(seat, Play(Card.parse(text)))
     return events
+
+
+def random_two_handed(rng) -> tuple[Game, list[Card], list[Card]]:
+    """A two-handed game right after the starter, on nine random cards: the game, the pone's
+    four cards (seat 1, to lead) and the dealer's (seat 0)."""
+    cards = rng.sample(FULL_PACK, 9)
+    pone, dealer, starter = cards[:4], cards[4:8], cards[8]
+    game = position(
+        Variant(players=2),
+        dealer=0,
+        kept=[" ".join(c.code for c in dealer), " ".join(c.code for c in pone)],
+        starter=starter.code,
+    )
+    return game, pone, dealer
