@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from bot.engine import Card
 
@@ -63,11 +64,11 @@ def expert_values(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
 def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) -> dict[int, float]:
     """Per rank, the expert's average value of laying it (its points minus the opponent's).
 
-    Far from the end: the search over what the seat may know (:mod:`bot.ai.pegging_search`).
-    Near the end of the game: the average over sampled worlds of laying each card, then playing
-    on as ``standard`` would (both seats, each from what it can see), the rollouts stopping when
-    a side reaches the target and the show (in counting order) settling the rest; with four
-    cards or fewer left that end is searched exactly."""
+    The search over what the seat may know (:mod:`bot.ai.pegging_search`); near the end of the
+    game it stops when a side reaches the target and the show (in counting order) settles the
+    rest (:class:`ShowEnding`). Without :data:`SEARCH`: the average over sampled worlds of laying
+    each card, then playing on as ``standard`` would (both seats, each from what it can see),
+    with four cards or fewer left near the end searched exactly."""
     from .inference import sample_opponent_two_handed
 
     opp = 1 - view.seat
@@ -76,12 +77,20 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
     target = view.variant.target
     needs = (target - view.scores[view.side], target - view.scores[view.side_of(opp)])
     endgame = min(needs) <= ENDGAME_REACH
-    if SEARCH and not endgame:
+    if SEARCH:
         from .inference import weighted_worlds
         from .pegging_search import search_values
 
         ranks = [c.rank for c in legal]
         found, unseen = weighted_worlds(view, rng, SEARCH_WORLDS)
+        if endgame:  # every world: the values are in wins as well as points
+            my_show, pone = _my_show(view), 0 if view.dealer == opp else 1
+
+            def solver(shows: tuple[int, int]) -> EndgameSolver:
+                return EndgameSolver(needs, shows, pone, ENDGAME_CRIB)
+
+            ending = ShowEnding(view, needs, my_show, solver)
+            return search_values(me, pile, view.count, found, unseen, ranks, ending)
         half = len(found) // 2
         first = search_values(me, pile, view.count, found[:half], unseen, ranks)
         top = sorted(first.values(), reverse=True)
@@ -144,6 +153,35 @@ def _rank_show(ranks: tuple[int, ...], starter: int) -> int:
     if len(ranks) != 4:
         return 0
     return rank_points(tuple(sorted((*ranks, starter))))
+
+
+class ShowEnding:
+    """The end of the play near the end of a game, for the search
+    (:class:`~bot.ai.pegging_search.Ending`): the show settles a play that ends with nobody
+    out, as ``solver`` (made for the seat's show and the opponent's, from the cards it laid)
+    says."""
+
+    def __init__(
+        self,
+        view: SeatView,
+        needs: tuple[int, int],
+        my_show: int,
+        solver: Callable[[tuple[int, int]], EndgameSolver],
+    ) -> None:
+        self.needs = needs
+        self.my_show = my_show
+        self.starter = _starter(view).rank
+        self.opp_laid = tuple(c.rank for s, c in view.played if s != view.seat)
+        self.solver = solver
+        self.solvers: dict[tuple[int, ...], EndgameSolver] = {}
+
+    def value(self, got: tuple[int, int], laid: tuple[int, ...]) -> float:
+        hand = tuple(sorted(self.opp_laid + laid))
+        end = self.solvers.get(hand)
+        if end is None:
+            shows = (self.my_show, _rank_show(hand, self.starter))
+            end = self.solvers[hand] = self.solver(shows)
+        return end.terminal(got)
 
 
 SEARCH_MULTI = True

@@ -15,13 +15,17 @@ Each world follows one line of answers, so the work per world is about the numbe
 which the seat can lay its own cards (at most 24): a few hundred worlds fit in a decision.
 
 Everything here works on ranks; suits do not matter in the play. Values are the seat's pegging
-points minus the opponent's over the rest of the deal, weighted and summed over the worlds.
+points minus the opponent's over the rest of the deal, weighted and summed over the worlds;
+near the end of a game an :class:`Ending` values the play instead: reaching the target wins at
+once (:data:`~bot.ai.pegging.WIN`), and a play that ends with nobody out is valued by the show.
 """
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from .memo import memo
-from .pegging import VALUE, fitting_ranks, peg_points
+from .pegging import VALUE, WIN, fitting_ranks, peg_points
 from .pegging_model import RankScores, Unseen, answer
 from .pegging_solver import remove_rank
 from .view import MAX_COUNT
@@ -32,6 +36,21 @@ per rank) is the same in every world: the cards it holds itself are not taken ou
 changes its model's answers too rarely to matter (measured: the same edge over 600 paired deals)
 and lets worlds holding the same cards be searched once."""
 
+Got = tuple[int, int]
+"""Points the seat and the opponent have made since the search began."""
+
+
+class Ending(Protocol):
+    """How the search values the play near the end of a game."""
+
+    needs: tuple[int, int]
+    """Points the seat and the opponent still need: reaching it wins at once."""
+
+    def value(self, got: Got, laid: tuple[int, ...]) -> float:
+        """The play over with nobody out: ``got`` the points each side made in the search,
+        ``laid`` the ranks the opponent laid in it (every world that gets here held them)."""
+        ...
+
 
 def search_values(
     me: tuple[int, ...],
@@ -40,148 +59,220 @@ def search_values(
     worlds: list[World],
     unseen: Unseen,
     ranks: list[int],
+    ending: Ending | None = None,
 ) -> dict[int, float]:
     """Per rank in ``ranks`` (each must fit the count), the weighted average over ``worlds`` of
-    laying it now and playing on as the search does: the seat's points minus the opponent's."""
+    laying it now and playing on as the search does: the seat's points minus the opponent's,
+    or with ``ending`` the value it gives (``WIN`` for reaching the target first)."""
     total = sum(w for w, _ in worlds)
     if not worlds or total <= 0:
         raise ValueError("The search needs at least one world of positive weight")
+    search = _Search(ending)
     held = len(worlds[0][1])
     worlds = _merged(worlds)
-    return {r: _after_mine(me, held, pile, count, r, worlds, unseen) / total for r in ranks}
+    return {
+        r: search.after_mine(me, held, pile, count, r, worlds, unseen, (0, 0), ()) / total
+        for r in ranks
+    }
 
 
-def _mine(
-    me: tuple[int, ...],
-    held: int,
-    pile: tuple[int, ...],
-    count: int,
-    worlds: list[World],
-    unseen: Unseen,
-) -> float:
-    """The seat to lay (it has a card that fits): the best of its cards over ``worlds``."""
-    return max(
-        _after_mine(me, held, pile, count, r, worlds, unseen) for r in fitting_ranks(me, count)
-    )
+class _Search:
+    """The tree of what the seat will see. Each method returns the weighted sum over its worlds
+    of the points diff from here on; with an ending, the points made so far (``got``) are
+    checked against the needs, and the end of the play adds what the ending says beyond them."""
 
+    def __init__(self, ending: Ending | None) -> None:
+        self.ending = ending
 
-def _after_mine(
-    me: tuple[int, ...],
-    held: int,
-    pile: tuple[int, ...],
-    count: int,
-    r: int,
-    worlds: list[World],
-    unseen: Unseen,
-) -> float:
-    """The seat lays ``r`` (the opponent sees it); the worlds split by whether the opponent can
-    follow (a go is seen). ``held``: how many cards the opponent holds (the same in every
-    world)."""
-    me = remove_rank(me, r)
-    unseen = _without(unseen, r)
-    pile = pile + (r,)
-    count += VALUE[r]
-    points = peg_points(pile)
-    if count == MAX_COUNT:
-        weight = sum([w for w, _ in worlds])
-        return weight * points + _next(me, held, (), 0, worlds, unseen, opp_first=True)
-    room = MAX_COUNT - count
-    follow, stuck, weight, stuck_weight = _split(worlds, held, room)
-    value = weight * points
-    if follow:
-        value += _theirs(me, held, pile, count, follow, unseen)
-    if stuck:
+    def residual(self, weight: float, got: Got, laid: tuple[int, ...], out: int | None) -> float:
+        """At an end (``out``: the side that reached the target, or None at the end of the
+        play): what the ending adds beyond the points diff (nothing without an ending)."""
+        ending = self.ending
+        if ending is None:
+            return 0.0
+        final = ending.value(got, laid) if out is None else (WIN if out == 0 else -WIN)
+        return weight * (final - (got[0] - got[1]))
+
+    def out(self, got: Got) -> int | None:
+        ending = self.ending
+        if ending is None:
+            return None
+        if got[0] >= ending.needs[0]:
+            return 0
+        if got[1] >= ending.needs[1]:
+            return 1
+        return None
+
+    def mine(
+        self,
+        me: tuple[int, ...],
+        held: int,
+        pile: tuple[int, ...],
+        count: int,
+        worlds: list[World],
+        unseen: Unseen,
+        got: Got,
+        laid: tuple[int, ...],
+    ) -> float:
+        """The seat to lay (it has a card that fits): the best of its cards over ``worlds``."""
+        return max(
+            self.after_mine(me, held, pile, count, r, worlds, unseen, got, laid)
+            for r in fitting_ranks(me, count)
+        )
+
+    def after_mine(
+        self,
+        me: tuple[int, ...],
+        held: int,
+        pile: tuple[int, ...],
+        count: int,
+        r: int,
+        worlds: list[World],
+        unseen: Unseen,
+        got: Got,
+        laid: tuple[int, ...],
+    ) -> float:
+        """The seat lays ``r`` (the opponent sees it); the worlds split by whether the opponent
+        can follow (a go is seen). ``held``: how many cards the opponent holds (the same in
+        every world)."""
+        me = remove_rank(me, r)
+        unseen = _without(unseen, r)
+        pile = pile + (r,)
+        count += VALUE[r]
+        points = peg_points(pile)
+        if points:
+            got = (got[0] + points, got[1])
+            if (out := self.out(got)) is not None:
+                weight = sum([w for w, _ in worlds])
+                return weight * points + self.residual(weight, got, laid, out)
+        if count == MAX_COUNT:
+            weight = sum([w for w, _ in worlds])
+            rest = self.next(me, held, (), 0, worlds, unseen, got, laid, opp_first=True)
+            return weight * points + rest
+        room = MAX_COUNT - count
+        follow, stuck, weight, stuck_weight = _split(worlds, held, room)
+        value = weight * points
+        if follow:
+            value += self.theirs(me, held, pile, count, follow, unseen, got, laid)
+        if stuck:
+            if me and VALUE[me[0]] <= room:
+                value += self.mine(me, held, pile, count, stuck, unseen, got, laid)
+            else:  # nobody can lay: the seat takes the go
+                got = (got[0] + 1, got[1])
+                value += stuck_weight
+                if (out := self.out(got)) is not None:
+                    value += self.residual(stuck_weight, got, laid, out)
+                else:
+                    value += self.next(me, held, (), 0, stuck, unseen, got, laid, opp_first=True)
+        return value
+
+    def next(
+        self,
+        me: tuple[int, ...],
+        held: int,
+        pile: tuple[int, ...],
+        count: int,
+        worlds: list[World],
+        unseen: Unseen,
+        got: Got,
+        laid: tuple[int, ...],
+        *,
+        opp_first: bool,
+    ) -> float:
+        """After a reset: the player after the last to lay leads if it has cards, else the
+        other; with no cards left, the end of the play."""
+        if opp_first and held:
+            return self.theirs(me, held, pile, count, worlds, unseen, got, laid)
+        if me:
+            return self.mine(me, held, pile, count, worlds, unseen, got, laid)
+        if held:
+            return self.theirs(me, held, pile, count, worlds, unseen, got, laid)
+        if self.ending is None:
+            return 0.0
+        return self.residual(sum([w for w, _ in worlds]), got, laid, None)
+
+    def theirs(
+        self,
+        me: tuple[int, ...],
+        held: int,
+        pile: tuple[int, ...],
+        count: int,
+        worlds: list[World],
+        unseen: Unseen,
+        got: Got,
+        laid: tuple[int, ...],
+    ) -> float:
+        """The opponent lays (it has a card that fits in every world): each world answers as
+        ``standard`` would, and the worlds split by the card laid."""
+        room = MAX_COUNT - count
+        answers: dict[int, list[World]] = {}
+        scores = RankScores(pile, count, unseen, len(me))
+        for world in worlds:
+            hand = world[1]
+            low = hand[0]
+            if len(hand) == 1 or hand[-1] == low:
+                rank = low
+            else:
+                top = low
+                for q in hand:
+                    if VALUE[q] <= room:
+                        top = q
+                rank = low if top == low else answer(hand, count, scores)
+            group = answers.get(rank)
+            if group is None:
+                answers[rank] = [world]
+            else:
+                group.append(world)
+        value = 0.0
+        for rank, group in answers.items():
+            value += self.after_theirs(me, held, pile, count, rank, group, unseen, got, laid)
+        return value
+
+    def after_theirs(
+        self,
+        me: tuple[int, ...],
+        held: int,
+        pile: tuple[int, ...],
+        count: int,
+        rank: int,
+        worlds: list[World],
+        unseen: Unseen,
+        got: Got,
+        laid: tuple[int, ...],
+    ) -> float:
+        held -= 1
+        worlds = _merged([(w, remove_rank(h, rank)) for w, h in worlds])
+        if self.ending is not None:
+            laid = laid + (rank,)
+        pile = pile + (rank,)
+        count += VALUE[rank]
+        points = peg_points(pile)
+        if points:
+            got = (got[0], got[1] + points)
+            if (out := self.out(got)) is not None:
+                weight = sum([w for w, _ in worlds])
+                return -weight * points + self.residual(weight, got, laid, out)
+        if count == MAX_COUNT:
+            weight = sum([w for w, _ in worlds])
+            rest = self.next(me, held, (), 0, worlds, unseen, got, laid, opp_first=False)
+            return -weight * points + rest
+        room = MAX_COUNT - count
         if me and VALUE[me[0]] <= room:
-            value += _mine(me, held, pile, count, stuck, unseen)
-        else:  # nobody can lay: the seat takes the go
-            value += stuck_weight + _next(me, held, (), 0, stuck, unseen, opp_first=True)
-    return value
-
-
-def _next(
-    me: tuple[int, ...],
-    held: int,
-    pile: tuple[int, ...],
-    count: int,
-    worlds: list[World],
-    unseen: Unseen,
-    *,
-    opp_first: bool,
-) -> float:
-    """After a reset: the player after the last to lay leads if it has cards, else the other."""
-    if opp_first and held:
-        return _theirs(me, held, pile, count, worlds, unseen)
-    if me:
-        return _mine(me, held, pile, count, worlds, unseen)
-    if held:
-        return _theirs(me, held, pile, count, worlds, unseen)
-    return 0.0
-
-
-def _theirs(
-    me: tuple[int, ...],
-    held: int,
-    pile: tuple[int, ...],
-    count: int,
-    worlds: list[World],
-    unseen: Unseen,
-) -> float:
-    """The opponent lays (it has a card that fits in every world): each world answers as
-    ``standard`` would, and the worlds split by the card laid."""
-    room = MAX_COUNT - count
-    answers: dict[int, list[World]] = {}
-    scores = RankScores(pile, count, unseen, len(me))
-    for world in worlds:
-        hand = world[1]
-        low = hand[0]
-        if len(hand) == 1 or hand[-1] == low:
-            rank = low
-        else:
-            top = low
-            for q in hand:
-                if VALUE[q] <= room:
-                    top = q
-            rank = low if top == low else answer(hand, count, scores)
-        group = answers.get(rank)
-        if group is None:
-            answers[rank] = [world]
-        else:
-            group.append(world)
-    value = 0.0
-    for rank, group in answers.items():
-        value += _after_theirs(me, held, pile, count, rank, group, unseen)
-    return value
-
-
-def _after_theirs(
-    me: tuple[int, ...],
-    held: int,
-    pile: tuple[int, ...],
-    count: int,
-    rank: int,
-    worlds: list[World],
-    unseen: Unseen,
-) -> float:
-    held -= 1
-    worlds = _merged([(w, remove_rank(h, rank)) for w, h in worlds])
-    pile = pile + (rank,)
-    count += VALUE[rank]
-    points = peg_points(pile)
-    if count == MAX_COUNT:
-        weight = sum([w for w, _ in worlds])
-        return -weight * points + _next(me, held, (), 0, worlds, unseen, opp_first=False)
-    room = MAX_COUNT - count
-    if me and VALUE[me[0]] <= room:
-        weight = sum([w for w, _ in worlds])
-        return -weight * points + _mine(me, held, pile, count, worlds, unseen)
-    # The seat says go: the opponent lays on while it can, else takes the go.
-    on, stuck, weight, stuck_weight = _split(worlds, held, room)
-    value = -weight * points
-    if on:
-        value += _theirs(me, held, pile, count, on, unseen)
-    if stuck:
-        value += -stuck_weight + _next(me, held, (), 0, stuck, unseen, opp_first=False)
-    return value
+            weight = sum([w for w, _ in worlds])
+            return -weight * points + self.mine(me, held, pile, count, worlds, unseen, got, laid)
+        # The seat says go: the opponent lays on while it can, else takes the go.
+        on, stuck, weight, stuck_weight = _split(worlds, held, room)
+        value = -weight * points
+        if on:
+            value += self.theirs(me, held, pile, count, on, unseen, got, laid)
+        if stuck:
+            got = (got[0], got[1] + 1)
+            value -= stuck_weight
+            if (out := self.out(got)) is not None:
+                value += self.residual(stuck_weight, got, laid, out)
+            else:
+                value += self.next(me, held, (), 0, stuck, unseen, got, laid, opp_first=False)
+        return value
 
 
 def _split(
@@ -204,7 +295,7 @@ def _split(
 
 def _merged(worlds: list[World]) -> list[World]:
     """Worlds where the opponent holds the same cards play alike from here on: one world with
-    their weights summed."""
+    their weights summed (every world at a node has laid the same cards to get there)."""
     if len(worlds) < 2:
         return worlds
     weights: dict[tuple[int, ...], float] = {}

@@ -376,50 +376,32 @@ class _ChanceEnd(EndgameSolver):
 def play_chances(
     view: SeatView, legal: Sequence[Card], rng: random.Random, rounds: int
 ) -> dict[int, float]:
-    """Per rank of ``legal``, the chance to win after laying it: the expert's search over
-    sampled worlds (``rounds`` x its sample) with :class:`_ChanceEnd` valuing the end."""
+    """Per rank of ``legal``, the chance to win after laying it: the expert's search over what
+    the seat may know (:mod:`bot.ai.pegging_search`) on ``rounds`` times its worlds,
+    :class:`_ChanceEnd` valuing the end."""
     from .crib import crib_value
-    from .expert_pegging import EXPERT_SAMPLES_TWO, _first_then_rollout, _my_show, _rank_show
-    from .inference import sample_opponent_two_handed
+    from .expert_pegging import SEARCH_WORLDS, ShowEnding, _my_show
+    from .inference import weighted_worlds
     from .pegging import pile_ranks
+    from .pegging_search import search_values
 
     opp = 1 - view.seat
-    starter = view.starter
-    if starter is None:
-        raise ValueError("The play starts after the starter is cut")
     target = view.variant.target
     needs = (target - view.scores[view.side], target - view.scores[view.side_of(opp)])
     thrown = view.discards or ()
     own = view.crib_is_ours
     crib = measured("crib", crib_value(thrown, key="2", own=own) if len(thrown) == 2 else None)
-    me = tuple(sorted(c.rank for c in view.hand))
-    base = [0] + [
-        4 - [starter.rank, *(c.rank for _, c in view.played)].count(r) for r in range(1, 14)
-    ]
-    unseen_me = [n - me.count(r) for r, n in enumerate(base)]
-    my_show = _my_show(view)
-    opp_laid = [c.rank for s, c in view.played if s == opp]
     pone = 0 if view.dealer == opp else 1
-    totals = {c.rank: 0.0 for c in legal}
-    for _ in range(rounds):
-        worlds = sample_opponent_two_handed(view, rng, EXPERT_SAMPLES_TWO)
-        for world, times in Counter(worlds).items():
-            unseen_opp = [n - world.count(r) for r, n in enumerate(base)]
-            opp_show = _rank_show(tuple(sorted(opp_laid + list(world))), starter.rank)
-            end = _ChanceEnd(needs, (my_show, opp_show), pone, crib, target)
-            for card in legal:
-                r = card.rank
-                if len(me) + len(world) <= 4:
-                    value = end.after(me, world, pile_ranks(view), view.count, 0, r, (0, 0))
-                else:
-                    seen_by_opp = list(unseen_opp)
-                    seen_by_opp[r] -= 1
-                    value = _first_then_rollout(
-                        me, world, pile_ranks(view), view.count, r, unseen_me, seen_by_opp, end
-                    )
-                totals[r] += times * value
-    samples = rounds * EXPERT_SAMPLES_TWO
-    return {r: (total / samples / WIN + 1.0) / 2.0 for r, total in totals.items()}
+
+    def solver(shows: tuple[int, int]) -> _ChanceEnd:
+        return _ChanceEnd(needs, shows, pone, crib, target)
+
+    ending = ShowEnding(view, needs, _my_show(view), solver)
+    me = tuple(sorted(c.rank for c in view.hand))
+    found, unseen = weighted_worlds(view, rng, rounds * SEARCH_WORLDS)
+    ranks = [c.rank for c in legal]
+    values = search_values(me, pile_ranks(view), view.count, found, unseen, ranks, ending)
+    return {r: min(1.0, max(0.0, (v / WIN + 1.0) / 2.0)) for r, v in values.items()}  # rounding
 
 
 # --------------------------------------------------------------------------- the command

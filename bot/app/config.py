@@ -98,9 +98,7 @@ def load_config(environ: Mapping[str, str] | None = None, *, dotenv: bool = True
             )
         guild_id = int(guild_text)
     try:
-        shards = parse_shards(
-            env.get("CRIBBAGE_SHARD_COUNT", ""), env.get("CRIBBAGE_SHARDS", "")
-        )
+        shards = parse_shards(env.get("CRIBBAGE_SHARD_COUNT", ""), env.get("CRIBBAGE_SHARDS", ""))
     except ShardError as err:
         raise ConfigError(str(err)) from None
     database = database_target(env, dotenv=False)
