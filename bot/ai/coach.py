@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from bot.engine import Card, Game, Phase, rank_name
 
 from .discard import DiscardOption, table_options
-from .expert_pegging import expert_values, ranked
+from .expert_pegging import expert_values, near_the_end, ranked
 from .pegging import describe, distinct_by_rank, legal_cards, pile_ranks, standard_candidates
 from .view import MAX_COUNT, SeatView
 
@@ -137,7 +137,10 @@ class PlayAdvice:
     """The next best card, when the choice is not forced."""
     margin: float = 0.0
     """How many points more ``card`` is worth than ``runner_up`` over the rest of the play (the
-    expert's search: its side's points minus the others')."""
+    expert's search: its side's points minus the others'), or with ``chances`` how much more
+    likely it wins the game (0 to 1)."""
+    chances: bool = False
+    """Near the end of a two-handed game: the expert (and so the coach) plays for the win."""
 
     def __str__(self) -> str:
         return f"lay the {self.card}: {self.reason}"
@@ -145,25 +148,40 @@ class PlayAdvice:
     @property
     def comparison(self) -> str:
         """How much better than the next best card, when that is worth saying."""
-        if self.runner_up is None or self.margin < NOTABLE_MARGIN:
+        if self.runner_up is None:
+            return ""
+        if self.chances:
+            if self.margin < NOTABLE_CHANCE:
+                return ""
+            return f"about {100 * self.margin:.0f}% more chance to win than the {self.runner_up}"
+        if self.margin < NOTABLE_MARGIN:
             return ""
         return f"about {self.margin:.1f} points better than the {self.runner_up} over the play"
 
 
 NOTABLE_MARGIN = 0.2
 """Points below which the coach does not compare the card with the next best (search noise)."""
+NOTABLE_CHANCE = 0.01
+"""Likewise near the end of a game, in the chance to win."""
 
 
 def play_advice(view: SeatView, *, seed: int | None = 0) -> PlayAdvice:
-    """The card the coach would lay (the expert's choice), a short reason, and by how much it
-    beats the next best card."""
+    """The card the coach would lay (the expert's choice: near the end of a two-handed game the
+    best chance to win), a short reason, and by how much it beats the next best card."""
+    from .players import chance_ranked, in_chances  # the players sit above the coach's search
+
     rng = random.Random(seed)
     legal = distinct_by_rank(legal_cards(view))
     if len(legal) == 1:
         return PlayAdvice(legal[0], play_reason(view, legal[0]))
+    if in_chances(view) and (by_chance := chance_ranked(view, legal, rng)):
+        (card, best), (runner_up, next_best) = by_chance[:2]
+        return PlayAdvice(card, play_reason(view, card), runner_up, best - next_best, True)
     values = expert_values(view, rng, legal)
     card, runner_up = ranked(legal, values)[:2]
     margin = values[card.rank] - values[runner_up.rank]
+    if view.players == 2 and near_the_end(view):
+        margin = 0.0  # the game all but decided: the search's values are wins as well as points
     return PlayAdvice(card, play_reason(view, card), runner_up, margin)
 
 

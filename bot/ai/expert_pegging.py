@@ -39,6 +39,12 @@ SEARCH_CLEAR = 0.5
 stops there (the other half changes the choice too rarely to be worth its time)."""
 
 
+def near_the_end(view: SeatView) -> bool:
+    """Either side is within :data:`ENDGAME_REACH` of the target."""
+    target = view.variant.target
+    return any(target - score <= ENDGAME_REACH for score in view.scores)
+
+
 def expert_play(view: SeatView, rng: random.Random) -> Card:
     """Search over sampled worlds (see the module docstring)."""
     legal = distinct_by_rank(legal_cards(view))
@@ -76,7 +82,7 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
     pile = pile_ranks(view)
     target = view.variant.target
     needs = (target - view.scores[view.side], target - view.scores[view.side_of(opp)])
-    endgame = min(needs) <= ENDGAME_REACH
+    endgame = near_the_end(view)
     if SEARCH:
         from .inference import weighted_worlds
         from .pegging_search import search_values

@@ -34,7 +34,7 @@ from .discard import (
     removal_options,
     table_options,
 )
-from .expert_pegging import ENDGAME_REACH, expert_play
+from .expert_pegging import expert_play, near_the_end
 from .pegging import distinct_by_rank, easy_play, legal_cards, standard_play
 from .position import position_adjusted
 from .view import SeatView
@@ -207,12 +207,12 @@ CHANCE_OPTIONS = 8
 
 
 def in_chances(view: SeatView) -> bool:
-    """Decide by the chance to win: two-handed, either side within :data:`ENDGAME_REACH` of the
-    target, and the game still open (:data:`CHANCE_SPAN`)."""
+    """Decide by the chance to win: two-handed, either side near the end
+    (:func:`~bot.ai.expert_pegging.near_the_end`), and the game still open
+    (:data:`CHANCE_SPAN`)."""
     if not CHANCES or view.players != 2:
         return False
-    target = view.variant.target
-    if all(target - score > ENDGAME_REACH for score in view.scores):
+    if not near_the_end(view):
         return False
     from .winchance import current  # the table sits above the players (it self-plays them)
 
@@ -232,15 +232,26 @@ def chance_discard(options: list[DiscardOption], view: SeatView) -> tuple[Card, 
 
 
 def chance_play(view: SeatView, rng: random.Random) -> Card:
-    """The card with the best chance to win: the expert's search with reaching the target
-    winning at once and the end of the play valued by the show and the table
-    (:func:`bot.ai.winchance.play_chances`); when every card is as good, the expert's points."""
-    from .winchance import play_chances
-
+    """The card with the best chance to win (:func:`chance_ranked`); when every card is as good,
+    the expert's points."""
     legal = distinct_by_rank(legal_cards(view))
     if len(legal) == 1:
         return legal[0]
+    ranked = chance_ranked(view, legal, rng)
+    return ranked[0][0] if ranked else expert_play(view, rng)
+
+
+def chance_ranked(
+    view: SeatView, legal: list[Card], rng: random.Random
+) -> list[tuple[Card, float]] | None:
+    """``legal`` (one card per rank) best first by the chance to win after laying each: the
+    expert's search with reaching the target winning at once and the end of the play valued by
+    the show and the table (:func:`bot.ai.winchance.play_chances`); None when every card is as
+    good (the chances then say nothing: the points decide)."""
+    from .winchance import play_chances
+
     chances = play_chances(view, legal, rng, 1)
     if max(chances.values()) - min(chances.values()) < 1e-6:
-        return expert_play(view, rng)
-    return max(legal, key=lambda c: (round(chances[c.rank], 9), 0.01 * c.value))
+        return None
+    order = sorted(legal, key=lambda c: (round(chances[c.rank], 9), 0.01 * c.value), reverse=True)
+    return [(c, chances[c.rank]) for c in order]

@@ -57,7 +57,7 @@ from bot.engine import (
 )
 
 from .discard import DiscardOption, table_options
-from .expert_pegging import ENDGAME_REACH, expert_values
+from .expert_pegging import expert_values, near_the_end
 from .pegging import distinct_by_rank, legal_cards
 from .view import SeatView
 from .winchance import current, discard_chance, play_chances
@@ -312,14 +312,9 @@ def _review_deal(
     return DealReview(deal.number, deal.dealer, tuple(decisions))
 
 
-def _near_end(view: SeatView) -> bool:
-    target = view.variant.target
-    return any(target - score <= ENDGAME_REACH for score in view.scores)
-
-
 def _in_chances(view: SeatView) -> bool:
     """Value this decision in chances to win: two-handed, near the end, the game still open."""
-    if view.players != 2 or not _near_end(view):
+    if view.players != 2 or not near_the_end(view):
         return False
     return CHANCE_SPAN[0] < current(view) < CHANCE_SPAN[1]
 
@@ -366,7 +361,7 @@ def _discard_decision(
         chosen=choice(chosen),
         best=choice(best),
         options=len(options),
-        near_end=_near_end(view),
+        near_end=near_the_end(view),
         chances=chances is not None,
     )
 
@@ -398,7 +393,7 @@ def _play(game_id: int, view: SeatView, action: Play, where: tuple[int, int]) ->
         chosen=Choice((card,), (), values[card.rank]),
         best=Choice((best_card,), (), values[best_rank]),
         options=len(legal),
-        near_end=_near_end(view),
+        near_end=near_the_end(view),
         chances=chances,
     )
 

@@ -5,11 +5,11 @@ from itertools import combinations
 
 import pytest
 
-from bot.ai import coach
+from bot.ai import coach, players
 from bot.ai.crib import crib_value, table_key
 from bot.ai.discard import crib_weight
 from bot.ai.view import SeatView
-from bot.engine import FULL_PACK, Game, Phase, Variant, parse_cards, score_show
+from bot.engine import FULL_PACK, Game, Phase, Play, Variant, parse_cards, score_show
 from tests.support.engine_positions import play, position
 
 
@@ -107,6 +107,45 @@ def test_play_advice_and_reasons():
     hint = coach.hint(game, 1)
     assert hint.startswith("Lay the 3♠: makes fifteen for 2; about ")
     assert f"points better than the {advice.runner_up} over the play." in hint
+
+
+def test_near_the_end_the_coach_speaks_in_chances_to_win_as_the_expert_plays():
+    # The pone needs 2 and can make fifteen on the dealer's 10: the game, whatever follows.
+    game = position(
+        Variant(players=2),
+        dealer=0,
+        kept=["10D 9C 8H 4S", "5H KS 2C 3D"],
+        starter="9S",
+        scores=[118, 119],
+        held=["9C 8H 4S", "5H KS 2C 3D"],
+        pile="10D",
+        turn=1,
+    )
+    view = SeatView.of(game, 1)
+    advice = coach.play_advice(view)
+    assert advice.card.code == "5H" and advice.chances
+    assert advice.margin > 0.01  # the next best card leaves the dealer a chance
+    hint = coach.hint(game, 1)
+    assert hint.startswith("Lay the 5♥: makes fifteen for 2; about ")
+    assert "% more chance to win than the " in hint and "points" not in hint
+    assert players.decide(view, level="expert", seed=0) == Play(advice.card)
+
+
+def test_a_decided_game_is_not_compared_in_points():
+    # The dealer needs 2, the pone 40: the pone's chance is under 1%, the search's values are
+    # wins as well as points, and the coach does not call them "points better".
+    game = position(
+        Variant(players=2),
+        dealer=0,
+        kept=["10D 9C 8H 4S", "5H KS 2C 3D"],
+        starter="9S",
+        scores=[119, 81],
+        held=["9C 8H 4S", "5H KS 2C 3D"],
+        pile="10D",
+        turn=1,
+    )
+    advice = coach.play_advice(SeatView.of(game, 1))
+    assert not advice.chances and advice.comparison == ""
 
 
 def test_a_forced_card_is_not_compared():
