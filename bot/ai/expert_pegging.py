@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from bot.engine import Card
 
@@ -24,6 +25,9 @@ from .pegging_model import RankScores, answer
 from .pegging_solver import EndgameSolver, lay, remove_rank
 from .view import MAX_COUNT, SeatView
 
+if TYPE_CHECKING:
+    from .pegging_search import Ending
+
 EXPERT_SAMPLES_TWO = 64
 EXPERT_SAMPLES_MULTI = 96
 ENDGAME_CRIB = 4.7
@@ -37,6 +41,8 @@ SEARCH_WORLDS = 200
 SEARCH_CLEAR = 0.5
 """When the best card leads the next by this many points over half the worlds, the search
 stops there (the other half changes the choice too rarely to be worth its time)."""
+SEARCH_CLEAR_CHANCE = 0.02
+"""Likewise near the end of a game, in the chance to win (:func:`bot.ai.winchance.play_chances`)."""
 
 
 def near_the_end(view: SeatView) -> bool:
@@ -84,29 +90,14 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
     needs = (target - view.scores[view.side], target - view.scores[view.side_of(opp)])
     endgame = near_the_end(view)
     if SEARCH:
-        from .inference import weighted_worlds
-        from .pegging_search import search_values
+        if not endgame:
+            return searched(view, rng, legal)
+        my_show, pone = _my_show(view), 0 if view.dealer == opp else 1
 
-        ranks = [c.rank for c in legal]
-        found, unseen = weighted_worlds(view, rng, SEARCH_WORLDS)
-        if endgame:  # every world: the values are in wins as well as points
-            my_show, pone = _my_show(view), 0 if view.dealer == opp else 1
+        def solver(shows: tuple[int, int]) -> EndgameSolver:
+            return EndgameSolver(needs, shows, pone, ENDGAME_CRIB)
 
-            def solver(shows: tuple[int, int]) -> EndgameSolver:
-                return EndgameSolver(needs, shows, pone, ENDGAME_CRIB)
-
-            ending = ShowEnding(view, needs, my_show, solver)
-            return search_values(me, pile, view.count, found, unseen, ranks, ending)
-        half = len(found) // 2
-        first = search_values(me, pile, view.count, found[:half], unseen, ranks)
-        top = sorted(first.values(), reverse=True)
-        if len(top) == 1 or top[0] - top[1] >= SEARCH_CLEAR:
-            return first
-        # Close: the other half too (each half searched on its own, weighed by its worlds).
-        rest = search_values(me, pile, view.count, found[half:], unseen, ranks)
-        w1 = sum(w for w, _ in found[:half])
-        w2 = sum(w for w, _ in found[half:])
-        return {r: (first[r] * w1 + rest[r] * w2) / (w1 + w2) for r in ranks}
+        return searched(view, rng, legal, ShowEnding(view, needs, my_show, solver))
     worlds = sample_opponent_two_handed(view, rng, EXPERT_SAMPLES_TWO)
     base = unshown_rank_counts(view)
     unseen_me = list(base)
@@ -136,6 +127,39 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
                 )
             totals[r] += times * value
     return {r: v / len(worlds) for r, v in totals.items()}
+
+
+def searched(
+    view: SeatView,
+    rng: random.Random,
+    legal: list[Card],
+    ending: Ending | None = None,
+    *,
+    clear: float | None = None,
+    worlds: int | None = None,
+) -> dict[int, float]:
+    """Per rank of ``legal``, the two-handed search's value over ``worlds`` dealt worlds
+    (:func:`bot.ai.inference.weighted_worlds`; with ``ending``, near the end of the game). When
+    the best card leads the next by ``clear`` over the first half, the search stops there
+    (defaults: :data:`SEARCH_WORLDS`, :data:`SEARCH_CLEAR`)."""
+    from .inference import weighted_worlds
+    from .pegging_search import search_values
+
+    me = tuple(sorted(c.rank for c in view.hand))
+    pile = pile_ranks(view)
+    ranks = [c.rank for c in legal]
+    found, unseen = weighted_worlds(view, rng, SEARCH_WORLDS if worlds is None else worlds)
+    clear = SEARCH_CLEAR if clear is None else clear
+    half = len(found) // 2
+    first = search_values(me, pile, view.count, found[:half], unseen, ranks, ending)
+    top = sorted(first.values(), reverse=True)
+    if len(top) == 1 or top[0] - top[1] >= clear:
+        return first
+    # Close: the other half too (each half searched on its own, weighed by its worlds).
+    rest = search_values(me, pile, view.count, found[half:], unseen, ranks, ending)
+    w1 = sum(w for w, _ in found[:half])
+    w2 = sum(w for w, _ in found[half:])
+    return {r: (first[r] * w1 + rest[r] * w2) / (w1 + w2) for r in ranks}
 
 
 def _starter(view: SeatView) -> Card:

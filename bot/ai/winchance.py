@@ -380,10 +380,7 @@ def play_chances(
     the seat may know (:mod:`bot.ai.pegging_search`) on ``rounds`` times its worlds,
     :class:`_ChanceEnd` valuing the end."""
     from .crib import crib_value
-    from .expert_pegging import SEARCH_WORLDS, ShowEnding, _my_show
-    from .inference import weighted_worlds
-    from .pegging import pile_ranks
-    from .pegging_search import search_values
+    from .expert_pegging import SEARCH_CLEAR_CHANCE, SEARCH_WORLDS, ShowEnding, _my_show, searched
 
     opp = 1 - view.seat
     target = view.variant.target
@@ -397,10 +394,8 @@ def play_chances(
         return _ChanceEnd(needs, shows, pone, crib, target)
 
     ending = ShowEnding(view, needs, _my_show(view), solver)
-    me = tuple(sorted(c.rank for c in view.hand))
-    found, unseen = weighted_worlds(view, rng, rounds * SEARCH_WORLDS)
-    ranks = [c.rank for c in legal]
-    values = search_values(me, pile_ranks(view), view.count, found, unseen, ranks, ending)
+    clear = 2 * WIN * SEARCH_CLEAR_CHANCE  # the values are WIN * (2 * chance - 1)
+    values = searched(view, rng, list(legal), ending, clear=clear, worlds=rounds * SEARCH_WORLDS)
     return {r: min(1.0, max(0.0, (v / WIN + 1.0) / 2.0)) for r, v in values.items()}  # rounding
 
 
