@@ -109,18 +109,23 @@ def test_play_advice_and_reasons():
     assert f"points better than the {advice.runner_up} over the play." in hint
 
 
-def test_near_the_end_the_coach_speaks_in_chances_to_win_as_the_expert_plays():
-    # The pone needs 2 and can make fifteen on the dealer's 10: the game, whatever follows.
-    game = position(
+def _on_the_dealers_ten(scores: list[int]) -> Game:
+    """The dealer led the 10♦; the pone (seat 1) holds 5♥ K♠ 2♣ 3♦, scores as given."""
+    return position(
         Variant(players=2),
         dealer=0,
         kept=["10D 9C 8H 4S", "5H KS 2C 3D"],
         starter="9S",
-        scores=[118, 119],
+        scores=scores,
         held=["9C 8H 4S", "5H KS 2C 3D"],
         pile="10D",
         turn=1,
     )
+
+
+def test_near_the_end_the_coach_speaks_in_chances_to_win_as_the_expert_plays():
+    # The pone needs 2 and can make fifteen on the dealer's 10: the game, whatever follows.
+    game = _on_the_dealers_ten([118, 119])
     view = SeatView.of(game, 1)
     advice = coach.play_advice(view)
     assert advice.card.code == "5H" and advice.chances
@@ -134,17 +139,7 @@ def test_near_the_end_the_coach_speaks_in_chances_to_win_as_the_expert_plays():
 def test_a_decided_game_is_not_compared_in_points():
     # The dealer needs 2, the pone 40: the pone's chance is under 1%, the search's values are
     # wins as well as points, and the coach does not call them "points better".
-    game = position(
-        Variant(players=2),
-        dealer=0,
-        kept=["10D 9C 8H 4S", "5H KS 2C 3D"],
-        starter="9S",
-        scores=[119, 81],
-        held=["9C 8H 4S", "5H KS 2C 3D"],
-        pile="10D",
-        turn=1,
-    )
-    advice = coach.play_advice(SeatView.of(game, 1))
+    advice = coach.play_advice(SeatView.of(_on_the_dealers_ten([119, 81]), 1))
     assert not advice.chances and advice.comparison == ""
 
 
