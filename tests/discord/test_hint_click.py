@@ -21,42 +21,39 @@ def choice_to_make(driver) -> bool:
     return len({c.rank for c in hand if g.count + c.value <= 31}) >= 2
 
 
-async def test_hint_in_the_play_names_the_card_and_its_margin(club):
+async def click_hint(club, scores=None) -> tuple[str, str, set[str]]:
+    """Play a two-player game to a choice (then set ``scores``), open the mover's hand and click
+    Hint: its note, the card it names, and the cards that fit. A hint changes nothing."""
     seats = await two_player_game(club)
     await play_until(club, seats, lambda: choice_to_make(club))
+    if scores is not None:
+        game(club).scores = scores
     mover = seats[club.whose_move()[0]]
     opened = await club.click(mover.user, club.table_message(), "Your hand")
     before = snapshot(club)
     result = await club.click(mover.user, opened.message, "Hint")
+    assert snapshot(club) == before  # a hint changes nothing
     note = result.message.content
     assert "💡 Lay the " in note, note
     assert ": " in note.split("💡 Lay the ", 1)[1]  # the reason follows the card
-    legal = {c for c in game(club).hand(game(club).to_act[0]) if game(club).count + c.value <= 31}
+    g = game(club)
+    legal = {str(c) for c in g.hand(g.to_act[0]) if g.count + c.value <= 31}
     named = note.split("💡 Lay the ", 1)[1].split(":", 1)[0]
-    assert named in {str(c) for c in legal}
+    assert named in legal
+    return note, named, legal
+
+
+async def test_hint_in_the_play_names_the_card_and_its_margin(club):
+    note, named, legal = await click_hint(club)
     if "points better than the " in note:  # a close choice is not compared (search noise)
         other = note.split("points better than the ", 1)[1].split(" over the play", 1)[0]
-        assert other in {str(c) for c in legal} and other != named
+        assert other in legal and other != named
     assert " on a A" not in note and " on a 8" not in note  # "an A", "an 8"
-    assert snapshot(club) == before  # a hint changes nothing
 
 
 async def test_hint_near_the_end_speaks_in_chances_to_win(club):
-    seats = await two_player_game(club)
-    await play_until(club, seats, lambda: choice_to_make(club))
-    game(club).scores = [112, 110]  # both within reach of 121: the expert plays for the win
-    mover = seats[club.whose_move()[0]]
-    opened = await club.click(mover.user, club.table_message(), "Your hand")
-    before = snapshot(club)
-    result = await club.click(mover.user, opened.message, "Hint")
-    note = result.message.content
-    assert "💡 Lay the " in note, note
+    note, named, legal = await click_hint(club, [112, 110])  # the expert plays for the win
     assert "points better" not in note, note  # the search's values are wins there, not points
     if "% more chance to win than the " in note:
-        named = note.split("💡 Lay the ", 1)[1].split(":", 1)[0]
         other = note.split("% more chance to win than the ", 1)[1].split(".", 1)[0]
-        legal = {
-            c for c in game(club).hand(game(club).to_act[0]) if game(club).count + c.value <= 31
-        }
-        assert other in {str(c) for c in legal} and other != named
-    assert snapshot(club) == before  # a hint changes nothing
+        assert other in legal and other != named
