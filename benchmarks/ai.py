@@ -233,24 +233,30 @@ def play_game(levels: tuple[str, str], seed: int, timings: list | None = None) -
 
 
 def _match_chunk(args) -> tuple[int, int, list[float]]:
-    a, b, games = args
+    a, b, games, first_pair = args
     wins = 0
     timings: list[float] = []
     for g in games:
         levels = (a, b) if g % 2 == 0 else (b, a)
-        winner = play_game(levels, seed=1_000_003 * (g // 2 + 1), timings=timings)
+        seed = 1_000_003 * (first_pair + g // 2 + 1)
+        winner = play_game(levels, seed=seed, timings=timings)
         if levels[winner] == a:
             wins += 1
     return wins, len(games), timings
 
 
-def match(a: str, b: str, games: int, workers: int) -> tuple[int, int, list[float]]:
-    """``games`` games in pairs: the same deals twice, ``a`` in one seat then the other."""
+def match(
+    a: str, b: str, games: int, workers: int, first_pair: int = 0
+) -> tuple[int, int, list[float]]:
+    """``games`` games in pairs: the same deals twice, ``a`` in one seat then the other; the
+    deals of pairs ``first_pair`` onwards (another run's pairs give an independent sample)."""
     pairs = list(range(0, games - games % 2, 2))
     parts = workers * 4
-    chunks = [(a, b, [g + k for g in pairs[i::parts] for k in (0, 1)]) for i in range(parts)]
+    chunks = [
+        (a, b, [g + k for g in pairs[i::parts] for k in (0, 1)], first_pair) for i in range(parts)
+    ]
     if games % 2:
-        chunks.append((a, b, [games - 1]))
+        chunks.append((a, b, [games - 1], first_pair))
     chunks = [c for c in chunks if c[2]]
     wins = total = 0
     timings: list[float] = []
@@ -291,6 +297,13 @@ def main(argv: list[str] | None = None) -> int:
         "--yardstick-deals", type=int, default=0, help="paired deals against the yardstick"
     )
     parser.add_argument("--playouts", type=int, default=PLAYOUTS, help="yardstick play-outs")
+    parser.add_argument(
+        "--first-pair",
+        type=int,
+        default=0,
+        help="two-player matches: start at this pair of deals (0: the usual ones; e.g. 1000 after "
+        "a run of 2,000 games for an independent sample)",
+    )
     args = parser.parse_args(argv)
     wanted = {f"{a}_vs_{b}" for a, b in MATCHES} | {f"expert_vs_standard_{k}" for k in KINDS}
     if args.matches == "none":
@@ -349,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         if f"{a}_vs_{b}" not in wanted or not games:
             continue
         start = time.perf_counter()
-        wins, n, timings = match(a, b, games, args.workers)
+        wins, n, timings = match(a, b, games, args.workers, args.first_pair)
         play_times += timings
         low, high = wilson(wins, n)
         print(f"{a}_vs_{b}: {100 * wins / n:.1f} %")
