@@ -83,21 +83,18 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
     with four cards or fewer left near the end searched exactly."""
     from .inference import sample_opponent_two_handed
 
-    opp = 1 - view.seat
-    me = tuple(sorted(c.rank for c in view.hand))
-    pile = pile_ranks(view)
-    target = view.variant.target
-    needs = (target - view.scores[view.side], target - view.scores[view.side_of(opp)])
     endgame = near_the_end(view)
     if SEARCH:
         if not endgame:
             return searched(view, rng, legal)
-        my_show, pone = _my_show(view), 0 if view.dealer == opp else 1
-
-        def solver(shows: tuple[int, int]) -> EndgameSolver:
-            return EndgameSolver(needs, shows, pone, ENDGAME_CRIB)
-
-        return searched(view, rng, legal, ShowEnding(view, needs, my_show, solver))
+        ending = ShowEnding(
+            view, lambda needs, shows, pone: EndgameSolver(needs, shows, pone, ENDGAME_CRIB)
+        )
+        return searched(view, rng, legal, ending)
+    opp = 1 - view.seat
+    me = tuple(sorted(c.rank for c in view.hand))
+    pile = pile_ranks(view)
+    needs = needs_of(view)
     worlds = sample_opponent_two_handed(view, rng, EXPERT_SAMPLES_TWO)
     base = unshown_rank_counts(view)
     unseen_me = list(base)
@@ -185,21 +182,26 @@ def _rank_show(ranks: tuple[int, ...], starter: int) -> int:
     return rank_points(tuple(sorted((*ranks, starter))))
 
 
+def needs_of(view: SeatView) -> tuple[int, int]:
+    """Two-handed: the points the seat and the opponent still need to win."""
+    target = view.variant.target
+    return target - view.scores[view.side], target - view.scores[view.side_of(1 - view.seat)]
+
+
 class ShowEnding:
-    """The end of the play near the end of a game, for the search
+    """The end of the play near the end of a two-handed game, for the search
     (:class:`~bot.ai.pegging_search.Ending`): the show settles a play that ends with nobody
-    out, as ``solver`` (made for the seat's show and the opponent's, from the cards it laid)
-    says."""
+    out, as ``solver`` says (made from the needs, the seat's show and the opponent's, from the
+    cards it laid, and which of the two is pone: 0 the seat)."""
 
     def __init__(
         self,
         view: SeatView,
-        needs: tuple[int, int],
-        my_show: int,
-        solver: Callable[[tuple[int, int]], EndgameSolver],
+        solver: Callable[[tuple[int, int], tuple[int, int], int], EndgameSolver],
     ) -> None:
-        self.needs = needs
-        self.my_show = my_show
+        self.needs = needs_of(view)
+        self.my_show = _my_show(view)
+        self.pone = 1 if view.dealer == view.seat else 0
         self.starter = _starter(view).rank
         self.opp_laid = tuple(c.rank for s, c in view.played if s != view.seat)
         self.solver = solver
@@ -210,7 +212,7 @@ class ShowEnding:
         end = self.solvers.get(hand)
         if end is None:
             shows = (self.my_show, _rank_show(hand, self.starter))
-            end = self.solvers[hand] = self.solver(shows)
+            end = self.solvers[hand] = self.solver(self.needs, shows, self.pone)
         return end.terminal(got)
 
 

@@ -380,20 +380,17 @@ def play_chances(
     the seat may know (:mod:`bot.ai.pegging_search`) on ``rounds`` times its worlds,
     :class:`_ChanceEnd` valuing the end."""
     from .crib import crib_value
-    from .expert_pegging import SEARCH_CLEAR_CHANCE, SEARCH_WORLDS, ShowEnding, _my_show, searched
+    from .expert_pegging import SEARCH_CLEAR_CHANCE, SEARCH_WORLDS, ShowEnding, searched
 
-    opp = 1 - view.seat
     target = view.variant.target
-    needs = (target - view.scores[view.side], target - view.scores[view.side_of(opp)])
     thrown = view.discards or ()
     own = view.crib_is_ours
     crib = measured("crib", crib_value(thrown, key="2", own=own) if len(thrown) == 2 else None)
-    pone = 0 if view.dealer == opp else 1
 
-    def solver(shows: tuple[int, int]) -> _ChanceEnd:
+    def solver(needs: tuple[int, int], shows: tuple[int, int], pone: int) -> _ChanceEnd:
         return _ChanceEnd(needs, shows, pone, crib, target)
 
-    ending = ShowEnding(view, needs, _my_show(view), solver)
+    ending = ShowEnding(view, solver)
     clear = 2 * WIN * SEARCH_CLEAR_CHANCE  # the values are WIN * (2 * chance - 1)
     values = searched(view, rng, list(legal), ending, clear=clear, worlds=rounds * SEARCH_WORLDS)
     return {r: min(1.0, max(0.0, (v / WIN + 1.0) / 2.0)) for r, v in values.items()}  # rounding
