@@ -20,6 +20,7 @@ from bot.engine import Card
 
 from .crib import crib_expectation_removal, crib_value, multi_crib_values, table_key
 from .handvalue import hand_total, static_points, unseen_counts
+from .pegging_prospects import pegging_prospect
 
 Level = str
 LEVELS: tuple[Level, ...] = ("easy", "standard", "expert")
@@ -114,7 +115,8 @@ def removal_options(
     (-0.006 to -0.033), so there the table decides.
 
     With ``pegging`` (two-handed) each option also carries the kept cards' pegging prospects
-    (``dealer``: whether we deal; by default, whether the crib is ours).
+    (:func:`~bot.ai.pegging_prospects.pegging_prospect`; ``dealer``: whether we deal; by
+    default, whether the crib is ours).
     """
     if players != 2:
         return multi_options(hand, own=own, players=players, partnerships=partnerships)
@@ -163,70 +165,3 @@ def easy_discard(hand: Sequence[Card], players: int = 2) -> tuple[Card, ...]:
     k = discards_count(players)
     best = max(combinations(hand, k), key=lambda d: static_points(split(hand, d)))
     return best
-
-
-# Pegging prospects of a kept hand, two-handed: a linear fit of (our pegging - theirs) over
-# 60,000 deals of ``standard`` against ``standard`` (48,000 to fit, 12,000 to check: the fit's
-# predictions spread by about 0.55 points and cut the squared error by 4-5%). Features: an
-# intercept, how many of each rank (A..K), and how many pairs of cards are a pair, adjacent,
-# two apart, or make fifteen.
-PEG_WEIGHTS = {
-    True: (
-        1.305,
-        0.209,
-        0.176,
-        0.195,
-        0.228,
-        0.324,
-        0.15,
-        0.071,
-        -0.165,
-        -0.09,
-        -0.238,
-        -0.306,
-        -0.275,
-        -0.276,
-        -0.023,
-        -0.013,
-        -0.061,
-        -0.02,
-    ),  # fmt: skip
-    False: (
-        -1.567,
-        0.304,
-        0.361,
-        0.499,
-        0.306,
-        -0.178,
-        -0.202,
-        -0.169,
-        -0.187,
-        -0.127,
-        -0.111,
-        -0.147,
-        -0.135,
-        -0.215,
-        0.343,
-        -0.003,
-        -0.036,
-        0.214,
-    ),  # fmt: skip
-}
-
-
-def pegging_prospect(kept: Sequence[Card], dealer: bool) -> float:
-    """Expected pegging points (ours minus theirs) with these four cards, two-handed."""
-    w = PEG_WEIGHTS[dealer]
-    ranks = [c.rank for c in kept]
-    value = w[0]
-    for r in ranks:
-        value += w[r]
-    pairs = adjacent = gaps = fifteens = 0
-    for i in range(len(ranks)):
-        for j in range(i + 1, len(ranks)):
-            a, b = ranks[i], ranks[j]
-            pairs += a == b
-            adjacent += abs(a - b) == 1
-            gaps += abs(a - b) == 2
-            fifteens += min(a, 10) + min(b, 10) == 15
-    return value + w[14] * pairs + w[15] * adjacent + w[16] * gaps + w[17] * fifteens
