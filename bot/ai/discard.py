@@ -20,7 +20,7 @@ from bot.engine import Card
 
 from .crib import crib_expectation_removal, crib_value, multi_crib_values, table_key
 from .handvalue import hand_total, static_points, unseen_counts
-from .pegging_prospects import pegging_prospect
+from .pegging_prospects import multi_prospect, pegging_prospect
 
 Level = str
 LEVELS: tuple[Level, ...] = ("easy", "standard", "expert")
@@ -105,6 +105,7 @@ def removal_options(
     partnerships: bool = False,
     pegging: bool = False,
     dealer: bool | None = None,
+    offset: int | None = None,
 ) -> list[DiscardOption]:
     """Options with the card-removal crib model where it helps (our own crib, two-handed),
     else the tables.
@@ -116,10 +117,17 @@ def removal_options(
 
     With ``pegging`` (two-handed) each option also carries the kept cards' pegging prospects
     (:func:`~bot.ai.pegging_prospects.pegging_prospect`; ``dealer``: whether we deal; by
-    default, whether the crib is ours).
+    default, whether the crib is ours); with 3 or 4 players when the seat's ``offset`` after
+    the dealer is given (:func:`~bot.ai.pegging_prospects.multi_prospect`).
     """
     if players != 2:
-        return multi_options(hand, own=own, players=players, partnerships=partnerships)
+        return multi_options(
+            hand,
+            own=own,
+            players=players,
+            partnerships=partnerships,
+            offset=offset if pegging else None,
+        )
     hand = tuple(sorted(hand))
     deals = own if dealer is None else dealer
     key = table_key(players, partnerships)
@@ -137,25 +145,43 @@ def removal_options(
     )
 
 
+MULTI_PEGGING = True
+"""With 3 or 4 players, whether the expert weighs the pegging prospects of the cards it keeps
+(a switch for measuring)."""
+
 MULTI_REMOVAL = {True: True, False: True}
 """With 3 or 4 players, whether the expert values the crib with the card-removal model (per
 role: the crib ours or not) rather than the one-card table."""
 
 
 def multi_options(
-    hand: Sequence[Card], *, own: bool, players: int, partnerships: bool = False
+    hand: Sequence[Card],
+    *,
+    own: bool,
+    players: int,
+    partnerships: bool = False,
+    offset: int | None = None,
 ) -> list[DiscardOption]:
     """The expert's options with 3 or 4 players: the exact hand, and the crib from
     ``multi_crib_values`` (our kept cards known, the other seats' cards drawn from what their
-    roles lay away), + for our own or our team's crib, - (weighted) for an opponent's."""
+    roles lay away), + for our own or our team's crib, - (weighted) for an opponent's; with the
+    seat's ``offset`` after the dealer, the kept cards' pegging prospects too."""
+    key = table_key(players, partnerships)
+    prospects = None
+    if offset is not None and MULTI_PEGGING:
+        seat = offset
+
+        def prospects(discard: tuple[Card, ...], kept: tuple[Card, ...]) -> float:
+            return multi_prospect(kept, key, seat)
+
     if not MULTI_REMOVAL[own]:
-        return table_options(hand, own=own, players=players, partnerships=partnerships)
-    hand = tuple(sorted(hand))
-    values = multi_crib_values(hand, key=table_key(players, partnerships), own=own)
+        crib = lambda discard, kept: crib_value(discard, key=key, own=own)  # noqa: E731
+    else:
+        hand = tuple(sorted(hand))
+        values = multi_crib_values(hand, key=key, own=own)
+        crib = lambda discard, kept: values[discard[0]]  # noqa: E731
     return evaluate(
-        hand,
-        crib=lambda discard, kept: values[discard[0]],
-        weight=crib_weight(players, partnerships, own),
+        hand, crib=crib, weight=crib_weight(players, partnerships, own), extra=prospects
     )
 
 

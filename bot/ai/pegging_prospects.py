@@ -1,19 +1,25 @@
-"""Pegging prospects of a kept hand, two-handed: what four kept ranks are worth in the play.
+"""Pegging prospects of a kept hand: what four kept ranks are worth in the play, per seat.
 
-Make the table: ``python -m bot.ai.pegging_prospects [--samples N] [--seed S] [--workers W]``.
+Make the tables: ``python -m bot.ai.pegging_prospects [--samples N] [--seed S] [--workers W]``
+(two-handed, ``data/pegging.json``, 4,000 deals an entry: 10 minutes on 2 cores), and with
+``--multi 3``, ``4p`` or ``4`` the three- and four-handed ones (``data/pegging_multi.json``,
+500 deals an entry, 300 for ``4``: 12, 20 and 15 minutes).
 
-For every multiset of four ranks (1,820 of them) and each role (dealer, pone), the expected
-pegging points of its holder minus the opponent's, over ``samples`` deals: the rest of the pack
-shuffled, two of it our other discards, six the opponent's (who keeps what ``standard`` keeps
-from them, :func:`bot.ai.inference.model_keep`), one the starter; then the play from the pone's
-lead with both seats laying as ``standard`` does (:func:`bot.ai.expert_pegging.rollout`). Each
-entry is seeded by the seed, the role and the ranks, so any worker count gives the same table.
+Two-handed, for every multiset of four ranks (1,820 of them) and each role (dealer, pone): the
+expected pegging points of its holder minus the opponent's, over ``samples`` deals: the rest of
+the pack shuffled, two of it our other discards, six the opponent's (who keeps what ``standard``
+keeps from them, :func:`bot.ai.inference.model_keep`), one the starter; then the play from the
+pone's lead with both seats laying as ``standard`` does (:func:`bot.ai.expert_pegging.rollout`).
+With 3 or 4 players the same for every seat after the dealer, the others dealt five and keeping
+as ``standard`` does in their roles, the points weighed as the expert weighs them in the play
+(its side's minus the others', an opponent's shared out when each plays for himself). Each entry
+is seeded by the seed, the variant, the seat and the ranks: any worker count gives the same.
 
-It replaced a linear fit (an intercept, the count of each rank and four kinds of pairs) of the
-same play-outs: the fit's errors spread by 0.30 points a hand as dealer and 0.55 as pone
-(sampling error of a table entry at 4,000 deals: 0.04). Choosing by the table instead of the
-fit changed the expert's discard on 13% of deals, and gained +0.044 ± 0.007 points a deal
-(hand, crib and the play measured apart on 3,000 deals, the play on 400 common opponents each).
+The two-handed table replaced a linear fit (an intercept, the count of each rank and four kinds
+of pairs) of the same play-outs: the fit's errors spread by 0.30 points a hand as dealer and
+0.55 as pone (sampling error of an entry at 4,000 deals: 0.04). Choosing by the table instead of
+the fit changed the expert's discard on 13% of deals and gained +0.044 ± 0.007 points a deal
+(hand and crib exact, the play on 400 common opponents a deal, 3,000 deals).
 """
 
 from __future__ import annotations
@@ -29,18 +35,21 @@ from functools import cache
 from importlib import resources
 from itertools import combinations_with_replacement
 from pathlib import Path
-from typing import TypedDict
+from typing import TypedDict, TypeVar
 
-from bot.engine import Card
+from bot.engine import Card, Suit
 
-from .expert_pegging import rollout
+from .crib import crib_value
+from .expert_pegging import model_choice, multi_rollout, rollout
+from .handvalue import hand_total, unseen_counts
 from .inference import model_keep
 
 DATA_FILE = "pegging.json"
-DEFAULT_OUT = Path(__file__).resolve().parent / "data" / DATA_FILE
+DATA_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_SEED = 2026
 DEFAULT_SAMPLES = 4000
-ROLES = ("dealer", "pone")
+MULTI_DATA_FILE = "pegging_multi.json"
+DEFAULT_SAMPLES_MULTI = 500
 
 Ranks = tuple[int, ...]
 
@@ -52,6 +61,13 @@ class ProspectTable(TypedDict):
     samples: int
     dealer: dict[str, float]
     pone: dict[str, float]
+
+
+class MultiTable(TypedDict):
+    seed: int
+    samples: int
+    seats: list[dict[str, float]]
+    """Per seat after the dealer (0: the dealer, 1: who leads), per kept hand."""
 
 
 def key_of(ranks: Sequence[int]) -> str:
@@ -71,6 +87,21 @@ def pegging_prospect(kept: Sequence[Card], dealer: bool) -> float:
     """Expected pegging points (ours minus the opponent's) with these four cards, two-handed."""
     table = load_prospects()
     return table["dealer" if dealer else "pone"][key_of([c.rank for c in kept])]
+
+
+@cache
+def load_multi_prospects() -> dict[str, MultiTable]:
+    """The shipped three- and four-handed tables, by variant key (read once)."""
+    path = resources.files("bot.ai").joinpath("data", MULTI_DATA_FILE)
+    tables: dict[str, MultiTable] = json.loads(path.read_text(encoding="utf-8"))
+    return tables
+
+
+def multi_prospect(kept: Sequence[Card], key: str, offset: int) -> float:
+    """Expected pegging points of the seat ``offset`` after the dealer holding ``kept``, with 3
+    or 4 players (``key`` as the crib tables'): its side's points minus the others' (each
+    opponent's shared out by the number of opponents when each plays for himself)."""
+    return load_multi_prospects()[key]["seats"][offset][key_of([c.rank for c in kept])]
 
 
 # --------------------------------------------------------------------------- making the table
@@ -124,15 +155,7 @@ def build(
     hands = kept_hands() if hands is None else hands
     chunks = [hands[i : i + 65] for i in range(0, len(hands), 65)]
     tasks: list[Task] = [(dealer, c, samples, seed) for dealer in (True, False) for c in chunks]
-    start = time.perf_counter()
-    results: list[dict[str, float]] = []
-    if workers <= 1:
-        results = [_chunk(t) for t in tasks]
-    else:
-        with ProcessPoolExecutor(workers) as pool:
-            for i, part in enumerate(pool.map(_chunk, tasks)):
-                results.append(part)
-                log(f"{i + 1}/{len(tasks)} chunks ({time.perf_counter() - start:.0f} s)")
+    results = _run(_chunk, tasks, workers, log)
     half = len(chunks)
     return {
         "format": 1,
@@ -144,23 +167,146 @@ def build(
     }
 
 
+T = TypeVar("T")
+
+
+def _run(
+    fn: Callable[[T], dict[str, float]], tasks: list[T], workers: int, log: Callable[[str], None]
+) -> list[dict[str, float]]:
+    if workers <= 1:
+        return [fn(t) for t in tasks]
+    start = time.perf_counter()
+    results: list[dict[str, float]] = []
+    with ProcessPoolExecutor(workers) as pool:
+        for i, part in enumerate(pool.map(fn, tasks)):
+            results.append(part)
+            log(f"{i + 1}/{len(tasks)} chunks ({time.perf_counter() - start:.0f} s)")
+    return results
+
+
+# --------------------------------------------------------------------------- three and four
+
+MULTI_KEYS = {"3": (3, False), "4": (4, False), "4p": (4, True)}
+"""The multi-player tables: (players, partnerships) per key (the crib tables' keys)."""
+
+
+@cache
+def _keep_multi(ranks: Ranks, key: str, own: bool) -> Ranks:
+    """The four ranks ``standard`` keeps of five in that role: the exact hand over the unseen
+    starters (suits apart, so no flush) plus or minus the one-card crib table."""
+    players, partnerships = MULTI_KEYS[key]
+    hand = [Card(r, Suit(i % 4)) for i, r in enumerate(ranks)]
+    by_rank, by_suit, n = unseen_counts(hand)
+    weight = 1.0 if own else (-1.0 if partnerships else -1.0 / (players - 1))
+    best: Ranks = ()
+    best_net = -1e9
+    for i, card in enumerate(hand):
+        kept = hand[:i] + hand[i + 1 :]
+        net = hand_total(kept, by_rank, by_suit, n) / n
+        net += weight * crib_value((card,), key=key, own=own)
+        if net > best_net:
+            best, best_net = tuple(sorted(c.rank for c in kept)), net
+    return best
+
+
+def play_out_multi(kept: Ranks, key: str, offset: int, rng: random.Random) -> float:
+    """One deal of ``key`` with ``kept`` in the hand of the seat ``offset`` after the dealer:
+    its side's pegging points minus the others' (shared out, as the expert weighs them)."""
+    n, partnerships = MULTI_KEYS[key]
+    pack = [r for r in range(1, 14) for _ in range(4)]
+    for r in kept:
+        pack.remove(r)
+    rng.shuffle(pack)
+    dealt: list[Ranks] = []
+    hands: list[Ranks] = []
+    at = 1
+    for seat in range(n):
+        if seat == offset:
+            dealt.append((*kept, pack[0]))
+            hands.append(kept)
+            continue
+        five = tuple(sorted(pack[at : at + 5]))
+        at += 5
+        own = seat == 0 or (partnerships and seat == 2)
+        dealt.append(five)
+        hands.append(_keep_multi(five, key, own))
+    starter = pack[at + 1]  # three-handed the pack's card for the crib is pack[at]
+    unseen: list[list[int]] = []
+    for seat in range(n):
+        u = [0] + [4] * 13
+        for r in (*dealt[seat], starter):
+            u[r] -= 1
+        unseen.append(u)
+    side = offset % 2 if partnerships else offset
+    weights = tuple(
+        1.0 if (s % 2 if partnerships else s) == side else (-1.0 if partnerships else -1 / (n - 1))
+        for s in range(n)
+    )
+    first = model_choice(hands[1], (), 0, unseen[1], len(hands[2 % n]))
+    return multi_rollout(hands, (), 0, 1, first, unseen, weights)
+
+
+def prospect_multi(kept: Ranks, key: str, offset: int, samples: int, seed: int) -> float:
+    rng = random.Random(f"{seed}:{key}:{offset}:{key_of(kept)}")
+    return sum(play_out_multi(kept, key, offset, rng) for _ in range(samples)) / samples
+
+
+MultiTask = tuple[str, int, list[Ranks], int, int]
+
+
+def _multi_chunk(task: MultiTask) -> dict[str, float]:
+    key, offset, hands, samples, seed = task
+    return {key_of(h): round(prospect_multi(h, key, offset, samples, seed), 3) for h in hands}
+
+
+def build_multi(
+    key: str,
+    *,
+    seed: int = DEFAULT_SEED,
+    samples: int = DEFAULT_SAMPLES_MULTI,
+    workers: int = 2,
+    hands: list[Ranks] | None = None,
+    log: Callable[[str], None] = print,
+) -> MultiTable:
+    """The table of ``key`` (``'3'``, ``'4'``, ``'4p'``) for every seat after the dealer."""
+    hands = kept_hands() if hands is None else hands
+    n = MULTI_KEYS[key][0]
+    chunks = [hands[i : i + 65] for i in range(0, len(hands), 65)]
+    tasks: list[MultiTask] = [(key, o, c, samples, seed) for o in range(n) for c in chunks]
+    results = _run(_multi_chunk, tasks, workers, log)
+    table: MultiTable = {"seed": seed, "samples": samples, "seats": [{} for _ in range(n)]}
+    for (_, offset, *_rest), part in zip(tasks, results, strict=True):
+        table["seats"][offset].update(part)
+    return table
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.ai.pegging_prospects", description=__doc__)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="deals per entry")
+    parser.add_argument("--samples", type=int, help="deals per entry (4,000; 500 with --multi)")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument(
+        "--multi", choices=sorted(MULTI_KEYS), help="make that variant's table instead of 2's"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    data = build(
-        seed=args.seed,
-        samples=args.samples,
-        workers=args.workers,
-        log=lambda m: print(m, file=sys.stderr),
-    )
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
-    print(f"written {args.out} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    log = lambda m: print(m, file=sys.stderr)  # noqa: E731
+    data = DATA_DIR
+    data.mkdir(parents=True, exist_ok=True)
+    if args.multi is None:
+        samples = args.samples or DEFAULT_SAMPLES
+        table = build(seed=args.seed, samples=samples, workers=args.workers, log=log)
+        out = data / DATA_FILE
+        out.write_text(json.dumps(table, indent=0, sort_keys=True) + "\n")
+    else:
+        samples = args.samples or DEFAULT_SAMPLES_MULTI
+        out = data / MULTI_DATA_FILE
+        tables = json.loads(out.read_text()) if out.exists() else {}
+        tables[args.multi] = build_multi(
+            args.multi, seed=args.seed, samples=samples, workers=args.workers, log=log
+        )
+        out.write_text(json.dumps(tables, indent=0, sort_keys=True) + "\n")
+    print(f"written {out} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     return 0
 
 

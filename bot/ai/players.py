@@ -92,14 +92,21 @@ def discard_options(
     players: int = 2,
     partnerships: bool = False,
     level: str = "expert",
+    offset: int | None = None,
 ) -> list[DiscardOption]:
     """Every discard valued the way ``level`` values it, best first.
 
-    ``expert`` (two-handed) also weighs the pegging prospects of the kept cards (``extra``).
+    ``expert`` also weighs the pegging prospects of the kept cards (``extra``): two-handed
+    always, with 3 or 4 players when the seat's ``offset`` after the dealer is given.
     """
     if level == "expert":
         return removal_options(
-            hand, own=dealer, players=players, partnerships=partnerships, pegging=True
+            hand,
+            own=dealer,
+            players=players,
+            partnerships=partnerships,
+            pegging=True,
+            offset=offset,
         )
     return table_options(hand, own=dealer, players=players, partnerships=partnerships)
 
@@ -118,8 +125,11 @@ def _discard(
         return tuple(sorted(rng.sample(hand, discards_count(players))))
     if level == "easy":
         return easy_discard(hand, players)
+    offset = None
+    if view is not None and view.dealer is not None:
+        offset = (view.seat - view.dealer) % players
     options = discard_options(
-        hand, dealer=own, players=players, partnerships=partnerships, level=level
+        hand, dealer=own, players=players, partnerships=partnerships, level=level, offset=offset
     )
     if level == "expert" and view is not None:
         options = position_adjusted(options, view)

@@ -9,11 +9,16 @@ from bot.ai.pegging_prospects import (
     build,
     key_of,
     kept_hands,
+    load_multi_prospects,
     load_prospects,
+    multi_prospect,
     pegging_prospect,
     prospect,
+    prospect_multi,
 )
-from bot.engine import Card
+from bot.ai.players import decide, discard_options
+from bot.ai.view import SeatView
+from bot.engine import Card, Discard, Game, Variant
 
 
 def cards(text: str) -> list[Card]:
@@ -79,3 +84,50 @@ def test_the_expert_discard_weighs_the_table_the_standard_one_does_not() -> None
         base = by_discard[option.discard]
         assert option.extra == pegging_prospect(option.kept, dealer=False)
         assert option.net == pytest.approx(base.net + option.extra)
+
+
+# --------------------------------------------------------------------------- three and four
+
+
+@pytest.mark.parametrize("key, seats", [("3", 3), ("4", 4), ("4p", 4)])
+def test_every_seat_of_every_multi_player_variant_has_every_kept_hand(key: str, seats: int) -> None:
+    table = load_multi_prospects()[key]
+    keys = {key_of(h) for h in kept_hands()}
+    assert len(table["seats"]) == seats
+    assert all(set(seat) == keys for seat in table["seats"])
+
+
+@pytest.mark.parametrize("key, offset, hand", [("3", 1, (5, 5, 10, 13)), ("4p", 2, (1, 2, 3, 4))])
+def test_the_shipped_multi_entries_are_what_the_projects_code_makes(
+    key: str, offset: int, hand: tuple[int, ...]
+) -> None:
+    table = load_multi_prospects()[key]
+    made = prospect_multi(hand, key, offset, table["samples"], table["seed"])
+    assert round(made, 3) == table["seats"][offset][key_of(hand)]
+
+
+def test_with_three_players_the_leader_pays_for_holding_only_fives() -> None:
+    seats = load_multi_prospects()["3"]["seats"]
+    fives = key_of((5, 5, 5, 5))
+    assert seats[1][fives] < seats[0][fives] - 1  # the leader must open with a 5
+
+
+@pytest.mark.parametrize("players, partnerships, key", [(3, False, "3"), (4, True, "4p")])
+def test_the_expert_weighs_the_prospects_of_its_own_seat(
+    players: int, partnerships: bool, key: str
+) -> None:
+    game = Game.new(Variant(players=players, partnerships=partnerships), seed=5, first_dealer=0)
+    for seat in range(players):
+        view = SeatView.of(game, seat)
+        offset = (seat - game.dealer) % players
+        options = discard_options(
+            view.hand,
+            dealer=view.crib_is_ours,
+            players=players,
+            partnerships=partnerships,
+            offset=offset,
+        )
+        for option in options:
+            assert option.extra == multi_prospect(option.kept, key, offset)
+        best = max(options, key=lambda o: o.net).discard
+        assert decide(view, level="expert", seed=1) == Discard(best)
