@@ -301,8 +301,9 @@ def main(argv: list[str] | None = None) -> int:
         "--first-pair",
         type=int,
         default=0,
-        help="two-player matches: start at this pair of deals (0: the usual ones; e.g. 1000 after "
-        "a run of 2,000 games for an independent sample)",
+        help="start the matches at this pair of deals (0: the usual ones; e.g. 1000 after a run "
+        "of 2,000 games for an independent sample); the 3-player and partnership matches at "
+        "this seed number",
     )
     args = parser.parse_args(argv)
     wanted = {f"{a}_vs_{b}" for a, b in MATCHES} | {f"expert_vs_standard_{k}" for k in KINDS}
@@ -375,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     for kind in KINDS:
         games = defaults[kind] if multi[kind] is None else multi[kind]
         if f"expert_vs_standard_{kind}" in wanted and games > 0:
-            for line in match_lines(kind, games, args.workers):
+            for line in match_lines(kind, games, args.workers, args.first_pair):
                 print(line)
     if args.yardstick_deals:
         for level in ("expert", "standard"):

@@ -91,13 +91,13 @@ class Result:
 
 
 def _chunk(args) -> tuple[list[Result], list[float]]:
-    name, games, level, against = args
+    name, games, level, against, first_seed = args
     kind = KINDS[name]
     results: list[Result] = []
     timings: list[float] = []
     for g in games:
         per_seed = len(kind.rotations)
-        seed = kind.seed_step * (g // per_seed + 1)
+        seed = kind.seed_step * (first_seed + g // per_seed + 1)
         seats = kind.rotations[g % per_seed]
         levels = tuple(level if s in seats else against for s in range(kind.variant.players))
         winner = play(kind.variant, levels, seed, timings, timed=level)
@@ -120,12 +120,18 @@ def schedule(name: str, games: int, parts: int) -> list[list[int]]:
 
 
 def multi_match(
-    name: str, games: int, workers: int, level: str = EXPERT, against: str = STANDARD
+    name: str,
+    games: int,
+    workers: int,
+    level: str = EXPERT,
+    against: str = STANDARD,
+    first_seed: int = 0,
 ) -> tuple[list[Result], list[float]]:
     """``games`` games of the ``name`` match (``3p`` or ``partners``): ``level`` against
-    ``against``, rounded up to whole rotations (every seed with ``level`` in each seat); the
-    results and the seconds of ``level``'s plays."""
-    chunks = [(name, c, level, against) for c in schedule(name, games, max(1, workers * 4))]
+    ``against``, rounded up to whole rotations (every seed with ``level`` in each seat), on the
+    seeds from number ``first_seed`` on; the results and the seconds of ``level``'s plays."""
+    parts = schedule(name, games, max(1, workers * 4))
+    chunks = [(name, c, level, against, first_seed) for c in parts]
     results: list[Result] = []
     timings: list[float] = []
     for r, t in map_tasks(workers, _chunk, chunks):
@@ -134,12 +140,12 @@ def multi_match(
     return results, timings
 
 
-def match_lines(name: str, games: int, workers: int) -> list[str]:
+def match_lines(name: str, games: int, workers: int, first_seed: int = 0) -> list[str]:
     """The figures of one match, each ``name: value unit``: ``expert_vs_standard_<name>`` (the
     expert side's win rate), its ``_ci95_low`` / ``_ci95_high``, ``_games``, ``_seconds``, and
     ``play_ms_expert_<name>`` (median), ``play_p99_ms_`` and ``play_max_ms_`` of its plays."""
     start = time.perf_counter()
-    results, timings = multi_match(name, games, workers)
+    results, timings = multi_match(name, games, workers, first_seed=first_seed)
     wins, n = sum(r.won for r in results), len(results)
     low, high = wilson(wins, n)
     figure = f"expert_vs_standard_{name}"

@@ -7,8 +7,8 @@ import pytest
 from bot.ai.discard import removal_options
 from bot.ai.pegging_prospects import (
     build,
-    key_of,
     kept_hands,
+    key_of,
     load_multi_prospects,
     load_prospects,
     multi_prospect,
