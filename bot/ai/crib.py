@@ -48,6 +48,15 @@ class CribTables(TypedDict):
     """Two-handed only (``"2"``): per role, how often it lays away each pair of ranks."""
 
 
+def crib_weight(players: int, partnerships: bool, own: bool) -> float:
+    """How much each point of the crib is worth to the player laying away."""
+    if own:
+        return 1.0
+    if players == 2 or partnerships:
+        return -1.0
+    return -1.0 / (players - 1)
+
+
 def table_key(players: int, partnerships: bool = False) -> str:
     """Which family of tables applies: '2', '3', '4' or '4p'."""
     if partnerships:

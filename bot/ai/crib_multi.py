@@ -31,8 +31,8 @@ from pathlib import Path
 
 from bot.engine import FULL_PACK, show_points
 
-from .crib import MultiThrows, load_tables
-from .discard import crib_weight, removal_options, table_options
+from .crib import MultiThrows, crib_weight, load_tables
+from .discard import removal_options, table_options
 from .tables import DEFAULT_SEED, VARIANT_OF, decide
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "data" / "crib_multi.json"

@@ -18,7 +18,13 @@ from itertools import combinations
 
 from bot.engine import Card
 
-from .crib import crib_expectation_removal, crib_value, multi_crib_values, table_key
+from .crib import (
+    crib_expectation_removal,
+    crib_value,
+    crib_weight,
+    multi_crib_values,
+    table_key,
+)
 from .handvalue import hand_total, static_points, unseen_counts
 from .pegging_prospects import multi_prospect, pegging_prospect
 
@@ -42,15 +48,6 @@ class DiscardOption:
     @property
     def net(self) -> float:
         return self.hand + self.crib_weight * self.crib + self.extra
-
-
-def crib_weight(players: int, partnerships: bool, own: bool) -> float:
-    """How much each point of the crib is worth to the player laying away."""
-    if own:
-        return 1.0
-    if players == 2 or partnerships:
-        return -1.0
-    return -1.0 / (players - 1)
 
 
 def discards_count(players: int) -> int:

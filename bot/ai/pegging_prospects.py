@@ -39,7 +39,7 @@ from typing import TypedDict, TypeVar
 
 from bot.engine import Card, Suit
 
-from .crib import crib_value
+from .crib import crib_value, crib_weight
 from .expert_pegging import model_choice, multi_rollout, rollout
 from .handvalue import hand_total, unseen_counts
 from .inference import model_keep
@@ -153,7 +153,7 @@ def build(
 ) -> ProspectTable:
     """The table for ``hands`` (every kept hand by default), both roles."""
     hands = kept_hands() if hands is None else hands
-    chunks = [hands[i : i + 65] for i in range(0, len(hands), 65)]
+    chunks = _chunked(hands)
     tasks: list[Task] = [(dealer, c, samples, seed) for dealer in (True, False) for c in chunks]
     results = _run(_chunk, tasks, workers, log)
     half = len(chunks)
@@ -168,6 +168,11 @@ def build(
 
 
 T = TypeVar("T")
+
+
+def _chunked(hands: list[Ranks], size: int = 65) -> list[list[Ranks]]:
+    """The work in pieces for the workers (28 of the 1,820 hands)."""
+    return [hands[i : i + size] for i in range(0, len(hands), size)]
 
 
 def _run(
@@ -197,7 +202,7 @@ def _keep_multi(ranks: Ranks, key: str, own: bool) -> Ranks:
     players, partnerships = MULTI_KEYS[key]
     hand = [Card(r, Suit(i % 4)) for i, r in enumerate(ranks)]
     by_rank, by_suit, n = unseen_counts(hand)
-    weight = 1.0 if own else (-1.0 if partnerships else -1.0 / (players - 1))
+    weight = crib_weight(players, partnerships, own)
     best: Ranks = ()
     best_net = -1e9
     for i, card in enumerate(hand):
@@ -271,7 +276,7 @@ def build_multi(
     """The table of ``key`` (``'3'``, ``'4'``, ``'4p'``) for every seat after the dealer."""
     hands = kept_hands() if hands is None else hands
     n = MULTI_KEYS[key][0]
-    chunks = [hands[i : i + 65] for i in range(0, len(hands), 65)]
+    chunks = _chunked(hands)
     tasks: list[MultiTask] = [(key, o, c, samples, seed) for o in range(n) for c in chunks]
     results = _run(_multi_chunk, tasks, workers, log)
     table: MultiTable = {"seed": seed, "samples": samples, "seats": [{} for _ in range(n)]}

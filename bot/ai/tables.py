@@ -63,8 +63,7 @@ from typing import TypeVar
 
 from bot.engine import FULL_PACK, Card, Suit
 
-from .crib import CribTables, RoleTables, discard_key, rank_pair_key
-from .discard import crib_weight
+from .crib import CribTables, RoleTables, crib_weight, discard_key, rank_pair_key
 from .handvalue import hand_total, rank_row, unseen_counts
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "data" / "crib.json"

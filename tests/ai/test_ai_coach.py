@@ -6,8 +6,7 @@ from itertools import combinations
 import pytest
 
 from bot.ai import coach, players
-from bot.ai.crib import crib_value, table_key
-from bot.ai.discard import crib_weight
+from bot.ai.crib import crib_value, crib_weight, table_key
 from bot.ai.view import SeatView
 from bot.engine import FULL_PACK, Game, Phase, Play, Variant, parse_cards, score_show
 from tests.support.engine_positions import play, position

@@ -9,8 +9,7 @@ from itertools import combinations
 
 import pytest
 
-from bot.ai.crib import crib_value, table_key
-from bot.ai.discard import crib_weight
+from bot.ai.crib import crib_value, crib_weight, table_key
 from bot.ai.review import (
     CHANCE_POINTS,
     COSTLY,
