@@ -3,7 +3,7 @@
 Make the tables: ``python -m bot.ai.pegging_prospects [--samples N] [--seed S] [--workers W]``
 (two-handed, ``data/pegging.json``, 4,000 deals an entry: 10 minutes on 2 cores), and with
 ``--multi 3``, ``4p`` or ``4`` the three- and four-handed ones (``data/pegging_multi.json``,
-500 deals an entry, 300 for ``4``: 12, 20 and 15 minutes).
+500 deals an entry, 300 for ``4``: 12, 20 and 11 minutes on shared cores).
 
 Two-handed, for every multiset of four ranks (1,820 of them) and each role (dealer, pone): the
 expected pegging points of its holder minus the opponent's, over ``samples`` deals: the rest of
