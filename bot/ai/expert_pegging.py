@@ -4,6 +4,7 @@ worlds of the unseen cards, on the helpers of :mod:`bot.ai.pegging` and the exac
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -36,11 +37,16 @@ ENDGAME_REACH = 31
 SEARCH = True
 """Two-handed and far from the end, the expert searches what it may know
 (:mod:`bot.ai.pegging_search`); off: one play-out per world and card (a switch for measuring)."""
-SEARCH_WORLDS = 200
+SEARCH_WORLDS = 400
 """Worlds the two-handed search deals (:func:`bot.ai.inference.weighted_worlds`)."""
+SEARCH_STAGES: tuple[int, ...] = (100, 200)
+"""After how many worlds the two-handed search looks whether one card is clearly best."""
 SEARCH_CLEAR = 0.5
-"""When the best card leads the next by this many points over half the worlds, the search
-stops there (the other half changes the choice too rarely to be worth its time)."""
+"""When the best card leads the next by this many points over the first stage's worlds (less
+over more: the threshold falls as one over the square root of the worlds), the search stops
+there (the other worlds change the choice too rarely to be worth their time)."""
+SEARCH_WORLDS_END = 200
+"""Worlds the two-handed search deals near the end of a game (the chance to win)."""
 SEARCH_CLEAR_CHANCE = 0.02
 """Likewise near the end of a game, in the chance to win (:func:`bot.ai.winchance.play_chances`)."""
 
@@ -90,7 +96,7 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
         ending = ShowEnding(
             view, lambda needs, shows, pone: EndgameSolver(needs, shows, pone, ENDGAME_CRIB)
         )
-        return searched(view, rng, legal, ending)
+        return searched(view, rng, legal, ending, worlds=SEARCH_WORLDS_END)
     opp = 1 - view.seat
     me = tuple(sorted(c.rank for c in view.hand))
     pile = pile_ranks(view)
@@ -136,27 +142,37 @@ def searched(
     worlds: int | None = None,
 ) -> dict[int, float]:
     """Per rank of ``legal``, the two-handed search's value over ``worlds`` dealt worlds
-    (:func:`bot.ai.inference.weighted_worlds`; with ``ending``, near the end of the game). When
-    the best card leads the next by ``clear`` over the first half, the search stops there
-    (defaults: :data:`SEARCH_WORLDS`, :data:`SEARCH_CLEAR`)."""
+    (:func:`bot.ai.inference.weighted_worlds`; with ``ending``, near the end of the game),
+    searched in stages: when the best card leads the next by ``clear`` after the first stage,
+    or by ``clear`` shrunk as the worlds grow (their noise falls as one over the square root)
+    after a later one, the search stops there (defaults: :data:`SEARCH_WORLDS` in the stages
+    of :data:`SEARCH_STAGES`, :data:`SEARCH_CLEAR`; with ``worlds`` given, one stop at half)."""
     from .inference import weighted_worlds
     from .pegging_search import search_values
 
     me = tuple(sorted(c.rank for c in view.hand))
     pile = pile_ranks(view)
     ranks = [c.rank for c in legal]
-    found, unseen = weighted_worlds(view, rng, SEARCH_WORLDS if worlds is None else worlds)
+    total = SEARCH_WORLDS if worlds is None else worlds
     clear = SEARCH_CLEAR if clear is None else clear
-    half = len(found) // 2
-    first = search_values(me, pile, view.count, found[:half], unseen, ranks, ending)
-    top = sorted(first.values(), reverse=True)
-    if len(top) == 1 or top[0] - top[1] >= clear:
-        return first
-    # Close: the other half too (each half searched on its own, weighed by its worlds).
-    rest = search_values(me, pile, view.count, found[half:], unseen, ranks, ending)
-    w1 = sum(w for w, _ in found[:half])
-    w2 = sum(w for w, _ in found[half:])
-    return {r: (first[r] * w1 + rest[r] * w2) / (w1 + w2) for r in ranks}
+    stops = SEARCH_STAGES if worlds is None else (total // 2,)
+    stops = (*(s for s in stops if 0 < s < total), total)
+    values: dict[int, float] = {}
+    weight = 0.0
+    done = 0
+    for stop in stops:
+        # Each stage deals its own worlds (only as many as it needs) and is searched on its
+        # own, weighed by its worlds.
+        part, unseen = weighted_worlds(view, rng, stop - done)
+        more = search_values(me, pile, view.count, part, unseen, ranks, ending)
+        w = sum(w for w, _ in part)
+        values = {r: (values.get(r, 0.0) * weight + more[r] * w) / (weight + w) for r in ranks}
+        weight += w
+        done = stop
+        top = sorted(values.values(), reverse=True)
+        if len(top) == 1 or top[0] - top[1] >= clear * math.sqrt(stops[0] / stop):
+            break
+    return values
 
 
 def _starter(view: SeatView) -> Card:

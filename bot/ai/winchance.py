@@ -380,7 +380,7 @@ def play_chances(
     the seat may know (:mod:`bot.ai.pegging_search`) on ``rounds`` times its worlds,
     :class:`_ChanceEnd` valuing the end."""
     from .crib import crib_value
-    from .expert_pegging import SEARCH_CLEAR_CHANCE, SEARCH_WORLDS, ShowEnding, searched
+    from .expert_pegging import SEARCH_CLEAR_CHANCE, SEARCH_WORLDS_END, ShowEnding, searched
 
     target = view.variant.target
     thrown = view.discards or ()
@@ -392,7 +392,8 @@ def play_chances(
 
     ending = ShowEnding(view, solver)
     clear = 2 * WIN * SEARCH_CLEAR_CHANCE  # the values are WIN * (2 * chance - 1)
-    values = searched(view, rng, list(legal), ending, clear=clear, worlds=rounds * SEARCH_WORLDS)
+    worlds = rounds * SEARCH_WORLDS_END
+    values = searched(view, rng, list(legal), ending, clear=clear, worlds=worlds)
     return {r: min(1.0, max(0.0, (v / WIN + 1.0) / 2.0)) for r, v in values.items()}  # rounding
 
 

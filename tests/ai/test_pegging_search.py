@@ -218,3 +218,42 @@ def test_the_fast_model_follows_its_specification_on_random_positions():
         )
         checked += 1
     assert gone > 800  # the go is often in play: the positions test it
+
+
+def _search_sizes(monkeypatch, view: SeatView) -> list[int]:
+    """The expert's two-handed search on ``view``: the worlds of each stage it searched."""
+    from bot.ai import expert_pegging, pegging_search
+
+    sizes: list[int] = []
+    real = pegging_search.search_values
+
+    def counting(me, pile, count, worlds, unseen, ranks, ending=None):
+        sizes.append(len(worlds))
+        return real(me, pile, count, worlds, unseen, ranks, ending)
+
+    monkeypatch.setattr(pegging_search, "search_values", counting)
+    legal = sorted({c.rank: c for c in view.hand if view.count + c.value <= 31}.values())
+    expert_pegging.searched(view, random.Random(5), legal)
+    return sizes
+
+
+def test_the_search_stops_at_its_first_stage_when_one_card_is_clearly_best(monkeypatch):
+    # On 5-5-5 (count 15) the fourth 5 makes a double pair royal for 12: nothing comes close.
+    game = position(
+        Variant(players=2),
+        dealer=0,
+        kept=["5S 5H 9C KD", "5C 5D 2H 3H"],
+        starter="AC",
+        held=["5S 9C KD", "2H 3H"],
+        pile="5C 5H 5D",
+        turn=0,
+    )
+    assert _search_sizes(monkeypatch, SeatView.of(game, 0)) == [100]
+
+
+def test_a_close_choice_is_searched_over_every_world_in_stages(monkeypatch):
+    # The pone's lead from four middling cards: no lead is clearly best.
+    game = position(
+        Variant(players=2), dealer=0, kept=["9S 10H QC KD", "3C 4D 7H 8S"], starter="AC"
+    )
+    assert _search_sizes(monkeypatch, SeatView.of(game, 1)) == [100, 100, 200]
