@@ -29,6 +29,7 @@ import json
 import random
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -121,7 +122,7 @@ def seed_margins(
 
 def apply_settings(settings: list[str]) -> None:
     """``module.NAME=value`` each (a Python literal): the switches and sizes the computer
-    players read, set for a run (e.g. ``bot.ai.expert_pegging.EXPERT_SAMPLES_MULTI=200``)."""
+    players read, set for a run (e.g. ``bot.ai.expert_pegging.SEARCH_WORLDS=200``)."""
     for setting in settings:
         target, _, literal = setting.partition("=")
         module, _, name = target.rpartition(".")
@@ -140,56 +141,50 @@ def _chunk(args: Chunk) -> list[dict[str, float]]:
     return [seed_margins(kind, s, level, against, ends) for s in seeds]
 
 
-def duplicate_rows(
-    kind: str,
-    deals: int,
-    workers: int,
-    first_seed: int,
-    level: str,
-    against: str,
-    settings: list[str] | None = None,
-    ends: tuple[int, int] | None = None,
-) -> dict[int, dict[str, float]]:
-    """Per seed, :func:`seed_margins` (``settings``: see :func:`apply_settings`)."""
-    seeds = [first_seed + i for i in range(deals)]
-    parts = max(1, workers * 4)
+@dataclass(frozen=True)
+class Run:
+    """What a run plays: ``deals`` seeds of ``kind`` from ``first_seed``, ``level`` against
+    ``against``, with ``settings`` (:func:`apply_settings`) and, with ``ends``, from scores near
+    the end (:func:`start_scores`); on ``workers`` processes."""
+
+    kind: str
+    deals: int
+    workers: int = 2
+    first_seed: int = 70_000
+    level: str = "expert"
+    against: str = "standard"
+    settings: tuple[str, ...] = ()
+    ends: tuple[int, int] | None = None
+
+
+def duplicate_rows(run: Run) -> dict[int, dict[str, float]]:
+    """Per seed, :func:`seed_margins`."""
+    seeds = [run.first_seed + i for i in range(run.deals)]
+    parts = max(1, run.workers * 4)
     chunks: list[Chunk] = [
-        (kind, seeds[i::parts], level, against, settings or [], ends)
+        (run.kind, seeds[i::parts], run.level, run.against, list(run.settings), run.ends)
         for i in range(parts)
         if seeds[i::parts]
     ]
-    margins = [row for chunk in map_tasks(workers, _chunk, chunks) for row in chunk]
+    margins = [row for chunk in map_tasks(run.workers, _chunk, chunks) for row in chunk]
     order = [s for i in range(parts) for s in seeds[i::parts]]
     return dict(zip(order, margins, strict=True))
 
 
-def duplicate_lines(
-    kind: str,
-    deals: int,
-    workers: int,
-    first_seed: int,
-    level: str,
-    against: str,
-    settings: list[str] | None = None,
-    dump: str | None = None,
-    base: str | None = None,
-    ends: tuple[int, int] | None = None,
-) -> list[str]:
+def duplicate_lines(run: Run, dump: str | None = None, base: str | None = None) -> list[str]:
     """The ``name: value unit`` lines (see the module docstring). ``dump``: write each seed's
     margins to this file (JSON); ``base``: such a file of an earlier run on the same seeds,
     to print the paired difference from it too (``..._change``: seeds where nothing was done
     differently count zero, which makes it far sharper than comparing two means)."""
     start = time.perf_counter()
-    by_seed = duplicate_rows(kind, deals, workers, first_seed, level, against, settings, ends)
+    by_seed = duplicate_rows(run)
     rows = list(by_seed.values())
     names = list(rows[0]) if rows else []
     if dump:
         Path(dump).write_text(json.dumps({str(s): m for s, m in by_seed.items()}))
-    name = (
-        f"dup_{kind}"
-        if (level, against) == ("expert", "standard")
-        else (f"dup_{kind}_{level}_vs_{against}")
-    )
+    name = f"dup_{run.kind}"
+    if (run.level, run.against) != ("expert", "standard"):
+        name += f"_{run.level}_vs_{run.against}"
     lines = [f"{name}_deals: {len(rows)} deals"]
     for part in names:
         mean, half = mean_ci95([row[part] for row in rows])
@@ -236,18 +231,17 @@ def main(argv: list[str] | None = None) -> int:
         low, _, high = args.ends.partition(":")
         ends = (int(low), int(high))
     apply_settings(args.set)
-    for line in duplicate_lines(
+    run = Run(
         args.kind,
         args.deals,
         args.workers,
         args.first_seed,
         args.level,
         args.against,
-        args.set,
-        args.dump,
-        args.base,
+        tuple(args.set),
         ends,
-    ):
+    )
+    for line in duplicate_lines(run, args.dump, args.base):
         print(line, flush=True)
     return 0
 
