@@ -293,3 +293,62 @@ def test_the_review_reads_the_search_in_points_per_deal():
     assert set(values) == {2, 3, 5, 13}
     assert values[5] == max(values.values()) and values[5] > values[2] + 1
     assert all(abs(v) < 15 for v in values.values())
+
+
+def _dealt(monkeypatch, game: Game, module: str, name: str) -> list[int]:
+    """The expert's play on ``game`` (the seat to lay): how many worlds each stage dealt."""
+    import importlib
+
+    from bot.ai import expert_pegging
+
+    target = importlib.import_module(module)
+    real = getattr(target, name)
+    sizes: list[int] = []
+
+    def counting(view, rng, samples):
+        sizes.append(samples)
+        return real(view, rng, samples)
+
+    monkeypatch.setattr(target, name, counting)
+    seat = game.to_act[0]
+    view = SeatView.of(game, seat)
+    legal = sorted({c.rank: c for c in view.hand if view.count + c.value <= 31}.values())
+    expert_pegging.expert_values(view, random.Random(2), legal)
+    return sizes
+
+
+def test_partnership_play_outs_deal_more_worlds_only_on_a_close_choice(monkeypatch):
+    kept = ["KH QH 9D 2C", "5C 5D 3S 4S", "7D 8D 6C AH", "JS 10S 9S 8S"]
+    # Seat 0 led the K: seat 1's 5 makes fifteen and nothing else comes near.
+    clear = position(
+        VARIANTS["partners"],
+        dealer=3,
+        kept=kept,
+        starter="KC",
+        held=["QH 9D 2C", *kept[1:]],
+        pile="KH",
+        turn=1,
+    )
+    assert _dealt(monkeypatch, clear, "bot.ai.inference", "sample_others") == [96]
+    # Seat 1 to lead from 3-6-7-9 (nothing to make): close, so 96 more.
+    close = position(
+        VARIANTS["partners"],
+        dealer=0,
+        kept=["KH QH 9D 2C", "6C 7D 3S 9C", "7H 8D 6D AH", "JS 10S 9S 8S"],
+        starter="KC",
+    )
+    assert _dealt(monkeypatch, close, "bot.ai.inference", "sample_others") == [96, 96]
+
+
+def test_the_three_player_search_deals_its_stages(monkeypatch):
+    from bot.ai import expert_pegging
+
+    monkeypatch.setattr(expert_pegging, "SEARCH_STAGES_MULTI", (64, 128))
+
+    def dealt(hand: str) -> list[int]:
+        kept = ["KH QH 9D 2H", hand, "7H 8D 6D AH"]
+        game = position(VARIANTS["three"], dealer=0, kept=kept, starter="KC")
+        return _dealt(monkeypatch, game, "bot.ai.inference_multi", "weighted_worlds_multi")
+
+    assert dealt("6C 7D 3S 9C") == [64]  # the 9 is clearly the lead: one stage
+    assert dealt("9C 10D JS QC") == [64, 64]  # four ten-ish cards: close, a second stage
