@@ -138,9 +138,16 @@ def removal_options(
         hand,
         crib=crib,
         weight=crib_weight(players, partnerships, own),
-        extra=(lambda discard, kept: pegging_prospect(kept, deals)) if pegging else None,
+        extra=(lambda discard, kept: PEGGING_WEIGHT * pegging_prospect(kept, deals))
+        if pegging
+        else None,
     )
 
+
+PEGGING_WEIGHT = 1.0
+"""Two-handed, how much a point of the kept cards' pegging prospects counts against a point of
+hand or crib (a switch for measuring: on 4,000 duplicate deals against ``standard``, 1.5 lost
+0.037 ± 0.030 points a deal and 0.7 lost 0.012 ± 0.026, so a point is a point)."""
 
 MULTI_PEGGING = True
 """With 3 or 4 players, whether the expert weighs the pegging prospects of the cards it keeps
