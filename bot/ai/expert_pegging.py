@@ -244,11 +244,13 @@ SEARCH_PARTNERS = False
 """Likewise in partnerships. Off: there the play-outs peg better than the search (an expert team
 against a standard team, the same deals and discards with the teams swapped, 1,000 deals: the
 play-outs +0.16 points a deal, the search -0.04; paired, +0.20 ± 0.17 for the play-outs)."""
-SEARCH_STAGES_MULTI: tuple[int, ...] = (64, 128)
+SEARCH_STAGES_MULTI: tuple[int, ...] = (64,)
 """The worlds the multi-player search deals (:func:`bot.ai.inference_multi.weighted_worlds_multi`)
 before it looks whether one card is clearly best (:data:`SEARCH_CLEAR`), then more up to the
-next: 128 on a close choice pegged +0.037 ± 0.033 points a deal over 64 with three players
-(2,000 duplicate deals, ``benchmarks/duplicate.py``)."""
+next. One stage: 128 on a close choice, ``(64, 128)``, pegged +0.037 ± 0.033 points a deal over
+64 with three players (2,000 duplicate deals, ``benchmarks/duplicate.py``), but made the
+three-player matches of ``benchmarks/ai.py --games 400`` 43% slower (23 -> 33 s; p99 117 ->
+180 ms) and the run as a whole went past its five minutes (284 -> 307 s in the same hour)."""
 SEARCH_DEPTH_MULTI: int | None = 2
 """How many of its own cards the multi-player search chooses (None: all; past it, the model):
 two keeps a decision within its time and the seat from "knowing" the hands deep in the tree."""
