@@ -158,19 +158,33 @@ def searched(
     pile = pile_ranks(view)
     ranks = [c.rank for c in legal]
     total = SEARCH_WORLDS if worlds is None else worlds
-    clear = SEARCH_CLEAR if clear is None else clear
     stops = SEARCH_STAGES if worlds is None else (total // 2,)
     stops = (*(s for s in stops if 0 < s < total), total)
+
+    def stage(n: int) -> tuple[dict[int, float], float]:
+        part, unseen = weighted_worlds(view, rng, n)
+        more = search_values(me, pile, view.count, part, unseen, ranks, ending)
+        return more, sum(w for w, _ in part)
+
+    return in_stages(stops, SEARCH_CLEAR if clear is None else clear, stage)
+
+
+def in_stages(
+    stops: tuple[int, ...],
+    clear: float,
+    stage: Callable[[int], tuple[dict[int, float], float]],
+) -> dict[int, float]:
+    """Values per rank worked out in stages: ``stage(n)`` deals ``n`` more worlds and returns
+    their values and total weight, until ``stops[-1]`` worlds in all or until the best rank
+    leads the next by ``clear`` after the first stage, or by ``clear`` shrunk as the worlds grow
+    after a later one (their noise falls as one over the square root). Each stage is weighed by
+    its worlds."""
     values: dict[int, float] = {}
     weight = 0.0
     done = 0
     for stop in stops:
-        # Each stage deals its own worlds (only as many as it needs) and is searched on its
-        # own, weighed by its worlds.
-        part, unseen = weighted_worlds(view, rng, stop - done)
-        more = search_values(me, pile, view.count, part, unseen, ranks, ending)
-        w = sum(w for w, _ in part)
-        values = {r: (values.get(r, 0.0) * weight + more[r] * w) / (weight + w) for r in ranks}
+        more, w = stage(stop - done)
+        values = {r: (values.get(r, 0.0) * weight + v * w) / (weight + w) for r, v in more.items()}
         weight += w
         done = stop
         top = sorted(values.values(), reverse=True)
@@ -275,29 +289,20 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
         from .pegging_search_multi import search_values_multi
 
         ranks = [c.rank for c in legal]
-        values: dict[int, float] = {}
-        weight = 0.0
-        done = 0
-        for stop in SEARCH_STAGES_MULTI:
-            found = weighted_worlds_multi(view, rng, stop - done)
+
+        def searched_stage(k: int) -> tuple[dict[int, float], float]:
+            found = weighted_worlds_multi(view, rng, k)
             more = search_values_multi(
                 view.seat, me, pile, view.count, found, weights, ranks, SEARCH_DEPTH_MULTI
             )
-            w = sum(w for w, _, _ in found)
-            values = {r: (values.get(r, 0.0) * weight + more[r] * w) / (weight + w) for r in ranks}
-            weight += w
-            done = stop
-            top = sorted(values.values(), reverse=True)
-            if len(top) == 1 or top[0] - top[1] >= SEARCH_CLEAR * math.sqrt(
-                SEARCH_STAGES_MULTI[0] / done
-            ):
-                break
-        return values
+            return more, sum(w for w, _, _ in found)
+
+        return in_stages(SEARCH_STAGES_MULTI, SEARCH_CLEAR, searched_stage)
     base = unshown_rank_counts(view)
-    totals = {c.rank: 0.0 for c in legal}
-    done = 0
-    for stop in PLAYOUT_STAGES:
-        for world in sample_others(view, rng, stop - done):
+
+    def played_out(k: int) -> tuple[dict[int, float], float]:
+        totals = {c.rank: 0.0 for c in legal}
+        for world in sample_others(view, rng, k):
             hands = [me if s == view.seat else world[s] for s in range(n)]
             unseen: list[list[int]] = []
             for s in range(n):
@@ -309,13 +314,9 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
                 totals[card.rank] += multi_rollout(
                     hands, pile, view.count, view.seat, card.rank, unseen, weights
                 )
-        done = stop
-        top = sorted(totals.values(), reverse=True)
-        if len(top) == 1 or top[0] - top[1] >= done * SEARCH_CLEAR * math.sqrt(
-            PLAYOUT_STAGES[0] / done
-        ):
-            break
-    return {r: v / done for r, v in totals.items()}
+        return {r: v / k for r, v in totals.items()}, float(k)
+
+    return in_stages(PLAYOUT_STAGES, SEARCH_CLEAR, played_out)
 
 
 def multi_rollout(
