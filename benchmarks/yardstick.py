@@ -3,7 +3,7 @@
 For each legal card (one per rank: suits never matter in the play) the yardstick deals the
 cards its seat has not seen to the opponent many times over ("play-outs"), lays the card, plays
 the rest of the deal's pegging out with both seats laying as the ``standard`` level would (the
-rank-level model of :func:`bot.ai.expert_pegging.model_choice`, each seat from what it can see)
+rank-level model of :func:`bot.ai.playouts.model_choice`, each seat from what it can see)
 and lays the card with the best average: its pegging points minus the opponent's.
 
 What its seat knows and the deals respect: its own cards and discards, the starter, every card
@@ -15,7 +15,7 @@ Every card is tried on the same deals (common random numbers), so the comparison
 is sharper than the averages themselves.
 
 Three and four players too (each other seat is dealt its cards, and the play-outs are
-:func:`bot.ai.expert_pegging.multi_rollout`); the duels are two-handed. Play-outs run on plain
+:func:`bot.ai.playouts.multi_rollout`); the duels are two-handed. Play-outs run on plain
 int ranks with memoized scoring: see ``--speed``.
 
     .venv/bin/python benchmarks/yardstick.py --speed
@@ -41,7 +41,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.ai import choose_discard  # noqa: E402
-from bot.ai.expert_pegging import _first_then_rollout, multi_rollout  # noqa: E402
 from bot.ai.pegging import (  # noqa: E402
     VALUE,
     distinct_by_rank,
@@ -49,6 +48,7 @@ from bot.ai.pegging import (  # noqa: E402
     unshown_rank_counts,
 )
 from bot.ai.players import decide  # noqa: E402
+from bot.ai.playouts import first_then_rollout, multi_rollout  # noqa: E402
 from bot.ai.view import SeatView  # noqa: E402
 from bot.engine import (  # noqa: E402
     Action,
@@ -111,7 +111,7 @@ def yardstick_values(
         for r in ranks:
             unseen_b = list(seen_by_opp)
             unseen_b[r] -= 1  # the opponent sees the card we lay
-            totals[r] += _first_then_rollout(me, b, pile, count, r, unseen_me, unseen_b)
+            totals[r] += first_then_rollout(me, b, pile, count, r, unseen_me, unseen_b)
     return {r: v / max(playouts, 1) for r, v in totals.items()}
 
 

@@ -15,6 +15,7 @@ import random
 
 from .inference import PLAY_MISMATCH, sample_others
 from .pegging import laid_on, unshown_rank_counts
+from .playouts import model_choice
 from .view import MAX_COUNT, SeatView
 
 Hands = tuple[tuple[int, ...], ...]
@@ -25,7 +26,7 @@ def weighted_worlds_multi(
 ) -> list[tuple[float, Hands, Hands]]:
     """Worlds for the search (:mod:`bot.ai.pegging_search_multi`): (weight, per seat its unlaid
     ranks (the seat's own: its hand), per seat what it cannot see now (as the play-outs of
-    :func:`bot.ai.expert_pegging.multi_rollout` count it: every card but the starter, the cards
+    :func:`bot.ai.playouts.multi_rollout` count it: every card but the starter, the cards
     laid and its own))."""
     n = view.players
     me = tuple(sorted(c.rank for c in view.hand))
@@ -47,8 +48,6 @@ def play_likelihood_multi(view: SeatView, hands: Hands) -> float:
     """:data:`PLAY_MISMATCH` to the power of the other seats' plays that ``standard`` holding
     ``hands`` (plus what each laid since) would not have made, replayed from the start of the
     play (each seat told the cards held by the next seat that still holds any)."""
-    from .expert_pegging import model_choice  # the model sits above the worlds it is fed
-
     played = view.played
     n = view.players
     if not any(s != view.seat for s, _ in played):

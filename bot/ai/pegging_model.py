@@ -1,7 +1,7 @@
 """The ``standard`` player's choice in the play, fast, for the searches that ask it again and
 again (:mod:`bot.ai.pegging_search`, :mod:`bot.ai.inference`).
 
-What ``standard`` lays (:func:`bot.ai.expert_pegging.model_choice`) is the best of its cards
+What ``standard`` lays (:func:`bot.ai.playouts.model_choice`) is the best of its cards
 by a score that, but for one term, does not depend on the rest of its hand: the points the
 card makes minus the points the next player can be expected to make on it. So a search scores
 each rank once at a turn (:class:`RankScores`), and each world of the unseen cards only picks
@@ -53,7 +53,7 @@ class RankScores:
 
 def answer(hand: tuple[int, ...], count: int, scores: RankScores) -> int:
     """The rank ``standard`` lays from ``hand`` (lowest first, a card fits): the same as
-    :func:`bot.ai.expert_pegging.model_choice`."""
+    :func:`bot.ai.playouts.model_choice`."""
     best = -1
     best_score = -1e9
     last = -1

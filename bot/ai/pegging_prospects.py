@@ -9,7 +9,7 @@ Two-handed, for every multiset of four ranks (1,820 of them) and each role (deal
 expected pegging points of its holder minus the opponent's, over ``samples`` deals: the rest of
 the pack shuffled, two of it our other discards, six the opponent's (who keeps what ``standard``
 keeps from them, :func:`bot.ai.inference.model_keep`), one the starter; then the play from the
-pone's lead with both seats laying as ``standard`` does (:func:`bot.ai.expert_pegging.rollout`).
+pone's lead with both seats laying as ``standard`` does (:func:`bot.ai.playouts.rollout`).
 With 3 or 4 players the same for every seat after the dealer, the others dealt five and keeping
 as ``standard`` does in their roles, the points weighed as the expert weighs them in the play
 (its side's minus the others', an opponent's shared out when each plays for himself). Each entry
@@ -40,9 +40,9 @@ from typing import TypedDict, TypeVar
 from bot.engine import Card, Suit
 
 from .crib import crib_value, crib_weight
-from .expert_pegging import model_choice, multi_rollout, rollout
 from .handvalue import hand_total, unseen_counts
 from .inference import model_keep
+from .playouts import model_choice, multi_rollout, rollout
 
 DATA_FILE = "pegging.json"
 DATA_DIR = Path(__file__).resolve().parent / "data"

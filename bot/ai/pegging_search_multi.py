@@ -9,8 +9,8 @@ of *what it will see*:
   consistent with what it has seen by then;
 - at every other seat's turn (a partner's too: the seat cannot see its partner's cards either)
   each world answers as a ``standard`` player would with that world's cards, from what that seat
-  can see (:func:`bot.ai.expert_pegging.model_choice`, its ``other_held`` the cards of the next
-  seat that still holds any, as :func:`bot.ai.expert_pegging.multi_rollout` does), and the
+  can see (:func:`bot.ai.playouts.model_choice`, its ``other_held`` the cards of the next
+  seat that still holds any, as :func:`bot.ai.playouts.multi_rollout` does), and the
   worlds split by the card laid;
 - after each card the worlds split by who lays next, since the seat sees who says go.
 
@@ -32,10 +32,10 @@ side's ``-1 / (sides - 1)``, as the old play-outs weighed them), divided by the 
 
 from __future__ import annotations
 
-from .expert_pegging import model_choice
 from .memo import memo
 from .pegging import VALUE, fitting_ranks, peg_points
 from .pegging_solver import remove_rank
+from .playouts import model_choice
 from .view import MAX_COUNT
 
 Hands = tuple[tuple[int, ...], ...]

@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from bot.ai.expert_pegging import _first_then_rollout, model_choice
 from bot.ai.pegging import VALUE, standard_play, unseen_rank_counts
 from bot.ai.pegging_model import RankScores, answer
 from bot.ai.pegging_search import search_values
 from bot.ai.players import decide
+from bot.ai.playouts import first_then_rollout, model_choice
 from bot.ai.view import SeatView
 from bot.engine import FULL_PACK, Game, Phase, Play, Scored, ScoreReason, Variant
 from tests.support.engine_positions import position, random_two_handed
@@ -120,7 +120,7 @@ def test_the_search_is_never_worse_than_standard_and_never_better_than_seeing_th
             for w, them in worlds:
                 theirs = list(unseen)
                 theirs[r] -= 1  # the opponent sees the card laid
-                fixed += w * _first_then_rollout(me, them, (), 0, r, unseen_me, theirs)
+                fixed += w * first_then_rollout(me, them, (), 0, r, unseen_me, theirs)
                 seeing += w * search_values(me, (), 0, [(1.0, them)], unseen, [r])[r]
             assert values[r] >= fixed / total - 1e-9
             assert values[r] <= seeing / total + 1e-9

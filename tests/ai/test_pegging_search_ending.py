@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from bot.ai.expert_pegging import model_choice
 from bot.ai.pegging import WIN, unseen_rank_counts
 from bot.ai.pegging_search import Got, search_values
+from bot.ai.playouts import model_choice
 from bot.ai.view import SeatView
 from bot.engine import FULL_PACK, Game, GameOver, Phase, Play, Scored, ScoreReason, Shown
 from tests.support.engine_positions import random_two_handed

@@ -5,11 +5,11 @@ from collections import Counter
 
 import pytest
 
-from bot.ai.expert_pegging import model_choice, multi_rollout
 from bot.ai.inference import PLAY_MISMATCH
 from bot.ai.inference_multi import play_likelihood_multi, weighted_worlds_multi
 from bot.ai.pegging import unseen_rank_counts
 from bot.ai.pegging_search_multi import search_values_multi
+from bot.ai.playouts import model_choice, multi_rollout
 from bot.ai.review import play_values
 from bot.ai.view import SeatView
 from bot.engine import FULL_PACK, Game, Go, Phase, Play, Played, Scored, ScoreReason, Variant
