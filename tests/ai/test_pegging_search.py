@@ -4,7 +4,13 @@ import random
 
 import pytest
 
-from bot.ai.pegging import VALUE, standard_play, unseen_rank_counts
+from bot.ai.pegging import (
+    VALUE,
+    distinct_by_rank,
+    legal_cards,
+    standard_play,
+    unseen_rank_counts,
+)
 from bot.ai.pegging_model import RankScores, answer
 from bot.ai.pegging_search import search_values
 from bot.ai.players import decide
@@ -232,7 +238,7 @@ def _search_sizes(monkeypatch, view: SeatView) -> list[int]:
         return real(me, pile, count, worlds, unseen, ranks, ending)
 
     monkeypatch.setattr(pegging_search, "search_values", counting)
-    legal = sorted({c.rank: c for c in view.hand if view.count + c.value <= 31}.values())
+    legal = distinct_by_rank(legal_cards(view))  # as expert_play asks
     expert_pegging.searched(view, random.Random(5), legal)
     return sizes
 

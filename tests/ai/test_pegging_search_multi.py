@@ -7,7 +7,7 @@ import pytest
 
 from bot.ai.inference import PLAY_MISMATCH
 from bot.ai.inference_multi import play_likelihood_multi, weighted_worlds_multi
-from bot.ai.pegging import unseen_rank_counts
+from bot.ai.pegging import distinct_by_rank, legal_cards, unseen_rank_counts
 from bot.ai.pegging_search_multi import search_values_multi
 from bot.ai.playouts import model_choice, multi_rollout
 from bot.ai.review import play_values
@@ -312,7 +312,7 @@ def _dealt(monkeypatch, game: Game, module: str, name: str) -> list[int]:
     monkeypatch.setattr(target, name, counting)
     seat = game.to_act[0]
     view = SeatView.of(game, seat)
-    legal = sorted({c.rank: c for c in view.hand if view.count + c.value <= 31}.values())
+    legal = distinct_by_rank(legal_cards(view))  # as expert_play asks
     expert_pegging.expert_values(view, random.Random(2), legal)
     return sizes
 
