@@ -237,7 +237,7 @@ def duel(
     against: str = YARDSTICK,
 ):
     """``deals`` paired deals of ``level`` against ``against``: the (dealer, pone) edges per
-    deal and the yardstick's decision times."""
+    deal, in the order of the seeds, and the yardstick's decision times."""
     seeds = [first_seed + i for i in range(deals)]
     chunks = [(level, seeds[i::workers], playouts, against) for i in range(workers)]
     chunks = [c for c in chunks if c[1]]
@@ -246,9 +246,11 @@ def duel(
     else:
         with ProcessPoolExecutor(workers) as pool:
             parts = list(pool.map(_duel_chunk, chunks))
-    rows = [row for part in parts for row in part[0]]
+    # The chunks hold every workers-th seed: put the rows back in the order of the seeds.
+    dealt = [s for c in chunks for s in c[1]]
+    by_seed = dict(zip(dealt, (row for part in parts for row in part[0]), strict=True))
     timings = [t for part in parts for t in part[1]]
-    return rows, timings
+    return [by_seed[s] for s in seeds], timings
 
 
 def mean_ci95(values: list[float]) -> tuple[float, float]:

@@ -1,6 +1,7 @@
 """The Monte Carlo yardstick pegger and its duel (benchmarks/yardstick.py): quick checks."""
 
 import importlib.util
+import json
 import random
 from pathlib import Path
 
@@ -82,3 +83,19 @@ def test_the_duel_runs_against_a_level_as_a_quick_proxy():
     names = {line.split(": ")[0] for line in lines}
     assert {"expert_vs_standard_dealer", "expert_vs_standard_pone"} <= names
     assert not any(name.endswith("_yardstick_ms") for name in names)  # no yardstick played
+
+
+def test_on_two_workers_each_deal_s_edges_stay_with_its_seed(tmp_path):
+    # The workers take every other seed; the rows (and a --dump) come back in seed order.
+    from benchmarks import yardstick  # by its package name, which the workers can import
+    rows, _ = yardstick.duel("expert", 4, 0, 2, first_seed=80_010, against="standard")
+    expected = [
+        yardstick.duel_deal("expert", s, 0, against="standard") for s in range(80_010, 80_014)
+    ]
+    assert rows == expected
+    dump = tmp_path / "duel.jsonl"
+    yardstick.duel_lines("expert", 4, 0, 2, 80_010, str(dump), against="standard")
+    dumped = [json.loads(line) for line in dump.read_text().splitlines()]
+    assert [(d[2], tuple(d[3:])) for d in dumped] == list(
+        zip(range(80_010, 80_014), map(tuple, expected), strict=True)
+    )
