@@ -166,6 +166,16 @@ PLAY_MISMATCH = 0.3
 """The weight a world keeps for each card the opponent laid that a ``standard`` player holding
 that world's cards would not have laid (a card kept back or avoided is evidence, not proof)."""
 
+LEAD_MISMATCH = PLAY_MISMATCH
+"""The same for the opponent's opening lead (the first card of the play, the pone's), where
+players differ most (the yardstick's opening differs from ``standard``'s on 39% of hands).
+Weaker evidence there only moves points between the roles: paired on the same duels with the
+yardstick, 0.6 pegged +0.074 ± 0.038 points a deal more as dealer and gave the yardstick's pone
++0.037 ± 0.052 more on seeds 80000 (1,200 deals), +0.031 ± 0.037 and +0.070 ± 0.050 on seeds
+90000: about nothing over a pair of deals, and 0.020 ± 0.016 lost against ``standard`` (4,000
+duplicate deals); 1.0 (no evidence) +0.110 and +0.059 on seeds 80000, 0.050 ± 0.022 lost
+against ``standard``. So it stays with the other cards."""
+
 
 def weighted_worlds(
     view: SeatView, rng: random.Random, samples: int
@@ -174,14 +184,9 @@ def weighted_worlds(
     unlaid ranks) each, and per rank the cards neither the starter nor the play has shown.
     Sampled as :func:`sample_opponent_two_handed` does (its discard consistent with the cards
     it kept), then weighted by how well each world explains the cards the opponent chose to lay:
-    :data:`PLAY_MISMATCH` for each card a ``standard`` player holding that world's cards (and
-    those it laid since) would not have laid."""
-    opp = 1 - view.seat
+    :func:`play_likelihood`."""
     base = unshown_rank_counts(view)
-    before_the_play = list(base)
-    for _, card in view.played:
-        before_the_play[card.rank] += 1
-    moments = _opponent_turns(view, opp, before_the_play)
+    moments = _opponent_turns(view, base)
     likelihood: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
     out = []
     for rest, discards in _opponent_sixes(view, rng, samples):
@@ -198,8 +203,21 @@ opponent had seen before it (the starter and the cards laid out), how many cards
 held, and the rank laid (with the index of that card among the opponent's)."""
 
 
-def _opponent_turns(view: SeatView, opp: int, unseen: list[int]) -> list[Moment]:
-    """The opponent's choices so far, replayed from the start of the play."""
+def play_likelihood(view: SeatView, rest: tuple[int, ...], discards: tuple[int, ...] = ()) -> float:
+    """How well the opponent holding ``rest`` (its unlaid ranks, lowest first; ``discards``:
+    the two it laid away, when known) explains the cards it chose to lay: :data:`LEAD_MISMATCH`
+    if a ``standard`` player holding those cards would not have opened the play as it did, and
+    :data:`PLAY_MISMATCH` for each other card it would not have laid, from what it could see."""
+    return _play_likelihood(rest, discards, _opponent_turns(view, unshown_rank_counts(view)))
+
+
+def _opponent_turns(view: SeatView, shown_after: list[int]) -> list[Moment]:
+    """The opponent's choices so far, replayed from the start of the play (``shown_after``:
+    per rank, the cards neither the starter nor the play has shown)."""
+    opp = 1 - view.seat
+    unseen = list(shown_after)
+    for _, card in view.played:
+        unseen[card.rank] += 1
     moments: list[Moment] = []
     mine_held = 4
     k = 0
@@ -217,8 +235,7 @@ def _opponent_turns(view: SeatView, opp: int, unseen: list[int]) -> list[Moment]
 def _play_likelihood(
     rest: tuple[int, ...], discards: tuple[int, ...], moments: list[Moment]
 ) -> float:
-    """:data:`PLAY_MISMATCH` to the power of the opponent's cards laid that a ``standard`` player
-    holding ``rest`` (and the cards it laid since) would not have laid, from what it could see."""
+    """:func:`play_likelihood` over the opponent's ``moments``."""
     if not moments:
         return 1.0
     laid = [m[5] for m in moments]
@@ -233,5 +250,6 @@ def _play_likelihood(
             seen[q] -= 1
         scores = RankScores(pile, count, tuple(seen), mine_held)
         if answer(hand, count, scores) != r:
-            weight *= PLAY_MISMATCH
+            opening = count == 0 and k == 0 and mine_held == 4
+            weight *= LEAD_MISMATCH if opening else PLAY_MISMATCH
     return weight
