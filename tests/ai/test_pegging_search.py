@@ -269,32 +269,27 @@ def test_a_close_choice_is_searched_over_every_world_in_stages(monkeypatch):
 def test_the_opening_lead_and_the_later_cards_are_evidence_of_their_own_weight(monkeypatch):
     monkeypatch.setattr(inference, "LEAD_MISMATCH", 0.9)
     monkeypatch.setattr(inference, "PLAY_MISMATCH", 0.2)
-    cards = ["KH QH JH 10H", "4S 9D 9C KD"]
-    # The opponent (seat 1, pone) opened with a four: standard would have too with nines and a
-    # king, but not with a pair of aces and a king.
-    opened = position(
-        Variant(players=2),
-        dealer=0,
-        kept=cards,
-        starter="7C",
-        held=["KH QH JH 10H", "9D 9C KD"],
-        pile="4S",
-        turn=0,
-    )
-    view = SeatView.of(opened, 0)
+
+    def seat_0_sees(dealer: int, mine: str, pile: str) -> SeatView:
+        """Seat 0 holds ``mine`` of its four; the opponent (seat 1) has laid its four of spades."""
+        game = position(
+            Variant(players=2),
+            dealer=dealer,
+            kept=["KH QH JH 10H", "4S 9D 9C KD"],
+            starter="7C",
+            held=[mine, "9D 9C KD"],
+            pile=pile,
+            turn=0,
+        )
+        return SeatView.of(game, 0)
+
+    # The opponent (pone) opened with the four: standard would have too with nines and a king,
+    # but not with a pair of aces and a king.
+    view = seat_0_sees(dealer=0, mine="KH QH JH 10H", pile="4S")
     assert inference.play_likelihood(view, (9, 9, 13)) == 1.0
     assert inference.play_likelihood(view, (1, 1, 13)) == pytest.approx(0.9)
-    # The opponent (seat 1, dealer) laid the four on a king: holding a five it would have made
-    # fifteen; a card it did not lay as standard would is weighed as any card in the play.
-    answered = position(
-        Variant(players=2),
-        dealer=1,
-        kept=cards,
-        starter="7C",
-        held=["QH JH 10H", "9D 9C KD"],
-        pile="KH 4S",
-        turn=0,
-    )
-    view = SeatView.of(answered, 0)
+    # The opponent (dealer) laid the four on a king: holding a five it would have made fifteen;
+    # a card it did not lay as standard would is weighed as any card in the play.
+    view = seat_0_sees(dealer=1, mine="QH JH 10H", pile="KH 4S")
     assert inference.play_likelihood(view, (1, 1, 2)) == 1.0
     assert inference.play_likelihood(view, (1, 1, 5)) == pytest.approx(0.2)
