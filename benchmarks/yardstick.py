@@ -24,6 +24,14 @@ int ranks with memoized scoring: see ``--speed``.
 ``--against standard`` pegs the same duels against the ``standard`` level instead: a proxy about
 ten times quicker, for trying a change before the long run against the yardstick (its figures
 are named ``<level>_vs_standard_*``).
+
+The dealer and pone edges each count one seat's own points: the expert's dealer edge is its
+dealer's points against the yardstick's pone minus the yardstick dealer's points against the
+expert's pone, so a pone that gives little away raises its side's *dealer* edge. ``--fixed``
+pegs each deal a third time with the yardstick in both seats and adds ``_dealer_margin`` and
+``_pone_margin``: the level's margin in that seat (its pegging points minus the other's) minus
+the yardstick's margin in the same seat, both against the yardstick across the table, the way
+a player is measured in a seat with everything else held fixed (half as long again).
 """
 
 from __future__ import annotations
@@ -210,22 +218,43 @@ def duel_deal(
     playouts: int,
     timings: list[float] | None = None,
     against: str = YARDSTICK,
-):
+    fixed: bool = False,
+) -> tuple[int, ...]:
     """The same deal twice, ``level`` dealing against ``against`` (the yardstick, or a level: a
     quicker proxy) then the other way round. (``level``'s pegging as dealer minus the other's on
     the same dealer's cards, the same as pone): their sum is ``level``'s whole margin over the
-    pair of deals."""
+    pair of deals.
+
+    Each of those two edges counts one seat's own points, so it mixes that seat's scoring with
+    the defence of the seat across the table (a pone that gives little away raises the dealer
+    edge of its side). With ``fixed`` the deal is pegged a third time, ``against`` in both
+    seats, and two edges with the opponent held fixed follow: ``level``'s margin (its pegging
+    points minus the opponent's) as dealer minus ``against``'s as dealer, both against
+    ``against`` as pone; the same as pone."""
     level_deals = peg_deal(seed, (level, against), playouts, timings)
     yard_deals = peg_deal(seed, (against, level), playouts, timings)
-    return level_deals[0] - yard_deals[0], yard_deals[1] - level_deals[1]
+    edges = (level_deals[0] - yard_deals[0], yard_deals[1] - level_deals[1])
+    if not fixed:
+        return edges
+    same = peg_deal(seed, (against, against), playouts, timings)
+    return (
+        *edges,
+        _margin(level_deals) - _margin(same),
+        _margin(same) - _margin(yard_deals),
+    )
+
+
+def _margin(points: tuple[int, int]) -> int:
+    """The dealer's pegging points minus the pone's."""
+    return points[0] - points[1]
 
 
 def _duel_chunk(
-    args: tuple[str, list[int], int, str],
-) -> tuple[list[tuple[int, int]], list[float]]:
-    level, seeds, playouts, against = args
+    args: tuple[str, list[int], int, str, bool],
+) -> tuple[list[tuple[int, ...]], list[float]]:
+    level, seeds, playouts, against, fixed = args
     timings: list[float] = []
-    return [duel_deal(level, s, playouts, timings, against) for s in seeds], timings
+    return [duel_deal(level, s, playouts, timings, against, fixed) for s in seeds], timings
 
 
 def duel(
@@ -235,11 +264,12 @@ def duel(
     workers: int,
     first_seed: int = 16_000,
     against: str = YARDSTICK,
+    fixed: bool = False,
 ):
-    """``deals`` paired deals of ``level`` against ``against``: the (dealer, pone) edges per
-    deal, in the order of the seeds, and the yardstick's decision times."""
+    """``deals`` paired deals of ``level`` against ``against``: the edges of each deal
+    (:func:`duel_deal`), in the order of the seeds, and the yardstick's decision times."""
     seeds = [first_seed + i for i in range(deals)]
-    chunks = [(level, seeds[i::workers], playouts, against) for i in range(workers)]
+    chunks = [(level, seeds[i::workers], playouts, against, fixed) for i in range(workers)]
     chunks = [c for c in chunks if c[1]]
     if workers <= 1:
         parts = [_duel_chunk(c) for c in chunks]
@@ -268,22 +298,28 @@ def duel_lines(
     first_seed: int = 16_000,
     dump: str | None = None,
     against: str = YARDSTICK,
+    fixed: bool = False,
 ) -> list[str]:
     """The ``name: value unit`` lines of :func:`duel` (see the module docstring); with ``dump``
-    each deal's (seed, dealer edge, pone edge) is appended to that file as a JSON line."""
+    each deal's (seed, dealer edge, pone edge[, the two with the opponent fixed]) is appended
+    to that file as a JSON line."""
     start = time.perf_counter()
-    rows, timings = duel(level, deals, playouts, workers, first_seed, against)
+    rows, timings = duel(level, deals, playouts, workers, first_seed, against, fixed)
     if dump:
         with open(dump, "a") as out:
             for i, row in enumerate(rows):
                 out.write(json.dumps([level, playouts, first_seed + i, *row]) + "\n")
     name = f"{level}_vs_{against}"
     lines = [f"{name}_deals: {len(rows)} paired deals"]
-    for role, values in (
+    figures = [
         ("dealer", [float(r[0]) for r in rows]),
         ("pone", [float(r[1]) for r in rows]),
         ("both", [float(r[0] + r[1]) for r in rows]),
-    ):
+    ]
+    if fixed:
+        figures.append(("dealer_margin", [float(r[2]) for r in rows]))
+        figures.append(("pone_margin", [float(r[3]) for r in rows]))
+    for role, values in figures:
         mean, half = mean_ci95(values)
         lines.append(f"{name}_{role}: {mean:+.3f} points")
         lines.append(f"{name}_{role}_ci95: {half:.3f} points")
@@ -332,6 +368,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=16_000)
     parser.add_argument("--dump", help="append each deal's edges to this file (JSON lines)")
     parser.add_argument(
+        "--fixed",
+        action="store_true",
+        help="peg each deal a third time with the opponent in both seats: the level's margin "
+        "as dealer and as pone against the same opponent (_dealer_margin, _pone_margin)",
+    )
+    parser.add_argument(
         "--against",
         default=YARDSTICK,
         help="the opponent: the yardstick, or a level (standard: a quick proxy, about 10x faster)",
@@ -345,7 +387,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for level in args.levels.split(","):
         for line in duel_lines(
-            level, args.deals, args.playouts, args.workers, args.first_seed, args.dump, args.against
+            level,
+            args.deals,
+            args.playouts,
+            args.workers,
+            args.first_seed,
+            args.dump,
+            args.against,
+            args.fixed,
         ):
             print(line, flush=True)
     return 0

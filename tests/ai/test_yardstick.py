@@ -85,9 +85,30 @@ def test_the_duel_runs_against_a_level_as_a_quick_proxy():
     assert not any(name.endswith("_yardstick_ms") for name in names)  # no yardstick played
 
 
+def test_with_the_opponent_fixed_each_seat_is_measured_by_its_margin_against_the_same_one():
+    # The two edges count one seat's points each; the margins hold the seat across the table.
+    yardstick = _load("yardstick")
+    row = yardstick.duel_deal("expert", 11, 0, against="standard", fixed=True)
+    mine = yardstick.peg_deal(11, ("expert", "standard"), 0)
+    theirs = yardstick.peg_deal(11, ("standard", "expert"), 0)
+    same = yardstick.peg_deal(11, ("standard", "standard"), 0)
+    assert row[:2] == yardstick.duel_deal("expert", 11, 0, against="standard")
+    assert row[2] == (mine[0] - mine[1]) - (same[0] - same[1])  # the expert deals
+    assert row[3] == (same[0] - same[1]) - (theirs[0] - theirs[1])  # the expert is pone
+    # Standard against itself: every margin is nothing, on every deal.
+    assert yardstick.duel_deal("standard", 11, 0, against="standard", fixed=True) == (0, 0, 0, 0)
+    lines = yardstick.duel_lines("expert", 2, 0, 1, against="standard", fixed=True)
+    names = {line.split(": ")[0] for line in lines}
+    for role in ("dealer_margin", "pone_margin"):
+        assert {f"expert_vs_standard_{role}", f"expert_vs_standard_{role}_ci95"} <= names
+    plain = yardstick.duel_lines("expert", 2, 0, 1, against="standard")
+    assert not any("margin" in line for line in plain)
+
+
 def test_on_two_workers_each_deal_s_edges_stay_with_its_seed(tmp_path):
     # The workers take every other seed; the rows (and a --dump) come back in seed order.
     from benchmarks import yardstick  # by its package name, which the workers can import
+
     rows, _ = yardstick.duel("expert", 4, 0, 2, first_seed=80_010, against="standard")
     expected = [
         yardstick.duel_deal("expert", s, 0, against="standard") for s in range(80_010, 80_014)
