@@ -42,11 +42,11 @@ Figures, one per line as ``name: value unit``:
   deals: both seats discard as the expert does, each deal is pegged twice with the seats
   swapped, and the figure is the level's pegging points minus the yardstick's on the same
   dealer's (or pone's) cards; ``_both`` is their sum (the whole margin over the pair). Off by
-  default (about 0.7 s a paired deal and level on one core, 1 s with the third pegging
-  below). ``_dealer_margin`` /
-  ``_pone_margin``: the level's margin in that seat (its pegging points minus the other
-  seat's) minus the yardstick's margin in the same seat, both against the yardstick across
-  the table (each deal pegged a third time with the yardstick in both seats).
+  default (about 0.7 s a paired deal and level on one core). For ``expert`` only,
+  ``_dealer_margin`` / ``_pone_margin``: its margin in that seat (its pegging points minus the
+  other seat's) minus the yardstick's margin in the same seat, both against the yardstick
+  across the table (each deal pegged a third time with the yardstick in both seats, about
+  1 s a deal in all; the reference level does not repeat that pegging of the same deals).
 - ``play_ms_expert`` / ``play_p99_ms_expert`` / ``play_max_ms_expert``: the expert's play
   decisions in its two-player matches (wall clock).
 - ``total_seconds``: the whole run, most of it the expert's games. One core's seconds a game
@@ -384,8 +384,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(line)
     if args.yardstick_deals:
         for level in ("expert", "standard"):
+            fixed = level == "expert"  # the yardstick against itself: once, not per level
             for line in duel_lines(
-                level, args.yardstick_deals, args.playouts, args.workers, fixed=True
+                level, args.yardstick_deals, args.playouts, args.workers, fixed=fixed
             ):
                 print(line)
     if play_times:
