@@ -214,6 +214,9 @@ CHANCE_SPAN = (0.01, 0.99)
 game is still open."""
 CHANCE_OPTIONS = 8
 """The expert's best discards (by points and position) weighed in chances to win."""
+CHANCE_PEGGING = True
+"""Whether those chances move the pegging by each discard's pegging prospects (against the
+others' average): half the difference more for the seat, half less for the opponent."""
 
 
 def in_chances(view: SeatView) -> bool:
@@ -234,10 +237,14 @@ def chance_discard(options: list[DiscardOption], view: SeatView) -> tuple[Card, 
     over the deal (:func:`bot.ai.winchance.discard_chance`; ties: the expert's order)."""
     from .winchance import discard_chance
 
-    best = max(
-        enumerate(options[:CHANCE_OPTIONS]),
-        key=lambda io: (round(discard_chance(view, io[1].discard, io[1].kept), 9), -io[0]),
-    )
+    candidates = options[:CHANCE_OPTIONS]
+    base = sum(o.extra for o in candidates) / len(candidates) if CHANCE_PEGGING else 0.0
+
+    def chance(option: DiscardOption) -> float:
+        shift = option.extra - base if CHANCE_PEGGING else 0.0
+        return discard_chance(view, option.discard, option.kept, peg_shift=shift)
+
+    best = max(enumerate(candidates), key=lambda io: (round(chance(io[1]), 9), -io[0]))
     return best[1].discard
 
 

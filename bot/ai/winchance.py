@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import math
 import random
 import sys
 import time
@@ -294,7 +295,13 @@ def _show(pone_at: float, dealer_at: float, pone: Dist, dealer: Dist, target: in
 
 
 def deal_chance(
-    scores: tuple[int, int], i_deal: bool, my_hand: Dist, crib: Dist, target: int
+    scores: tuple[int, int],
+    i_deal: bool,
+    my_hand: Dist,
+    crib: Dist,
+    target: int,
+    *,
+    peg_shift: float = 0.0,
 ) -> float:
     """My chance to win over this deal from its start: the measured pegging (who reaches first
     while both do: even odds), then the show with ``my_hand`` and ``crib`` as given and the other
@@ -302,7 +309,23 @@ def deal_chance(
     other = measured("pone_hand" if i_deal else "dealer_hand")
     pone, dealer = (other, my_hand.plus(crib)) if i_deal else (my_hand, other.plus(crib))
     total = 0.0
-    for p, d, prob in pegging():
+    cells = pegging()
+    if peg_shift:  # ours up and theirs down by half the shift each, split between neighbours
+        half = peg_shift / 2
+        whole = math.floor(half)
+        frac = half - whole
+        steps = ((whole, 1.0 - frac), (whole + 1, frac))
+        moved: dict[tuple[int, int], float] = {}
+        for p, d, prob in cells:
+            for up, wu in steps:
+                for down, wd in steps:
+                    if wu and wd:
+                        mine = max(0, (d if i_deal else p) + up)
+                        theirs = max(0, (p if i_deal else d) - down)
+                        key = (theirs, mine) if i_deal else (mine, theirs)
+                        moved[key] = moved.get(key, 0.0) + prob * wu * wd
+        cells = tuple((p, d, prob) for (p, d), prob in moved.items())
+    for p, d, prob in cells:
         mine, theirs = (d, p) if i_deal else (p, d)
         a, b = scores[0] + mine, scores[1] + theirs
         if a >= target or b >= target:
@@ -323,7 +346,13 @@ def current(view: SeatView) -> float:
     return chance(me, them, view.dealer == view.seat, view.variant.target)
 
 
-def discard_chance(view: SeatView, discard: Sequence[Card], kept: Sequence[Card]) -> float:
+def discard_chance(
+    view: SeatView,
+    discard: Sequence[Card],
+    kept: Sequence[Card],
+    *,
+    peg_shift: float = 0.0,
+) -> float:
     """The chance to win over this deal after laying away ``discard``: the kept hand's points
     over every starter the seat has not seen (exact), the crib measured but moved to the
     table's expected crib for this discard, the other hand and the pegging as measured."""
@@ -336,7 +365,9 @@ def discard_chance(view: SeatView, discard: Sequence[Card], kept: Sequence[Card]
     hand = Dist(tuple(points[v] for v in range(max(points) + 1)))
     crib = measured("crib", crib_value(discard, key="2", own=view.crib_is_ours))
     scores = (view.scores[view.side], view.scores[1 - view.side])
-    return deal_chance(scores, view.dealer == view.seat, hand, crib, view.variant.target)
+    return deal_chance(
+        scores, view.dealer == view.seat, hand, crib, view.variant.target, peg_shift=peg_shift
+    )
 
 
 class _ChanceEnd(EndgameSolver):

@@ -105,22 +105,38 @@ def test_the_expert_pegs_out_with_a_pair_rather_than_a_run_for_later():
     assert action == Play(Card.parse("6C"))
 
 
-def test_the_expert_keeps_the_hand_that_counts_out_first():
-    # The pone needs 10 and counts first (the dealer needs 14). For points (and the old board
-    # bonus) 4-4-7-8 (6 for sure) is best; for the chance to reach 10 it is 5-7-8-9 (a run and
-    # a 15 now; a 6 or a 9 makes 11 or more).
-    view = _discard_view(scores=(111, 107), dealer=1, hand="9S 4S 7C 4C 8D 5H")
+def test_the_expert_keeps_the_hand_that_stops_the_dealer_pegging_out():
+    # The dealer needs 4, the pone 6 (and counts first). For points (and the board bonus)
+    # 2-4-6-9 is best (6.2 in the hand on average); but as pone those cards give the dealer
+    # about 1.5 points more in the play than A-2-4-9 (the pegging prospects: -1.98 against
+    # -0.43), and the dealer needs only 4: A-2-4-9 wins about 10 points of percentage more.
+    view = _discard_view(scores=(117, 115), dealer=0, hand="10D 4S 6C AH 2S 9D")
     assert in_chances(view)
     options = position_adjusted(discard_options(view.hand, dealer=False), view)
     points = options[0]
-    assert set(points.discard) == set(parse_cards("5H 9S"))
+    assert set(points.discard) == set(parse_cards("AH 10D"))
     action = decide(view, level="expert", seed=1)
-    assert action == Discard(parse_cards("4C 4S"))
-    kept = tuple(c for c in view.hand if c not in action.cards)
-    gain = discard_chance(view, action.cards, kept) - discard_chance(
-        view, points.discard, points.kept
+    assert set(action.cards) == set(parse_cards("6C 10D"))
+
+
+def test_the_chance_of_a_discard_counts_what_its_cards_peg(monkeypatch):
+    # The pone needs 10 and counts first (the dealer needs 14). Counting the show alone,
+    # 5-7-8-9 (a run and a 15 now; a 6 or a 9 makes 11 or more) has the best chance to reach 10;
+    # but as pone it pegs 1.2 points a deal worse than 4-4-7-8 (the 5 and the run give the
+    # dealer fifteens and runs), and counting that the expert keeps 4-4-7-8.
+    view = _discard_view(scores=(111, 107), dealer=1, hand="9S 4S 7C 4C 8D 5H")
+    assert in_chances(view)
+    options = position_adjusted(discard_options(view.hand, dealer=False), view)
+    by_kept = {frozenset(o.kept): o for o in options}
+    fours = by_kept[frozenset(parse_cards("4S 4C 7C 8D"))]
+    run = by_kept[frozenset(parse_cards("5H 7C 8D 9S"))]
+    assert run.extra < fours.extra - 1
+    assert discard_chance(view, run.discard, run.kept) > discard_chance(
+        view, fours.discard, fours.kept
     )
-    assert gain > 0.02
+    assert decide(view, level="expert", seed=1) == Discard(parse_cards("5H 9S"))
+    monkeypatch.setattr(players, "CHANCE_PEGGING", False)
+    assert decide(view, level="expert", seed=1) == Discard(parse_cards("4C 4S"))
 
 
 def _discard_view(scores, dealer, hand):

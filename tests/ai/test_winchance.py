@@ -105,3 +105,18 @@ def test_a_card_that_pegs_out_wins():
     assert values[5] == pytest.approx(1.0)  # fifteen for two: the game
     assert all(values[5] >= v for v in values.values())
     assert all(0.0 <= v <= 1.0 for v in values.values())
+
+
+@pytest.mark.parametrize("i_deal", [True, False])
+def test_better_pegging_prospects_raise_the_chance_of_a_deal(i_deal: bool) -> None:
+    hand = wc.measured("pone_hand" if not i_deal else "dealer_hand")
+    crib = wc.measured("crib")
+    scores = (105, 108)
+    chances = [
+        wc.deal_chance(scores, i_deal, hand, crib, 121, peg_shift=shift)
+        for shift in (-3.0, -1.5, -0.4, 0.0, 0.7, 2.0, 3.3)
+    ]
+    assert chances == sorted(chances)
+    assert chances[0] < chances[3] - 0.02 and chances[-1] > chances[3] + 0.02
+    assert chances[3] == wc.deal_chance(scores, i_deal, hand, crib, 121)
+    assert 0.0 < chances[0] < chances[-1] < 1.0
