@@ -14,7 +14,7 @@ every discard and every card laid, the expert's search on each). Figures, one pe
 * ``review_seconds_4p``: one four-handed game to 121 (each for themselves: the slowest search);
 * ``decisions_per_game``: the seat's decisions per game, on average (forced ones included);
 * ``chance_decisions_per_game``: of those, the ones valued in chances to win (near the end:
-  :func:`bot.ai.winchance.discard_chance` and :func:`bot.ai.winchance.play_chances`).
+  :func:`bot.ai.deal_chances.discard_chance` and :func:`bot.ai.deal_chances.play_chances`).
 """
 
 from __future__ import annotations

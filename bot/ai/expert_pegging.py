@@ -48,7 +48,8 @@ there (the other worlds change the choice too rarely to be worth their time)."""
 SEARCH_WORLDS_END = 200
 """Worlds the two-handed search deals near the end of a game (the chance to win)."""
 SEARCH_CLEAR_CHANCE = 0.02
-"""Likewise near the end of a game, in the chance to win (:func:`bot.ai.winchance.play_chances`)."""
+"""Likewise near the end of a game, in the chance to win
+(:func:`bot.ai.deal_chances.play_chances`)."""
 
 
 def near_the_end(view: SeatView) -> bool:

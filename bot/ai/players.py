@@ -227,15 +227,15 @@ def in_chances(view: SeatView) -> bool:
         return False
     if not near_the_end(view):
         return False
-    from .winchance import current  # the table sits above the players (it self-plays them)
+    from .deal_chances import current  # the table sits above the players (it self-plays them)
 
     return CHANCE_SPAN[0] < current(view) < CHANCE_SPAN[1]
 
 
 def chance_discard(options: list[DiscardOption], view: SeatView) -> tuple[Card, ...]:
     """Of the expert's :data:`CHANCE_OPTIONS` best discards, the one with the best chance to win
-    over the deal (:func:`bot.ai.winchance.discard_chance`; ties: the expert's order)."""
-    from .winchance import discard_chance
+    over the deal (:func:`bot.ai.deal_chances.discard_chance`; ties: the expert's order)."""
+    from .deal_chances import discard_chance
 
     candidates = options[:CHANCE_OPTIONS]
     base = sum(o.extra for o in candidates) / len(candidates) if CHANCE_PEGGING else 0.0
@@ -263,9 +263,9 @@ def chance_ranked(
 ) -> list[tuple[Card, float]] | None:
     """``legal`` (one card per rank) best first by the chance to win after laying each: the
     expert's search with reaching the target winning at once and the end of the play valued by
-    the show and the table (:func:`bot.ai.winchance.play_chances`); None when every card is as
+    the show and the table (:func:`bot.ai.deal_chances.play_chances`); None when every card is as
     good (the chances then say nothing: the points decide)."""
-    from .winchance import play_chances
+    from .deal_chances import play_chances
 
     chances = play_chances(view, legal, rng, 1)
     if max(chances.values()) - min(chances.values()) < 1e-6:

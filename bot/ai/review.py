@@ -16,14 +16,15 @@ another hand, the crib or the pack) and values every choice it had:
 
 Near the end of a two-handed game (``Decision.near_end``, while the seat's chance to win is
 neither about 0 nor about 1: between :data:`CHANCE_SPAN`) the choices are valued in **chances
-to win** instead (``Decision.chances``), from the shipped table of :mod:`bot.ai.winchance`:
+to win** instead (``Decision.chances``, :mod:`bot.ai.deal_chances`), from the shipped table of
+:mod:`bot.ai.winchance`:
 
-- a discard: the chance to win over the deal (:func:`bot.ai.winchance.discard_chance`: the kept
+- a discard: the chance to win over the deal (:func:`bot.ai.deal_chances.discard_chance`: the kept
   hand's points over every unseen starter, the crib moved to the table's value of the discard,
   the pegging and the other hand as measured in self-play, each stage counted in order);
 - a card laid: the same search as for points, but reaching the target wins at once and the end
   of the play is valued by the show (in counting order) and the table's chance for the next
-  deal (:func:`bot.ai.winchance.play_chances`).
+  deal (:func:`bot.ai.deal_chances.play_chances`).
 
 Elsewhere (and with three or four players: no table) values are points; :attr:`Review.points_only`
 says whether every decision was. A choice with a single option (one rank that fits) is kept,
@@ -56,11 +57,11 @@ from bot.engine import (
     Variant,
 )
 
+from .deal_chances import current, discard_chance, play_chances
 from .discard import DiscardOption, table_options
 from .expert_pegging import expert_values, near_the_end
 from .pegging import distinct_by_rank, legal_cards
 from .view import SeatView
-from .winchance import current, discard_chance, play_chances
 
 COSTLY = 0.1
 """Below this many points a decision is not worth telling (search noise, rounding)."""
@@ -406,7 +407,7 @@ def play_values(view: SeatView, legal: list[Card], rng: random.Random) -> dict[i
 
     The scores are left out of the view searched (all 0), so the expert values points even near
     the end of a game, where it would otherwise play for the win (the chances to win are
-    :func:`bot.ai.winchance.play_chances`).
+    :func:`bot.ai.deal_chances.play_chances`).
     """
     blind = replace(view, scores=tuple(0 for _ in view.scores))
     rounds = ROUNDS_TWO if view.players == 2 else ROUNDS_MULTI

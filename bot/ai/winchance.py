@@ -19,7 +19,7 @@ How the table is made (deterministic from ``--seed``):
 The per-deal points do not depend on the score (a simplification: near the end real players
 peg and discard for the win). The table is stored as 16-bit fractions (zlib, base64) with the
 measured distributions of each stage (pegging, hands, crib) that value a decision near the end
-(:func:`discard_chance`, :func:`play_chances`: the review's chances to win).
+(:mod:`bot.ai.deal_chances`: the expert's and the review's chances to win).
 """
 
 from __future__ import annotations
@@ -27,8 +27,6 @@ from __future__ import annotations
 import argparse
 import base64
 import json
-import math
-import random
 import sys
 import time
 import zlib
@@ -41,12 +39,6 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
-
-from bot.engine import Card
-
-from .pegging import WIN
-from .pegging_solver import EndgameSolver
-from .view import SeatView
 
 DATA_FILE = "winchance.json"
 DEFAULT_OUT = Path(__file__).resolve().parent / "data" / DATA_FILE
@@ -280,152 +272,6 @@ def pegging(floor: float = 0.0005) -> tuple[tuple[int, int, float], ...]:
     cells = [(int(p), int(d), float(c)) for p, d, c in _data()["pegging"] if c >= floor]
     total = sum(c for _, _, c in cells)
     return tuple((p, d, c / total) for p, d, c in cells)
-
-
-def _show(pone_at: float, dealer_at: float, pone: Dist, dealer: Dist, target: int) -> float:
-    """The dealer's chance from these scores after the play: the pone's hand (out, or its mean
-    below the need), then the dealer's hand and crib whole (out, or the next deal's chance)."""
-    first, mean = pone.split(target - pone_at)
-    pone_at += mean
-    total = 0.0
-    for v, p in enumerate(dealer.probs):  # each total: the chance is not linear in points
-        if p:
-            total += p * chance(dealer_at + v + dealer.shift, pone_at, False, target)
-    return (1.0 - first) * total / sum(dealer.probs)
-
-
-def deal_chance(
-    scores: tuple[int, int],
-    i_deal: bool,
-    my_hand: Dist,
-    crib: Dist,
-    target: int,
-    *,
-    peg_shift: float = 0.0,
-) -> float:
-    """My chance to win over this deal from its start: the measured pegging (who reaches first
-    while both do: even odds), then the show with ``my_hand`` and ``crib`` as given and the other
-    hand as measured."""
-    other = measured("pone_hand" if i_deal else "dealer_hand")
-    pone, dealer = (other, my_hand.plus(crib)) if i_deal else (my_hand, other.plus(crib))
-    total = 0.0
-    cells = pegging()
-    if peg_shift:  # ours up and theirs down by half the shift each, split between neighbours
-        half = peg_shift / 2
-        whole = math.floor(half)
-        frac = half - whole
-        steps = ((whole, 1.0 - frac), (whole + 1, frac))
-        moved: dict[tuple[int, int], float] = {}
-        for p, d, prob in cells:
-            for up, wu in steps:
-                for down, wd in steps:
-                    if wu and wd:
-                        mine = max(0, (d if i_deal else p) + up)
-                        theirs = max(0, (p if i_deal else d) - down)
-                        key = (theirs, mine) if i_deal else (mine, theirs)
-                        moved[key] = moved.get(key, 0.0) + prob * wu * wd
-        cells = tuple((p, d, prob) for (p, d), prob in moved.items())
-    for p, d, prob in cells:
-        mine, theirs = (d, p) if i_deal else (p, d)
-        a, b = scores[0] + mine, scores[1] + theirs
-        if a >= target or b >= target:
-            total += prob * (0.5 if a >= target and b >= target else float(a >= target))
-        else:
-            won = _show(b, a, pone, dealer, target) if i_deal else _show(a, b, pone, dealer, target)
-            total += prob * (won if i_deal else 1.0 - won)
-    return total
-
-
-# --------------------------------------------------------------------------- decisions
-
-
-def current(view: SeatView) -> float:
-    """The seat's chance to win at the start of this deal (two-handed: its scores now, before
-    anything of the deal is scored)."""
-    me, them = view.scores[view.side], view.scores[1 - view.side]
-    return chance(me, them, view.dealer == view.seat, view.variant.target)
-
-
-def discard_chance(
-    view: SeatView,
-    discard: Sequence[Card],
-    kept: Sequence[Card],
-    *,
-    peg_shift: float = 0.0,
-) -> float:
-    """The chance to win over this deal after laying away ``discard``: the kept hand's points
-    over every starter the seat has not seen (exact), the crib measured but moved to the
-    table's expected crib for this discard, the other hand and the pegging as measured."""
-    from bot.engine import FULL_PACK, show_points
-
-    from .crib import crib_value
-
-    seen = set(view.hand)
-    points = Counter(show_points(kept, s) for s in FULL_PACK if s not in seen)
-    hand = Dist(tuple(points[v] for v in range(max(points) + 1)))
-    crib = measured("crib", crib_value(discard, key="2", own=view.crib_is_ours))
-    scores = (view.scores[view.side], view.scores[1 - view.side])
-    return deal_chance(
-        scores, view.dealer == view.seat, hand, crib, view.variant.target, peg_shift=peg_shift
-    )
-
-
-class _ChanceEnd(EndgameSolver):
-    """The expert's endgame solver valued in chances: reaching the target is ``WIN``; a play that
-    ends with nobody out goes to the show (both hands known in the world, the crib measured) and
-    the next deal's chance from the table, as ``WIN * (2 * chance - 1)``."""
-
-    def __init__(
-        self, needs: tuple[int, int], shows: tuple[int, int], pone: int, crib: Dist, target: int
-    ) -> None:
-        super().__init__(needs, shows, pone, crib.mean())
-        self.crib_dist = crib
-        self.target = target
-        self.ends: dict[tuple[int, int], float] = {}
-
-    def terminal(self, gained: tuple[int, int]) -> float:
-        done = self.ends.get(gained)
-        if done is None:
-            done = self.ends[gained] = WIN * (2.0 * self._chance(gained) - 1.0)
-        return done
-
-    def _chance(self, gained: tuple[int, int]) -> float:
-        t = self.target
-        scores = [float(t - self.needs[0] + gained[0]), float(t - self.needs[1] + gained[1])]
-        pone, dealer = self.pone, 1 - self.pone
-        for who in (pone, dealer):
-            scores[who] += self.shows[who]
-            if scores[who] >= t:
-                return 1.0 if who == 0 else 0.0
-        crib, total = self.crib_dist, 0.0  # each crib (its chance is not linear in points)
-        for v, p in enumerate(crib.probs):
-            got = (v + crib.shift, 0.0) if dealer == 0 else (0.0, v + crib.shift)
-            total += p * chance(scores[0] + got[0], scores[1] + got[1], pone == 0, t)
-        return total / sum(crib.probs)
-
-
-def play_chances(
-    view: SeatView, legal: Sequence[Card], rng: random.Random, rounds: int
-) -> dict[int, float]:
-    """Per rank of ``legal``, the chance to win after laying it: the expert's search over what
-    the seat may know (:mod:`bot.ai.pegging_search`) on ``rounds`` times its worlds,
-    :class:`_ChanceEnd` valuing the end."""
-    from .crib import crib_value
-    from .expert_pegging import SEARCH_CLEAR_CHANCE, SEARCH_WORLDS_END, ShowEnding, searched
-
-    target = view.variant.target
-    thrown = view.discards or ()
-    own = view.crib_is_ours
-    crib = measured("crib", crib_value(thrown, key="2", own=own) if len(thrown) == 2 else None)
-
-    def solver(needs: tuple[int, int], shows: tuple[int, int], pone: int) -> _ChanceEnd:
-        return _ChanceEnd(needs, shows, pone, crib, target)
-
-    ending = ShowEnding(view, solver)
-    clear = 2 * WIN * SEARCH_CLEAR_CHANCE  # the values are WIN * (2 * chance - 1)
-    worlds = rounds * SEARCH_WORLDS_END
-    values = searched(view, rng, list(legal), ending, clear=clear, worlds=worlds)
-    return {r: min(1.0, max(0.0, (v / WIN + 1.0) / 2.0)) for r, v in values.items()}  # rounding
 
 
 # --------------------------------------------------------------------------- the command

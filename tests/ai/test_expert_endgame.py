@@ -7,11 +7,11 @@ import time
 import pytest
 
 from bot.ai import players
+from bot.ai.deal_chances import discard_chance
 from bot.ai.expert_pegging import expert_play
 from bot.ai.players import chance_play, decide, discard_options, in_chances
 from bot.ai.position import position_adjusted
 from bot.ai.view import SeatView
-from bot.ai.winchance import discard_chance
 from bot.engine import Card, Discard, Game, Phase, Play, Variant, parse_cards
 from tests.support.engine_positions import position
 

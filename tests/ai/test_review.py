@@ -204,7 +204,7 @@ def test_near_the_end_two_handed_decisions_are_valued_in_chances(easy_game):
 
 
 def test_a_discard_valued_in_chances_takes_the_best_chance(easy_game, easy_review):
-    from bot.ai.winchance import discard_chance
+    from bot.ai.deal_chances import discard_chance
 
     d = next(d for d in easy_review.decisions if d.chances and d.kind is DecisionKind.DISCARD)
     scores = [0, 0]

@@ -1,5 +1,6 @@
 """The chance to win a two-handed game (bot.ai.winchance): the shipped table's properties, the
-programme on deals made by hand, and the chances a decision near the end is valued by."""
+programme on deals made by hand, and the chances a decision near the end is valued by
+(bot.ai.deal_chances)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 
 import pytest
 
+from bot.ai import deal_chances as dc
 from bot.ai import winchance as wc
 from bot.ai.view import SeatView
 from bot.ai.winchance import chance, dealer_chance
@@ -85,12 +87,12 @@ def _view(hand, scores, dealer, *, count=0, pile="", played=(), discards="KC QD"
 
 def test_a_discard_near_the_end_keeps_what_counts_out():
     view = _view("5H 5C 5D JS 2C 9D", (113, 100), dealer=1, starter="")
-    keep = wc.discard_chance(view, tuple(parse_cards("2C 9D")), tuple(parse_cards("5H 5C 5D JS")))
-    junk = wc.discard_chance(view, tuple(parse_cards("5H 5C")), tuple(parse_cards("5D JS 2C 9D")))
+    keep = dc.discard_chance(view, tuple(parse_cards("2C 9D")), tuple(parse_cards("5H 5C 5D JS")))
+    junk = dc.discard_chance(view, tuple(parse_cards("5H 5C")), tuple(parse_cards("5D JS 2C 9D")))
     assert keep > 0.98 and keep > junk  # 14 or more for sure: out before the dealer counts
     assert 0.0 <= junk <= 1.0
     near = _view("5H 5C 5D JS 2C 9D", (113, 116), dealer=1, starter="")
-    assert wc.discard_chance(near, *_split("2C 9D", "5H 5C 5D JS")) < keep  # may peg out first
+    assert dc.discard_chance(near, *_split("2C 9D", "5H 5C 5D JS")) < keep  # may peg out first
 
 
 def _split(thrown, kept):
@@ -101,7 +103,7 @@ def test_a_card_that_pegs_out_wins():
     played = ((1, parse_cards("10D")[0]),)
     view = _view("5H KS 2C 3D", (119, 118), dealer=0, count=10, pile="10D", played=played)
     legal = [c for c in view.hand if c.value + view.count <= 31]
-    values = wc.play_chances(view, legal, random.Random(1), 1)
+    values = dc.play_chances(view, legal, random.Random(1), 1)
     assert values[5] == pytest.approx(1.0)  # fifteen for two: the game
     assert all(values[5] >= v for v in values.values())
     assert all(0.0 <= v <= 1.0 for v in values.values())
@@ -113,10 +115,10 @@ def test_better_pegging_prospects_raise_the_chance_of_a_deal(i_deal: bool) -> No
     crib = wc.measured("crib")
     scores = (105, 108)
     chances = [
-        wc.deal_chance(scores, i_deal, hand, crib, 121, peg_shift=shift)
+        dc.deal_chance(scores, i_deal, hand, crib, 121, peg_shift=shift)
         for shift in (-3.0, -1.5, -0.4, 0.0, 0.7, 2.0, 3.3)
     ]
     assert chances == sorted(chances)
     assert chances[0] < chances[3] - 0.02 and chances[-1] > chances[3] + 0.02
-    assert chances[3] == wc.deal_chance(scores, i_deal, hand, crib, 121)
+    assert chances[3] == dc.deal_chance(scores, i_deal, hand, crib, 121)
     assert 0.0 < chances[0] < chances[-1] < 1.0
