@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from bot.engine import Card, Game, Phase, rank_name
 
 from .discard import DiscardOption, table_options
-from .expert_pegging import expert_values, near_the_end, ranked
+from .expert_pegging import expert_values, near_the_end, ranked, team_ending
 from .pegging import describe, distinct_by_rank, legal_cards, pile_ranks, standard_candidates
 from .view import MAX_COUNT, SeatView
 
@@ -140,7 +140,8 @@ class PlayAdvice:
     expert's search: its side's points minus the others'), or with ``chances`` how much more
     likely it wins the game (0 to 1)."""
     chances: bool = False
-    """Near the end of a two-handed game: the expert (and so the coach) plays for the win."""
+    """Near the end of a two-handed or partnership game: the expert (and so the coach) plays for
+    the win."""
 
     def __str__(self) -> str:
         return f"lay the {self.card}: {self.reason}"
@@ -182,7 +183,8 @@ def play_advice(view: SeatView, *, seed: int | None = 0) -> PlayAdvice:
     margin = values[card.rank] - values[runner_up.rank]
     if view.players == 2 and near_the_end(view):
         margin = 0.0  # the game all but decided: the search's values are wins as well as points
-    return PlayAdvice(card, play_reason(view, card), runner_up, margin)
+    in_chance = team_ending(view) is not None  # partnerships near the end: chances to win
+    return PlayAdvice(card, play_reason(view, card), runner_up, margin, in_chance)
 
 
 def play_reason(view: SeatView, card: Card) -> str:

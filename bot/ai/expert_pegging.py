@@ -24,6 +24,7 @@ from .view import SeatView
 
 if TYPE_CHECKING:
     from .pegging_search import Ending
+    from .team_ending import TeamEnding
 
 EXPERT_SAMPLES_TWO = 64
 PLAYOUT_STAGES: tuple[int, ...] = (96, 192)
@@ -296,6 +297,7 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
 
         return in_stages(SEARCH_STAGES_MULTI, SEARCH_CLEAR, searched_stage)
     base = unshown_rank_counts(view)
+    team = team_ending(view)
 
     def played_out(k: int) -> tuple[dict[int, float], float]:
         totals = {c.rank: 0.0 for c in legal}
@@ -307,10 +309,43 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
                 for r in hands[s]:
                     u[r] -= 1
                 unseen.append(u)
+            end = team.world(hands) if team is not None else None
             for card in legal:
                 totals[card.rank] += multi_rollout(
-                    hands, pile, view.count, view.seat, card.rank, unseen, weights
+                    hands, pile, view.count, view.seat, card.rank, unseen, weights, end
                 )
         return {r: v / k for r, v in totals.items()}, float(k)
 
-    return in_stages(PLAYOUT_STAGES, SEARCH_CLEAR, played_out)
+    clear = SEARCH_CLEAR if team is None else SEARCH_CLEAR_CHANCE
+    return in_stages(PLAYOUT_STAGES, clear, played_out)
+
+
+PARTNER_CHANCES = True
+"""Near the end of a partnership game (and while it is still open: the side's chance from the
+table between :data:`PARTNER_CHANCE_SPAN`) the play-outs are valued in the chance to win
+(:mod:`bot.ai.team_ending`); off: points, as elsewhere (a switch for measuring)."""
+PARTNER_CHANCE_SPAN = (0.01, 0.99)
+
+
+def team_chances(view: SeatView) -> bool:
+    """Whether the seat plays a partnership game for the chance to win: near the end, and the
+    side's chance at the start of the deal (the table) within :data:`PARTNER_CHANCE_SPAN`."""
+    if not (PARTNER_CHANCES and view.variant.partnerships and near_the_end(view)):
+        return False
+    from .team_ending import KIND
+    from .winchance import chance
+
+    side = view.side
+    now = chance(
+        view.scores[side], view.scores[1 - side], view.crib_is_ours, view.variant.target, KIND
+    )
+    return PARTNER_CHANCE_SPAN[0] < now < PARTNER_CHANCE_SPAN[1]
+
+
+def team_ending(view: SeatView) -> TeamEnding | None:
+    """The ending of the partnership play-outs near the end of the game, or None (points)."""
+    if not team_chances(view):
+        return None
+    from .team_ending import TeamEnding
+
+    return TeamEnding(view)

@@ -34,7 +34,7 @@ from .discard import (
     removal_options,
     table_options,
 )
-from .expert_pegging import expert_play, near_the_end
+from .expert_pegging import expert_play, near_the_end, team_chances
 from .pegging import distinct_by_rank, easy_play, legal_cards, standard_play
 from .position import position_adjusted
 from .view import SeatView
@@ -133,7 +133,7 @@ def _discard(
     )
     if level == "expert" and view is not None:
         options = position_adjusted(options, view)
-        if in_chances(view):
+        if in_chances(view) or (TEAM_CHANCE_DISCARD and team_chances(view)):
             return chance_discard(options, view)
     return options[0].discard
 
@@ -219,6 +219,11 @@ CHANCE_PEGGING = True
 others' average): half the difference more for the seat, half less for the opponent."""
 
 
+TEAM_CHANCE_DISCARD = True
+"""Near the end of a partnership game the expert lays away for the chance to win too
+(:func:`bot.ai.expert_pegging.team_chances` says when; off: points, a switch for measuring)."""
+
+
 def in_chances(view: SeatView) -> bool:
     """Decide by the chance to win: two-handed, either side near the end
     (:func:`~bot.ai.expert_pegging.near_the_end`), and the game still open
@@ -234,14 +239,18 @@ def in_chances(view: SeatView) -> bool:
 
 def chance_discard(options: list[DiscardOption], view: SeatView) -> tuple[Card, ...]:
     """Of the expert's :data:`CHANCE_OPTIONS` best discards, the one with the best chance to win
-    over the deal (:func:`bot.ai.deal_chances.discard_chance`; ties: the expert's order)."""
+    over the deal (:func:`bot.ai.deal_chances.discard_chance`; in partnerships
+    :func:`bot.ai.team_discard.team_discard_chance`; ties: the expert's order)."""
     from .deal_chances import discard_chance
+    from .team_discard import team_discard_chance
 
     candidates = options[:CHANCE_OPTIONS]
     base = sum(o.extra for o in candidates) / len(candidates) if CHANCE_PEGGING else 0.0
 
     def chance(option: DiscardOption) -> float:
         shift = option.extra - base if CHANCE_PEGGING else 0.0
+        if view.variant.partnerships:
+            return team_discard_chance(view, option.kept, option.crib, peg_shift=shift)
         return discard_chance(view, option.discard, option.kept, peg_shift=shift)
 
     best = max(enumerate(candidates), key=lambda io: (round(chance(io[1]), 9), -io[0]))

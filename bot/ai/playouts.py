@@ -5,11 +5,30 @@ the Monte Carlo yardstick (``benchmarks/yardstick.py``) all play the rest of a d
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from .memo import memo
 from .pegging import VALUE, WIN, peg_points
 from .pegging_model import RankScores, answer
 from .pegging_solver import EndgameSolver, lay, remove_rank
 from .view import MAX_COUNT
+
+
+class SideEnding(Protocol):
+    """The end of a play-out near the end of a game with sides (:mod:`bot.ai.team_ending`)."""
+
+    sides: tuple[int, ...]
+    """Per seat, its side."""
+    needs: tuple[int, ...]
+    """Per side, the points it needs to win."""
+
+    def won(self, side: int) -> float:
+        """The value when ``side`` reaches its need in the play."""
+        ...
+
+    def terminal(self, got: list[int]) -> float:
+        """The value when the play ends with nobody out, each side having pegged ``got``."""
+        ...
 
 
 def multi_rollout(
@@ -20,12 +39,16 @@ def multi_rollout(
     rank: int,
     unseen: list[list[int]],
     weights: tuple[float, ...],
+    end: SideEnding | None = None,
 ) -> float:
-    """``turn`` lays ``rank``, then every seat lays as ``standard`` would; the weighted points."""
+    """``turn`` lays ``rank``, then every seat lays as ``standard`` would; the weighted points,
+    or with ``end`` (near the end of the game) its value: the first side to reach its need wins
+    at once, and ``end.terminal`` values a play that ends with nobody out."""
     n = len(hands)
     hands = list(hands)
     unseen = [list(u) for u in unseen]
     value = 0.0
+    got = [0] * len(end.needs) if end is not None else []
     while True:
         hands[turn] = remove_rank(hands[turn], rank)
         for s in range(n):
@@ -52,6 +75,13 @@ def multi_rollout(
                     nxt = seat
                     break
         value += weights[turn] * points
+        if end is not None:
+            side = end.sides[turn]
+            got[side] += points
+            if got[side] >= end.needs[side]:
+                return end.won(side)
+            if nxt is None:
+                return end.terminal(got)
         if nxt is None:
             return value
         turn = nxt

@@ -1,14 +1,18 @@
-"""The chance to win a two-handed game: ``python -m bot.ai.winchance [--deals N] [--seed S]``.
+"""The chance to win a two-sided game: ``python -m bot.ai.winchance [--kind K] [--deals N]``.
 
 :func:`chance` answers P(win | my score, their score, whether I deal) at the start of a deal,
-for games to 121 and to 61, from the shipped table ``data/winchance.json``.
+for games to 121 and to 61, from the shipped tables: ``data/winchance.json`` for two players,
+``data/winchance_partners.json`` for four in partnerships (``--kind partners``: two sides too,
+and the deal passes from one side to the other every deal, so the same programme serves; the
+side that deals is the "dealer" and the other the "pone" side).
 
 How the table is made (deterministic from ``--seed``):
 
-1. **Deals by self-play.** Two ``standard`` computers play ``--deals`` deals (the scores are set
+1. **Deals by self-play.** ``standard`` computers play ``--deals`` deals (the scores are set
    back to 0 before each, so no deal is played near an end). Each deal is kept as the points in
-   the order they were scored: his heels, then every peg of the play as it came (pone's and
-   dealer's interleaved), then the pone's hand, the dealer's hand, the crib.
+   the order they were scored, by side: his heels, then every peg of the play as it came (pone's
+   and dealer's interleaved), then the hands in counting order (in partnerships the two sides'
+   hands alternate, the pone side's first), the crib.
 2. **A dynamic programme over the points each side still needs.** With the dealer needing ``x``
    and the pone ``y``, a deal is won at once by the side that first reaches its need in the
    deal's order (RULES.md 7: nothing after that is scored); otherwise the deal moves the game to
@@ -38,10 +42,15 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.engine import Variant
 
 DATA_FILE = "winchance.json"
-DEFAULT_OUT = Path(__file__).resolve().parent / "data" / DATA_FILE
+DATA_FILES = {"2p": DATA_FILE, "partners": "winchance_partners.json"}
+"""The table of each kind of two-sided game."""
+DATA_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_SEED = 20261124
 DEFAULT_DEALS = 40_000
 MAX_NEED = 121
@@ -54,43 +63,62 @@ Deal = tuple[tuple[int, int], ...]
 # --------------------------------------------------------------------------- self-play
 
 
-def _play_deals(task: tuple[int, int]) -> list[tuple[Deal, tuple[int, int, int, int, int]]]:
-    """``count`` deals of two ``standard`` players (seeded): each deal's points in order, and
-    (pone's pegging, dealer's pegging with his heels, pone's hand, dealer's hand, crib)."""
-    from bot.engine import Game, Phase, Scored, ScoreReason, Variant
+def _variant(kind: str) -> Variant:
+    from bot.engine import Variant
+
+    return Variant(players=4, partnerships=True) if kind == "partners" else Variant()
+
+
+def _play_deals(
+    task: tuple[int, int, str],
+) -> list[tuple[Deal, tuple[int, int, int, int, int], Deal]]:
+    """``count`` deals of ``standard`` players (seeded): each deal's points in order,
+    (pone's pegging, dealer's pegging with his heels, pone's hand, dealer's hand, crib), each
+    side's together, and (side, points) for each hand that scored."""
+    from bot.engine import Game, Phase, Scored, ScoreReason
 
     from .players import choose_action
 
-    seed, count = task
-    game = Game.new(Variant(), seed=seed, first_dealer=0)
-    out: list[tuple[Deal, tuple[int, int, int, int, int]]] = []
+    seed, count, kind = task
+    variant = _variant(kind)
+    game = Game.new(variant, seed=seed, first_dealer=0)
+    out: list[tuple[Deal, tuple[int, int, int, int, int], Deal]] = []
     points: list[tuple[int, int]] = []
+    hands: list[tuple[int, int]] = []
     stages = [0, 0, 0, 0, 0]
     n = 0
     while True:
         if game.phase is Phase.DISCARD and not game.discarded:  # a deal starts: keep the last
             if points:
-                out.append((tuple(points), (stages[0], stages[1], stages[2], stages[3], stages[4])))
+                kept = (stages[0], stages[1], stages[2], stages[3], stages[4])
+                out.append((tuple(points), kept, tuple(hands)))
             if len(out) == count:
                 break
-            game.scores = [0, 0]
-            points, stages = [], [0, 0, 0, 0, 0]
+            game.scores = [0] * variant.sides
+            points, hands, stages = [], [], [0, 0, 0, 0, 0]
         dealer = game.dealer
         seat = game.to_act[0]
         events = game.apply(seat, choose_action(game, seat, level="standard", seed=seed + n))
         n += 1
         for e in events:
             if isinstance(e, Scored) and e.points:
-                role = 1 if e.seat == dealer else 0
+                dealt = dealer is not None and variant.side_of(dealer) == variant.side_of(e.seat)
+                role = 1 if dealt else 0
                 points.append((role, e.points))
                 stage = {ScoreReason.CRIB: 4, ScoreReason.HAND: 2 + role}.get(e.reason, role)
                 stages[stage] += e.points
+                if e.reason is ScoreReason.HAND:
+                    hands.append((role, e.points))
     return out
 
 
-def simulate(deals: int, seed: int, workers: int = 2) -> list[tuple[Deal, tuple[int, ...]]]:
+def simulate(
+    deals: int, seed: int, workers: int = 2, kind: str = "2p"
+) -> list[tuple[Deal, tuple[int, ...], Deal]]:
     chunk = 2_000
-    tasks = [(seed * 1_000 + i, min(chunk, deals - i * chunk)) for i in range(-(-deals // chunk))]
+    tasks = [
+        (seed * 1_000 + i, min(chunk, deals - i * chunk), kind) for i in range(-(-deals // chunk))
+    ]
     if workers <= 1 or len(tasks) == 1:
         results = [_play_deals(t) for t in tasks]
     else:
@@ -157,14 +185,19 @@ def _hist(values: Sequence[int]) -> list[float]:
     return [round(counts[v] / len(values), 6) for v in range(top + 1)]
 
 
-def build(deals: int, seed: int, workers: int = 2) -> dict[str, object]:
-    played = simulate(deals, seed, workers)
-    w = solve([d for d, _ in played])
-    stages = list(zip(*(s for _, s in played), strict=True))
-    pegging = Counter((s[0], s[1]) for _, s in played)
+def build(deals: int, seed: int, workers: int = 2, kind: str = "2p") -> dict[str, object]:
+    played = simulate(deals, seed, workers, kind)
+    w = solve([d for d, _, _ in played])
+    stages = list(zip(*(s for _, s, _ in played), strict=True))
+    pegging = Counter((s[0], s[1]) for _, s, _ in played)
+    each = _variant(kind).players // 2  # the hands each side shows
+    one_hand = {}
+    for role, name in ((0, "pone_side_hand"), (1, "dealer_side_hand")):
+        scored = [p for _, _, hands in played for r, p in hands if r == role]
+        one_hand[name] = _hist(scored + [0] * (each * len(played) - len(scored)))
     return {
         "format": 1,
-        "method": "self-play of two standard players, then a programme over the needs "
+        "method": f"self-play of standard players ({kind}), then a programme over the needs "
         "(bot/ai/winchance.py)",
         "seed": seed,
         "deals": len(played),
@@ -174,34 +207,37 @@ def build(deals: int, seed: int, workers: int = 2) -> dict[str, object]:
         "pone_hand": _hist(stages[2]),
         "dealer_hand": _hist(stages[3]),
         "crib": _hist(stages[4]),
+        **(one_hand if each > 1 else {}),
     }
 
 
 @cache
-def _data() -> dict[str, Any]:
-    text = resources.files("bot.ai").joinpath("data", DATA_FILE).read_text(encoding="utf-8")
+def _data(kind: str = "2p") -> dict[str, Any]:
+    name = DATA_FILES[kind]
+    text = resources.files("bot.ai").joinpath("data", name).read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 
 
 @cache
-def _table() -> tuple[float, ...]:
-    packed = _data()["dealer_wins"]
+def _table(kind: str = "2p") -> tuple[float, ...]:
+    packed = _data(kind)["dealer_wins"]
     values = array("H")
     values.frombytes(zlib.decompress(base64.b64decode(packed)))
     return tuple(v / SCALE for v in values)
 
 
-def dealer_chance(dealer_needs: int, pone_needs: int) -> float:
+def dealer_chance(dealer_needs: int, pone_needs: int, kind: str = "2p") -> float:
     """The dealer's chance to win at the start of a deal (needs of at least 1, at most 121)."""
     if dealer_needs <= 0 or pone_needs <= 0:
         return 1.0 if dealer_needs <= 0 else 0.0
     x, y = min(dealer_needs, MAX_NEED), min(pone_needs, MAX_NEED)
-    return _table()[(x - 1) * MAX_NEED + (y - 1)]
+    return _table(kind)[(x - 1) * MAX_NEED + (y - 1)]
 
 
-def chance(me: float, them: float, deal: bool, target: int = 121) -> float:
-    """My chance to win at the start of a deal with these scores (``deal``: I deal next).
+def chance(me: float, them: float, deal: bool, target: int = 121, kind: str = "2p") -> float:
+    """My chance to win at the start of a deal with these scores (``deal``: I deal next; in
+    partnerships, ``kind="partners"``, my side and the other).
 
     Fractional scores (expected points) are read between the four nearest whole scores."""
     if me >= target:
@@ -210,7 +246,7 @@ def chance(me: float, them: float, deal: bool, target: int = 121) -> float:
         return 0.0
     a, b = int(me), int(them)
     fa, fb = me - a, them - b
-    grid = _grid(target, deal)
+    grid = _grid(target, deal, kind)
     low, high = grid[a], grid[a + 1]
     return (1.0 - fa) * ((1.0 - fb) * low[b] + fb * low[b + 1]) + fa * (
         (1.0 - fb) * high[b] + fb * high[b + 1]
@@ -218,11 +254,13 @@ def chance(me: float, them: float, deal: bool, target: int = 121) -> float:
 
 
 @cache
-def _grid(target: int, deal: bool) -> tuple[tuple[float, ...], ...]:
+def _grid(target: int, deal: bool, kind: str = "2p") -> tuple[tuple[float, ...], ...]:
     """``[me][them]`` for whole scores 0..target (reaching it: 1 for me, else 0 for them)."""
 
     def at(mine: int, theirs: int) -> float:  # the needs
-        return dealer_chance(mine, theirs) if deal else 1.0 - dealer_chance(theirs, mine)
+        if deal:
+            return dealer_chance(mine, theirs, kind)
+        return 1.0 - dealer_chance(theirs, mine, kind)
 
     return tuple(
         tuple(at(target - a, target - b) for b in range(target + 1)) for a in range(target + 1)
@@ -258,18 +296,20 @@ class Dist:
         return 1.0 - weight / sum(self.probs), below
 
 
-def measured(name: str, shift_to: float | None = None) -> Dist:
+def measured(name: str, shift_to: float | None = None, kind: str = "2p") -> Dist:
     """A shipped distribution: ``pone_hand``, ``dealer_hand`` or ``crib`` (moved to the mean
-    ``shift_to`` if given)."""
-    probs = tuple(float(p) for p in _data()[name])
+    ``shift_to`` if given); in partnerships those are each side's two hands together, and
+    ``pone_side_hand``, ``dealer_side_hand`` one hand of a player of that side."""
+    probs = tuple(float(p) for p in _data(kind)[name])
     dist = Dist(probs)
     return dist if shift_to is None else Dist(probs, shift_to - dist.mean())
 
 
 @cache
-def pegging(floor: float = 0.0005) -> tuple[tuple[int, int, float], ...]:
-    """(pone's pegging, dealer's pegging with his heels, probability), the rare ones dropped."""
-    cells = [(int(p), int(d), float(c)) for p, d, c in _data()["pegging"] if c >= floor]
+def pegging(floor: float = 0.0005, kind: str = "2p") -> tuple[tuple[int, int, float], ...]:
+    """(pone's pegging, dealer's pegging with his heels, probability), the rare ones dropped
+    (in partnerships, each side's)."""
+    cells = [(int(p), int(d), float(c)) for p, d, c in _data(kind)["pegging"] if c >= floor]
     total = sum(c for _, _, c in cells)
     return tuple((p, d, c / total) for p, d, c in cells)
 
@@ -279,21 +319,25 @@ def pegging(floor: float = 0.0005) -> tuple[tuple[int, int, float], ...]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--kind", choices=sorted(DATA_FILES), default="2p")
     parser.add_argument("--deals", type=int, default=DEFAULT_DEALS)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--out", type=Path, help="default: the shipped table of the kind")
     args = parser.parse_args(argv)
+    shipped = DATA_DIR / DATA_FILES[args.kind]
+    out: Path = args.out or shipped
     start = time.perf_counter()
-    data = build(args.deals, args.seed, args.workers)
-    args.out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+    data = build(args.deals, args.seed, args.workers, args.kind)
+    out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
     _data.cache_clear()
     _table.cache_clear()
     _grid.cache_clear()
     took = time.perf_counter() - start
-    print(f"{data['deals']} deals in {took:.0f} s -> {args.out} ({args.out.stat().st_size} B)")
-    if args.out == DEFAULT_OUT:
-        print(f"first dealer, 121: {dealer_chance(121, 121):.3f}; 61: {dealer_chance(61, 61):.3f}")
+    print(f"{data['deals']} deals in {took:.0f} s -> {out} ({out.stat().st_size} B)")
+    if out == shipped:
+        first = [dealer_chance(n, n, args.kind) for n in (121, 61)]
+        print(f"first dealer, 121: {first[0]:.3f}; 61: {first[1]:.3f}")
     return 0
 
 

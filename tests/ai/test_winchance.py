@@ -22,18 +22,20 @@ def test_the_first_dealer_has_the_published_advantage():
     assert chance(0, 0, True, target=61) == pytest.approx(dealer_chance(61, 61))
 
 
-def test_more_points_never_lower_the_chance():
+@pytest.mark.parametrize("kind", ["2p", "partners"])
+def test_more_points_never_lower_the_chance(kind):
     for deal in (True, False):
-        grid = [[chance(me, them, deal) for them in range(122)] for me in range(122)]
+        grid = [[chance(me, them, deal, kind=kind) for them in range(122)] for me in range(122)]
         for me in range(121):
             for them in range(121):
                 assert grid[me + 1][them] >= grid[me][them]
                 assert grid[me][them + 1] <= grid[me][them]
 
 
-def test_the_two_seats_chances_add_to_one():
+@pytest.mark.parametrize("kind", ["2p", "partners"])
+def test_the_two_seats_chances_add_to_one(kind):
     for me, them in ((0, 0), (90, 110), (118, 60), (120, 120), (30, 55)):
-        total = chance(me, them, True) + chance(them, me, False)
+        total = chance(me, them, True, kind=kind) + chance(them, me, False, kind=kind)
         assert total == pytest.approx(1.0, abs=1e-4)
     assert chance(121, 80, False) == 1.0 and chance(80, 121, True) == 0.0
 
@@ -48,6 +50,16 @@ def test_the_end_of_the_game():
     )
 
 
+def test_partnership_deals_are_kept_by_side_in_counting_order():
+    # Four hands and a crib, the pone side's hand first and the sides alternating after it.
+    (deal, stages, hands), *_ = wc.simulate(1, seed=5, workers=1, kind="partners")
+    total = [sum(p for side, p in deal if side == s) for s in (0, 1)]
+    assert total == [stages[0] + stages[2], stages[1] + stages[3] + stages[4]]
+    assert sum(stages) == sum(p for _, p in deal)
+    assert len(hands) <= 4 and sum(p for side, p in hands if side == 0) == stages[2]
+    assert sum(p for side, p in hands if side == 1) == stages[3]
+
+
 def test_the_programme_respects_the_order_of_the_points():
     # the dealer pegs 2, then the pone 1: whoever reaches the need first wins at once
     deals = [((1, 2), (0, 1))]
@@ -59,11 +71,12 @@ def test_the_programme_respects_the_order_of_the_points():
 
 
 def test_a_few_deals_of_self_play():
-    deals = wc._play_deals((3, 4))
+    deals = wc._play_deals((3, 4, "2p"))
     assert len(deals) == 4
-    for points, stages in deals:
+    for points, stages, hands in deals:
         assert sum(p for _, p in points) == sum(stages) >= 1
         assert all(role in (0, 1) and p > 0 for role, p in points)
+        assert sum(p for _, p in hands) == stages[2] + stages[3]  # one hand a seat
 
 
 def _view(hand, scores, dealer, *, count=0, pile="", played=(), discards="KC QD", starter="9S"):
