@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from bot.engine import Card, Game, Phase, rank_name
 
 from .discard import DiscardOption, table_options
-from .expert_pegging import expert_values, near_the_end, ranked, team_ending
+from .expert_pegging import averaged_values, near_the_end, ranked, team_chances
 from .pegging import describe, distinct_by_rank, legal_cards, pile_ranks, standard_candidates
 from .view import MAX_COUNT, SeatView
 
@@ -178,12 +178,8 @@ def play_advice(view: SeatView, *, seed: int | None = 0) -> PlayAdvice:
     if in_chances(view) and (by_chance := chance_ranked(view, legal, rng)):
         (card, best), (runner_up, next_best) = by_chance[:2]
         return PlayAdvice(card, play_reason(view, card), runner_up, best - next_best, True)
-    in_chance = team_ending(view) is not None  # partnerships near the end: chances to win
-    rounds = TEAM_CHANCE_ROUNDS if in_chance else 1
-    values = {c.rank: 0.0 for c in legal}
-    for _ in range(rounds):
-        for rank, value in expert_values(view, rng, legal).items():
-            values[rank] += value / rounds
+    in_chance = team_chances(view)  # partnerships near the end: chances to win
+    values = averaged_values(view, rng, legal, TEAM_CHANCE_ROUNDS if in_chance else 1)
     card, runner_up = ranked(legal, values)[:2]
     margin = values[card.rank] - values[runner_up.rank]
     if view.players == 2 and near_the_end(view):

@@ -26,16 +26,31 @@ Cells = tuple[tuple[int, int, float], ...]
 """(pone's pegging, dealer's pegging, probability), as :func:`bot.ai.winchance.pegging`."""
 
 
-def _show(pone_at: float, dealer_at: float, pone: Dist, dealer: Dist, target: int) -> float:
-    """The dealer's chance from these scores after the play: the pone's hand (out, or its mean
-    below the need), then the dealer's hand and crib whole (out, or the next deal's chance)."""
-    first, mean = pone.split(target - pone_at)
-    pone_at += mean
+def show_chance(
+    pone_at: float,
+    dealer_at: float,
+    first: Sequence[Dist],
+    last: Dist,
+    target: int,
+    kind: str = "2p",
+) -> float:
+    """The dealer's (side's) chance from these scores after the play: the hands of ``first`` in
+    counting order, the pone's (side's) first and the sides alternating (each puts its side out,
+    or adds its mean below the need), then ``last``, the dealer's hand and crib whole (out, or
+    the next deal's chance from the table of ``kind``, the pone dealing)."""
+    now = [pone_at, dealer_at]
+    alive, won = 1.0, 0.0
+    for k, hand in enumerate(first):
+        who = k % 2
+        out, mean = hand.split(target - now[who])
+        won += alive * out * who
+        alive *= 1.0 - out
+        now[who] += mean
     total = 0.0
-    for v, p in enumerate(dealer.probs):  # each total: the chance is not linear in points
+    for v, p in enumerate(last.probs):  # each total: the chance is not linear in points
         if p:
-            total += p * chance(dealer_at + v + dealer.shift, pone_at, False, target)
-    return (1.0 - first) * total / sum(dealer.probs)
+            total += p * chance(now[1] + v + last.shift, now[0], False, target, kind)
+    return won + alive * total / sum(last.probs)
 
 
 def _shifted(cells: Cells, shift: float, i_deal: bool) -> Cells:
@@ -78,7 +93,8 @@ def deal_chance(
         if a >= target or b >= target:
             total += prob * (0.5 if a >= target and b >= target else float(a >= target))
         else:
-            won = _show(b, a, pone, dealer, target) if i_deal else _show(a, b, pone, dealer, target)
+            at = (b, a) if i_deal else (a, b)
+            won = show_chance(at[0], at[1], (pone,), dealer, target)
             total += prob * (won if i_deal else 1.0 - won)
     return total
 
@@ -87,10 +103,11 @@ def deal_chance(
 
 
 def current(view: SeatView) -> float:
-    """The seat's chance to win at the start of this deal (two-handed: its scores now, before
-    anything of the deal is scored)."""
+    """The seat's (its side's) chance to win at the start of this deal: its scores now, before
+    anything of the deal is scored (two-handed, or in partnerships from their own table)."""
     me, them = view.scores[view.side], view.scores[1 - view.side]
-    return chance(me, them, view.dealer == view.seat, view.variant.target)
+    kind = "partners" if view.variant.partnerships else "2p"
+    return chance(me, them, view.crib_is_ours, view.variant.target, kind)
 
 
 def discard_chance(

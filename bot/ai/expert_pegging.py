@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from bot.engine import Card
 
+from .handvalue import rank_show
 from .pegging import (
     distinct_by_rank,
     legal_cards,
@@ -73,6 +74,18 @@ def ranked(legal: list[Card], values: dict[int, float]) -> list[Card]:
     return sorted(legal, key=lambda c: (values[c.rank], 0.01 * c.value), reverse=True)
 
 
+def averaged_values(
+    view: SeatView, rng: random.Random, legal: list[Card], rounds: int
+) -> dict[int, float]:
+    """:func:`expert_values` run ``rounds`` times, each on worlds of its own, averaged (less
+    noise, for the coach and the review, which can spend the time)."""
+    totals = {c.rank: 0.0 for c in legal}
+    for _ in range(rounds):
+        for rank, value in expert_values(view, rng, legal).items():
+            totals[rank] += value
+    return {rank: total / rounds for rank, total in totals.items()}
+
+
 def expert_values(view: SeatView, rng: random.Random, legal: list[Card]) -> dict[int, float]:
     """Per rank of ``legal`` (one card per rank), the expert's average value of laying it: its
     side's points minus the others' (shared out) over the rest of the play."""
@@ -108,7 +121,7 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
     unseen_me = list(base)
     for r in me:
         unseen_me[r] -= 1
-    my_show = _my_show(view)
+    my_show = kept_show(view)
     opp_laid = [c.rank for s, c in view.played if s == opp]
     pone = 0 if view.dealer == opp else 1
     totals = {c.rank: 0.0 for c in legal}
@@ -118,7 +131,7 @@ def _expert_two_handed(view: SeatView, rng: random.Random, legal: list[Card]) ->
             unseen_opp[r] -= 1
         end = None
         if endgame:
-            opp_show = _rank_show(tuple(sorted(opp_laid + list(world))), _starter(view).rank)
+            opp_show = rank_show(tuple(sorted(opp_laid + list(world))), _starter(view).rank)
             end = EndgameSolver(needs, (my_show, opp_show), pone, ENDGAME_CRIB)
         for card in legal:
             r = card.rank
@@ -198,20 +211,13 @@ def _starter(view: SeatView) -> Card:
     return view.starter
 
 
-def _my_show(view: SeatView) -> int:
+def kept_show(view: SeatView) -> int:
+    """The seat's own show (its four kept cards with the starter, suits and all), 0 before."""
     from bot.engine import show_points
 
     if len(view.kept) == 4 and view.starter is not None:
         return show_points(view.kept, view.starter)
     return 0
-
-
-def _rank_show(ranks: tuple[int, ...], starter: int) -> int:
-    from bot.engine.scoring import rank_points
-
-    if len(ranks) != 4:
-        return 0
-    return rank_points(tuple(sorted((*ranks, starter))))
 
 
 def needs_of(view: SeatView) -> tuple[int, int]:
@@ -232,7 +238,7 @@ class ShowEnding:
         solver: Callable[[tuple[int, int], tuple[int, int], int], EndgameSolver],
     ) -> None:
         self.needs = needs_of(view)
-        self.my_show = _my_show(view)
+        self.my_show = kept_show(view)
         self.pone = 1 if view.dealer == view.seat else 0
         self.starter = _starter(view).rank
         self.opp_laid = tuple(c.rank for s, c in view.played if s != view.seat)
@@ -243,7 +249,7 @@ class ShowEnding:
         hand = tuple(sorted(self.opp_laid + laid))
         end = self.solvers.get(hand)
         if end is None:
-            shows = (self.my_show, _rank_show(hand, self.starter))
+            shows = (self.my_show, rank_show(hand, self.starter))
             end = self.solvers[hand] = self.solver(self.needs, shows, self.pone)
         return end.terminal(got)
 
@@ -332,14 +338,9 @@ def team_chances(view: SeatView) -> bool:
     side's chance at the start of the deal (the table) within :data:`PARTNER_CHANCE_SPAN`."""
     if not (PARTNER_CHANCES and view.variant.partnerships and near_the_end(view)):
         return False
-    from .team_ending import KIND
-    from .winchance import chance
+    from .deal_chances import current
 
-    side = view.side
-    now = chance(
-        view.scores[side], view.scores[1 - side], view.crib_is_ours, view.variant.target, KIND
-    )
-    return PARTNER_CHANCE_SPAN[0] < now < PARTNER_CHANCE_SPAN[1]
+    return PARTNER_CHANCE_SPAN[0] < current(view) < PARTNER_CHANCE_SPAN[1]
 
 
 def team_ending(view: SeatView) -> TeamEnding | None:

@@ -28,6 +28,14 @@ def rank_row(ranks: tuple[int, ...]) -> tuple[int, ...]:
     return (0,) + tuple(rank_points(tuple(sorted((*ranks, r)))) for r in RANKS)
 
 
+def rank_show(ranks: tuple[int, ...], starter: int) -> int:
+    """The show of four kept ``ranks`` (sorted) with the ``starter``'s rank, without the suits
+    (no flush, no his nobs): what a hand seen only by its ranks is worth; 0 unless four."""
+    if len(ranks) != 4:
+        return 0
+    return rank_row(ranks)[starter]
+
+
 def unseen_counts(seen: Iterable[Card]) -> tuple[list[int], list[int], int]:
     """Per rank (index 1..13) and per suit, how many cards are not in ``seen``; and in all."""
     by_rank = [4] * 14

@@ -59,7 +59,7 @@ from bot.engine import (
 
 from .deal_chances import current, discard_chance, play_chances
 from .discard import DiscardOption, table_options
-from .expert_pegging import expert_values, near_the_end
+from .expert_pegging import averaged_values, near_the_end
 from .pegging import distinct_by_rank, legal_cards
 from .view import SeatView
 
@@ -411,8 +411,4 @@ def play_values(view: SeatView, legal: list[Card], rng: random.Random) -> dict[i
     """
     blind = replace(view, scores=tuple(0 for _ in view.scores))
     rounds = ROUNDS_TWO if view.players == 2 else ROUNDS_MULTI
-    totals = {c.rank: 0.0 for c in legal}
-    for _ in range(rounds):
-        for rank, value in expert_values(blind, rng, legal).items():
-            totals[rank] += value
-    return {rank: total / rounds for rank, total in totals.items()}
+    return averaged_values(blind, rng, legal, rounds)

@@ -19,9 +19,9 @@ from functools import cache
 
 from bot.engine import FULL_PACK, Card, show_points
 
-from .deal_chances import _shifted
+from .deal_chances import _shifted, show_chance
 from .view import SeatView
-from .winchance import Dist, chance, measured, pegging
+from .winchance import Dist, measured, pegging
 
 KIND = "partners"
 
@@ -49,40 +49,19 @@ def team_discard_chance(
     dealer_side = view.side_of(view.dealer)
     scores = (view.scores[1 - dealer_side], view.scores[dealer_side])  # (pone side, dealer side)
     target = view.variant.target
-    cells = _shifted(_pegging(), peg_shift, my_side == 1) if peg_shift else _pegging()
+    cells = pegging(kind=KIND)
+    if peg_shift:
+        cells = _shifted(cells, peg_shift, my_side == 1)
     won = 0.0  # the dealer side's chance
     for p, d, prob in cells:
         at = [scores[0] + p, scores[1] + d]
         if at[0] >= target or at[1] >= target:
             won += prob * (0.5 if min(at) >= target else float(at[1] >= target))
             continue
-        won += prob * _show(at, hands[:3], last, target)
+        won += prob * show_chance(float(at[0]), float(at[1]), hands[:3], last, target, KIND)
     return won if my_side == 1 else 1.0 - won
-
-
-def _show(at: list[int], first: list[Dist], last: Dist, target: int) -> float:
-    """The dealer side's chance from ``at`` (pone side, dealer side) after the play."""
-    alive, won = 1.0, 0.0
-    now = [float(at[0]), float(at[1])]
-    for k, hand in enumerate(first):
-        who = k % 2  # the pone side's hand, the dealer side's, the pone side's
-        out, mean = hand.split(target - now[who])
-        won += alive * out * who
-        alive *= 1.0 - out
-        now[who] += mean
-    total = 0.0
-    for v, p in enumerate(last.probs):  # each total: the chance is not linear in points
-        if p:
-            at_d = now[1] + v + last.shift
-            total += p * (1.0 if at_d >= target else 1.0 - chance(now[0], at_d, True, target, KIND))
-    return won + alive * total / sum(last.probs)
 
 
 @cache
 def _one_hand(role: str) -> Dist:
     return measured(f"{role}_side_hand", kind=KIND)
-
-
-@cache
-def _pegging() -> tuple[tuple[int, int, float], ...]:
-    return pegging(kind=KIND)

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from bot.engine import show_points
-from bot.engine.scoring import rank_points
-
+from .expert_pegging import kept_show
+from .handvalue import rank_show
 from .view import SeatView
 from .winchance import dealer_chance, measured
 
@@ -47,7 +46,7 @@ class TeamEnding:
         self.dealer_side = view.side_of(view.dealer)
         self.order = tuple((view.dealer + k) % n for k in range(1, n + 1))
         self.starter = view.starter.rank
-        self.my_show = show_points(view.kept, view.starter) if len(view.kept) == 4 else 0
+        self.my_show = kept_show(view)
         laid: list[list[int]] = [[] for _ in range(n)]
         for s, card in view.played:
             laid[s].append(card.rank)
@@ -59,7 +58,7 @@ class TeamEnding:
         shows = tuple(
             self.my_show
             if s == self.seat
-            else _rank_show(tuple(sorted(self.laid[s] + hands[s])), self.starter)
+            else rank_show(tuple(sorted(self.laid[s] + hands[s])), self.starter)
             for s in range(len(hands))
         )
         return WorldEnding(self, shows)
@@ -117,10 +116,3 @@ def _crib() -> tuple[float, ...]:
     dist = measured("crib", kind=KIND)
     total = sum(dist.probs)
     return tuple(p / total for p in dist.probs)
-
-
-@cache
-def _rank_show(ranks: tuple[int, ...], starter: int) -> int:
-    if len(ranks) != 4:
-        return 0
-    return rank_points(tuple(sorted((*ranks, starter))))
