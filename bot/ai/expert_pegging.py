@@ -29,10 +29,13 @@ if TYPE_CHECKING:
 
 EXPERT_SAMPLES_TWO = 64
 PLAYOUT_STAGES: tuple[int, ...] = (96, 192)
-"""With 3 or 4 players (in partnerships, where the expert plays each card out), the worlds dealt
-before it looks whether one card is clearly best (:data:`SEARCH_CLEAR`), then more up to the
-next: 192 on a close choice pegged +0.04 ± 0.10 points a deal over 96 (2,000 duplicate
-partnership deals, ``benchmarks/duplicate.py``; all 192 every time, +0.04 ± 0.10 too)."""
+"""With 3 or 4 players where the expert plays each card out (near the end of a partnership
+game, or with a search switched off), the worlds dealt before it looks whether one card is
+clearly best (:data:`SEARCH_CLEAR`), then more up to the next. Far from the end, where the
+play-outs served partnerships until the search replaced them: 192 on a close choice pegged
++0.04 ± 0.10 points a deal over 96 (2,000 duplicate partnership deals,
+``benchmarks/duplicate.py``; all 192 every time, +0.04 ± 0.10 too); (192, 384) +0.03 ± 0.13
+and 1,000 worlds -0.02 ± 0.26 (1,000 and 300 deals), but 64 worlds -0.21 ± 0.16."""
 ENDGAME_CRIB = 4.7
 ENDGAME_REACH = 31
 """Points from the target within which the expert plays for the win, not the points."""
@@ -258,10 +261,16 @@ SEARCH_MULTI = True
 """Three or four players each for themselves, the expert searches what it may know
 (:mod:`bot.ai.pegging_search_multi`); off: one play-out per world and card (a switch for
 measuring)."""
-SEARCH_PARTNERS = False
-"""Likewise in partnerships. Off: there the play-outs peg better than the search (an expert team
-against a standard team, the same deals and discards with the teams swapped, 1,000 deals: the
-play-outs +0.16 points a deal, the search -0.04; paired, +0.20 ± 0.17 for the play-outs)."""
+SEARCH_PARTNERS = True
+"""Likewise in partnerships, far from the end (near it the play-outs of :data:`PLAYOUT_STAGES`
+value the chance to win). The search there is the same one with more worlds
+(:data:`SEARCH_STAGES_PARTNERS`) and the seat's later cards chosen only where enough of them are
+left (:data:`SEARCH_LEAST_PARTNERS`). An expert team against a standard team, the same deals
+with the teams swapped (``benchmarks/duplicate.py --kind partners``), it pegged +0.172 ± 0.096
+points a deal more than the play-outs (2,000 deals from seed 510000). As it was first tried, on
+64 worlds and choosing the seat's second card over however few were left, it pegged 0.20 ±
+0.17 a deal less than the play-outs (1,000 deals), and so did the play-outs on 64 worlds: the
+worlds, not the search, were short."""
 SEARCH_STAGES_MULTI: tuple[int, ...] = (64,)
 """The worlds the multi-player search deals (:func:`bot.ai.inference_multi.weighted_worlds_multi`)
 before it looks whether one card is clearly best (:data:`SEARCH_CLEAR`), then more up to the
@@ -272,15 +281,25 @@ three-player matches of ``benchmarks/ai.py --games 400`` 43% slower (23 -> 33 s;
 SEARCH_DEPTH_MULTI: int | None = 2
 """How many of its own cards the multi-player search chooses (None: all; past it, the model):
 two keeps a decision within its time and the seat from "knowing" the hands deep in the tree."""
+SEARCH_LEAST_MULTI = 1
+"""With three or four players each for themselves, the fewest worlds at a later turn of the
+seat's for the search to choose its card there (fewer: it lays as ``standard`` would)."""
+SEARCH_STAGES_PARTNERS: tuple[int, ...] = (96, 192)
+"""The worlds of the partnership search, as :data:`SEARCH_STAGES_MULTI`."""
+SEARCH_LEAST_PARTNERS = 8
+"""In partnerships, as :data:`SEARCH_LEAST_MULTI`: three other cards fall between two of the
+seat's, so its second card is searched only where 8 of the worlds or more agree with all it
+will have seen."""
 
 
 def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict[int, float]:
     """Three or four players, per rank: the side's points minus the others' (shared out) for the
     rest of the play, averaged over the worlds.
 
-    With :data:`SEARCH_MULTI` (:data:`SEARCH_PARTNERS` in partnerships) the search over what
-    the seat may know; off: lay each card in every sampled world, then play the rest out with
-    every seat laying as ``standard`` would."""
+    With :data:`SEARCH_MULTI` (:data:`SEARCH_PARTNERS` in partnerships, far from the end) the
+    search over what the seat may know; else lay each card in every sampled world, then play the
+    rest out with every seat laying as ``standard`` would (near the end of a partnership game,
+    valued in the chance to win: :func:`team_ending`)."""
     from .inference import sample_others
 
     n = view.players
@@ -288,22 +307,25 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
     weights = tuple(1.0 if view.side_of(s) == view.side else -1.0 / (sides - 1) for s in range(n))
     pile = pile_ranks(view)
     me = tuple(sorted(c.rank for c in view.hand))
-    if SEARCH_PARTNERS if view.variant.partnerships else SEARCH_MULTI:
+    partners = view.variant.partnerships
+    team = team_ending(view)
+    if team is None and (SEARCH_PARTNERS if partners else SEARCH_MULTI):
         from .inference_multi import weighted_worlds_multi
         from .pegging_search_multi import search_values_multi
 
         ranks = [c.rank for c in legal]
+        least = SEARCH_LEAST_PARTNERS if partners else SEARCH_LEAST_MULTI
 
         def searched_stage(k: int) -> tuple[dict[int, float], float]:
             found = weighted_worlds_multi(view, rng, k)
             more = search_values_multi(
-                view.seat, me, pile, view.count, found, weights, ranks, SEARCH_DEPTH_MULTI
+                view.seat, me, pile, view.count, found, weights, ranks, SEARCH_DEPTH_MULTI, least
             )
             return more, sum(w for w, _, _ in found)
 
-        return in_stages(SEARCH_STAGES_MULTI, SEARCH_CLEAR, searched_stage)
+        stages = SEARCH_STAGES_PARTNERS if partners else SEARCH_STAGES_MULTI
+        return in_stages(stages, SEARCH_CLEAR, searched_stage)
     base = unshown_rank_counts(view)
-    team = team_ending(view)
 
     def played_out(k: int) -> tuple[dict[int, float], float]:
         totals = {c.rank: 0.0 for c in legal}

@@ -13,10 +13,12 @@ Suits never matter in the play, so everything here works on ranks (1..13).
   weighted by how well each world explains the cards the opponent chose to lay. Two-handed it
   then searches the rest of the play over those worlds (:mod:`bot.ai.pegging_search`): at its
   own turns the card best over every world still consistent with what it will have seen, at
-  the opponent's each world answering as ``standard`` would. With three or four players it
-  plays each card out in every world with every seat laying as ``standard`` would. Near the end
-  of a two-handed game it plays for the win: reaching the target wins at once and the show
-  settles the rest in counting order (:class:`EndgameSolver`, and the chance-to-win table).
+  the opponent's each world answering as ``standard`` would. With three or four players the
+  same search runs with the multi-player go rules (:mod:`bot.ai.pegging_search_multi`), its
+  later cards searched only where enough worlds are left. Near the end of a game it plays for
+  the win: two-handed, reaching the target wins at once and the show settles the rest in
+  counting order (:class:`EndgameSolver`, and the chance-to-win table); in partnerships it plays
+  each card out in every world, valued likewise (:mod:`bot.ai.team_ending`).
 """
 
 from __future__ import annotations

@@ -16,7 +16,10 @@ of *what it will see*:
 
 With a ``depth`` the seat searches only its next few cards and then lays as the model would from
 what it can see (the expert searches two: deeper, few worlds are left per branch and the seat
-would all but "know" the hands).
+would all but "know" the hands). Likewise with ``least``: at a later turn of its own where fewer
+worlds than that are left (the others' cards split them at every turn, three times between two
+of its own in a four-handed game), the seat lays as the model would, rather than pick the best
+card for a handful of worlds it would then as good as see.
 
 The go rules are the engine's (RULES.md, :meth:`bot.engine.Game._play`): after a card the turn
 passes to the first seat to the left that can lay without passing 31 (the seat that laid
@@ -55,13 +58,16 @@ def search_values_multi(
     weights: tuple[float, ...],
     ranks: list[int],
     depth: int | None = None,
+    least: int = 1,
 ) -> dict[int, float]:
     """Per rank in ``ranks`` (each must fit the count), the weighted average over ``worlds`` of
     ``seat`` laying it now and everyone playing on as the search does (module docstring).
 
     ``weights``: per seat, what its points count for the seat's side. ``depth``: how many of the
     seat's own cards are searched, this one included (None: all); past it the seat lays as the
-    model would from what it can see (its entry of a world's unseen ranks)."""
+    model would from what it can see (its entry of a world's unseen ranks). ``least``: the fewest
+    worlds at a later turn of the seat's for the search to choose its card there (fewer: the
+    model lays it)."""
     total = sum(w for w, _, _ in worlds)
     if not worlds or total <= 0:
         raise ValueError("The search needs at least one world of positive weight")
@@ -70,22 +76,26 @@ def search_values_multi(
     if len(hands) != n:
         raise ValueError("Each world needs a hand for every seat")
     held = tuple(len(me) if s == seat else len(hands[s]) for s in range(n))
-    search = _Search(seat, weights, depth)
+    search = _Search(seat, weights, depth, least)
     return {r: search.lay(me, held, pile, count, seat, r, worlds, ()) / total for r in ranks}
 
 
 class _Search:
     """The tree of what ``seat`` will see; each method returns a weighted sum over its worlds."""
 
-    def __init__(self, seat: int, weights: tuple[float, ...], depth: int | None) -> None:
+    def __init__(
+        self, seat: int, weights: tuple[float, ...], depth: int | None, least: int
+    ) -> None:
         self.seat = seat
         self.weights = weights
         self.n = len(weights)
         self.depth = depth
+        self.least = least
 
-    def searched(self, mover: int, path: Path) -> bool:
-        """Whether the seat chooses here by search (not past :attr:`depth`)."""
-        if mover != self.seat:
+    def searched(self, mover: int, path: Path, worlds: int) -> bool:
+        """Whether the seat chooses here by search: not past :attr:`depth`, and over at least
+        :attr:`least` worlds."""
+        if mover != self.seat or worlds < self.least:
             return False
         return self.depth is None or sum(s == mover for s, _ in path) < self.depth
 
@@ -193,7 +203,7 @@ class _Search:
         path: Path,
     ) -> float:
         """``mover`` lays (it has a card that fits in every world of ``worlds``)."""
-        if self.searched(mover, path):
+        if self.searched(mover, path, len(worlds)):
             return max(
                 self.lay(me, held, pile, count, mover, r, worlds, path)
                 for r in fitting_ranks(me, count)
@@ -252,7 +262,7 @@ class _Search:
                         break
                 if nxt < 0:
                     return value
-            if self.searched(nxt, path):
+            if self.searched(nxt, path, 1):
                 return value + max(
                     self.solo(me, hands, unseen, held, pile, count, nxt, r, path)
                     for r in fitting_ranks(me, count)

@@ -317,7 +317,7 @@ def _dealt(monkeypatch, game: Game, module: str, name: str) -> list[int]:
     return sizes
 
 
-def test_partnership_play_outs_deal_more_worlds_only_on_a_close_choice(monkeypatch):
+def test_the_partnership_search_deals_more_worlds_only_on_a_close_choice(monkeypatch):
     kept = ["KH QH 9D 2C", "5C 5D 3S 4S", "7D 8D 6C AH", "JS 10S 9S 8S"]
     # Seat 0 led the K: seat 1's 5 makes fifteen and nothing else comes near.
     clear = position(
@@ -329,7 +329,8 @@ def test_partnership_play_outs_deal_more_worlds_only_on_a_close_choice(monkeypat
         pile="KH",
         turn=1,
     )
-    assert _dealt(monkeypatch, clear, "bot.ai.inference", "sample_others") == [96]
+    searched = "bot.ai.inference_multi", "weighted_worlds_multi"
+    assert _dealt(monkeypatch, clear, *searched) == [96]
     # Seat 1 to lead from 3-6-7-9 (nothing to make): close, so 96 more.
     close = position(
         VARIANTS["partners"],
@@ -337,7 +338,57 @@ def test_partnership_play_outs_deal_more_worlds_only_on_a_close_choice(monkeypat
         kept=["KH QH 9D 2C", "6C 7D 3S 9C", "7H 8D 6D AH", "JS 10S 9S 8S"],
         starter="KC",
     )
-    assert _dealt(monkeypatch, close, "bot.ai.inference", "sample_others") == [96, 96]
+    assert _dealt(monkeypatch, close, *searched) == [96, 96]
+
+
+def test_near_the_end_of_a_partnership_game_the_expert_plays_out_for_the_chance(monkeypatch):
+    # The same close lead, both sides within reach of 121: the play-outs that value the chance
+    # to win (bot.ai.team_ending), not the search for points.
+    def dealt(scores: list[int], module: str, name: str) -> list[int]:
+        game = position(
+            VARIANTS["partners"],
+            dealer=0,
+            kept=["KH QH 9D 2C", "6C 7D 3S 9C", "7H 8D 6D AH", "JS 10S 9S 8S"],
+            starter="KC",
+            scores=scores,
+        )
+        return _dealt(monkeypatch, game, module, name)
+
+    assert dealt([100, 104], "bot.ai.inference_multi", "weighted_worlds_multi") == []
+    assert dealt([100, 104], "bot.ai.inference", "sample_others") in ([96], [96, 96])
+    assert dealt([40, 44], "bot.ai.inference_multi", "weighted_worlds_multi") == [96, 96]
+
+
+def test_the_partnership_search_chooses_a_later_card_only_over_enough_worlds():
+    # A partnership lead: between two of the seat's cards the three others lay theirs, so the
+    # worlds split fast. At a later turn with fewer than ``least`` worlds the seat lays as the
+    # model would; so the values lie between the play-outs (every later card the model's) and
+    # the search that chooses over however few worlds are left.
+    variant = VARIANTS["partners"]
+    game = position(
+        variant,
+        dealer=3,
+        kept=["KH QH 9D 2C", "6C 7D 3S 9C", "7H 8D 6D AH", "JS 10S 5S 4S"],
+        starter="KC",
+    )
+    view = SeatView.of(game, 0)
+    worlds = weighted_worlds_multi(view, random.Random(8), 60)
+    me = tuple(sorted(c.rank for c in view.hand))
+    ranks = sorted(set(me))
+    weights = _weights(variant, 0)
+
+    def values(**kw) -> dict[int, float]:
+        return search_values_multi(0, me, (), 0, worlds, weights, ranks, **kw)
+
+    fixed, chosen_anywhere = values(depth=1), values()
+    some = values(least=4)
+    assert values(least=len(worlds) + 1) == pytest.approx(fixed)
+    assert values(least=1) == chosen_anywhere
+    for r in ranks:
+        assert fixed[r] - 1e-9 <= some[r] <= chosen_anywhere[r] + 1e-9
+    # Not a switch that does nothing: choosing over 1-3 worlds is worth more than it can be.
+    assert sum(chosen_anywhere.values()) > sum(some.values()) + 0.05
+    assert sum(some.values()) > sum(fixed.values())
 
 
 def test_the_three_player_search_deals_its_stages(monkeypatch):
