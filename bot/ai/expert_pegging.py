@@ -290,6 +290,12 @@ SEARCH_LEAST_PARTNERS = 8
 """In partnerships, as :data:`SEARCH_LEAST_MULTI`: three other cards fall between two of the
 seat's, so its second card is searched only where 8 of the worlds or more agree with all it
 will have seen."""
+SHARED_MODEL_MULTI = True
+"""With three or four players the search's model of every other seat reads the same unseen
+cards in every world (what no seat has been shown, its own cards not taken out), as the
+two-handed search's does, and so scores its ranks once a turn for all the worlds; off: each
+world's seat reads its own exact view (a model of its own per world, most of the search's
+time). The worlds' weights read the others' plays from their exact views either way."""
 
 
 def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict[int, float]:
@@ -315,11 +321,21 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
 
         ranks = [c.rank for c in legal]
         least = SEARCH_LEAST_PARTNERS if partners else SEARCH_LEAST_MULTI
+        unshown = tuple(unshown_rank_counts(view)) if SHARED_MODEL_MULTI else None
 
         def searched_stage(k: int) -> tuple[dict[int, float], float]:
             found = weighted_worlds_multi(view, rng, k)
             more = search_values_multi(
-                view.seat, me, pile, view.count, found, weights, ranks, SEARCH_DEPTH_MULTI, least
+                view.seat,
+                me,
+                pile,
+                view.count,
+                found,
+                weights,
+                ranks,
+                SEARCH_DEPTH_MULTI,
+                least,
+                unshown,
             )
             return more, sum(w for w, _, _ in found)
 

@@ -11,7 +11,10 @@ of *what it will see*:
   each world answers as a ``standard`` player would with that world's cards, from what that seat
   can see (:func:`bot.ai.playouts.model_choice`, its ``other_held`` the cards of the next
   seat that still holds any, as :func:`bot.ai.playouts.multi_rollout` does), and the
-  worlds split by the card laid;
+  worlds split by the card laid. The expert has that seat read the cards no seat has been
+  shown (``unshown``: its own not taken out, the same in every world), so the model scores its
+  ranks once a turn for all the worlds; each world's exact view of its own costs a model per
+  world, most of the search's time, for no strength that could be measured;
 - after each card the worlds split by who lays next, since the seat sees who says go.
 
 With a ``depth`` the seat searches only its next few cards and then lays as the model would from
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 from .memo import memo
 from .pegging import VALUE, fitting_ranks, peg_points
+from .pegging_model import RankScores, answer
 from .pegging_solver import remove_rank
 from .playouts import model_choice
 from .view import MAX_COUNT
@@ -59,6 +63,7 @@ def search_values_multi(
     ranks: list[int],
     depth: int | None = None,
     least: int = 1,
+    unshown: tuple[int, ...] | None = None,
 ) -> dict[int, float]:
     """Per rank in ``ranks`` (each must fit the count), the weighted average over ``worlds`` of
     ``seat`` laying it now and everyone playing on as the search does (module docstring).
@@ -67,7 +72,11 @@ def search_values_multi(
     seat's own cards are searched, this one included (None: all); past it the seat lays as the
     model would from what it can see (its entry of a world's unseen ranks). ``least``: the fewest
     worlds at a later turn of the seat's for the search to choose its card there (fewer: the
-    model lays it)."""
+    model lays it). ``unshown``: if given, every other seat's model reads it as what that seat
+    cannot see at the root, in every world (its own cards not taken out, as the two-handed
+    search's model does), instead of its entry of each world's unseen ranks; so at each turn
+    it scores its ranks once for all the worlds (:class:`~bot.ai.pegging_model.RankScores`)
+    and each world only picks its best, where a world's own view costs a model of its own."""
     total = sum(w for w, _, _ in worlds)
     if not worlds or total <= 0:
         raise ValueError("The search needs at least one world of positive weight")
@@ -76,7 +85,7 @@ def search_values_multi(
     if len(hands) != n:
         raise ValueError("Each world needs a hand for every seat")
     held = tuple(len(me) if s == seat else len(hands[s]) for s in range(n))
-    search = _Search(seat, weights, depth, least)
+    search = _Search(seat, weights, depth, least, unshown)
     return {r: search.lay(me, held, pile, count, seat, r, worlds, ()) / total for r in ranks}
 
 
@@ -84,13 +93,19 @@ class _Search:
     """The tree of what ``seat`` will see; each method returns a weighted sum over its worlds."""
 
     def __init__(
-        self, seat: int, weights: tuple[float, ...], depth: int | None, least: int
+        self,
+        seat: int,
+        weights: tuple[float, ...],
+        depth: int | None,
+        least: int,
+        unshown: tuple[int, ...] | None,
     ) -> None:
         self.seat = seat
         self.weights = weights
         self.n = len(weights)
         self.depth = depth
         self.least = least
+        self.unshown = unshown
 
     def searched(self, mover: int, path: Path, worlds: int) -> bool:
         """Whether the seat chooses here by search: not past :attr:`depth`, and over at least
@@ -118,12 +133,49 @@ class _Search:
                 top = q
         if hand[0] == top:
             return top
+        now = list(_unseen_now(unseen, _seen_by(mover, path)))
+        return model_choice(hand, pile, count, now, held[self.after(mover, held)])
+
+    def after(self, mover: int, held: tuple[int, ...]) -> int:
+        """The next seat after ``mover`` that still holds a card (``mover`` itself if none)."""
         after = (mover + 1) % self.n
         while not held[after] and after != mover:
             after = (after + 1) % self.n
-        seen = tuple(r for s, r in path if s != mover)
-        now = list(_unseen_now(unseen, seen))
-        return model_choice(hand, pile, count, now, held[after])
+        return after
+
+    def answers(
+        self,
+        me: tuple[int, ...],
+        held: tuple[int, ...],
+        pile: tuple[int, ...],
+        count: int,
+        mover: int,
+        worlds: list[World],
+        path: Path,
+    ) -> dict[int, list[World]]:
+        """The worlds grouped by the rank the model lays in each. The seat's own model reads the
+        same cards in every world, and with :attr:`unshown` so does every other seat's: its
+        ranks are scored once (:class:`RankScores`) and each world only picks its best."""
+        if mover == self.seat:
+            return {self.answer(me, held, pile, count, mover, worlds[0][2][mover], path): worlds}
+        out: dict[int, list[World]] = {}
+        if self.unshown is None:
+            for world in worlds:
+                rank = self.answer(world[1][mover], held, pile, count, mover, world[2][mover], path)
+                out.setdefault(rank, []).append(world)
+            return out
+        now = _unseen_now(self.unshown, _seen_by(mover, path))
+        scores = RankScores(pile, count, now, held[self.after(mover, held)])
+        room = MAX_COUNT - count
+        for world in worlds:
+            hand = world[1][mover]
+            top = hand[0]
+            for q in hand:
+                if VALUE[q] <= room:
+                    top = q
+            rank = top if hand[0] == top else answer(hand, count, scores)
+            out.setdefault(rank, []).append(world)
+        return out
 
     def lay(
         self,
@@ -208,13 +260,8 @@ class _Search:
                 self.lay(me, held, pile, count, mover, r, worlds, path)
                 for r in fitting_ranks(me, count)
             )
-        answers: dict[int, list[World]] = {}
-        for world in worlds:
-            hand = me if mover == self.seat else world[1][mover]
-            rank = self.answer(hand, held, pile, count, mover, world[2][mover], path)
-            answers.setdefault(rank, []).append(world)
         value = 0.0
-        for rank, group in answers.items():
+        for rank, group in self.answers(me, held, pile, count, mover, worlds, path).items():
             value += self.lay(me, held, pile, count, mover, rank, group, path)
         return value
 
@@ -268,8 +315,14 @@ class _Search:
                     for r in fitting_ranks(me, count)
                 )
             hand = me if nxt == seat else hands[nxt]
-            rank = self.answer(hand, held, pile, count, nxt, unseen[nxt], path)
+            reads = self.unshown if self.unshown is not None and nxt != seat else unseen[nxt]
+            rank = self.answer(hand, held, pile, count, nxt, reads, path)
             turn = nxt
+
+
+def _seen_by(mover: int, path: Path) -> tuple[int, ...]:
+    """The ranks the others laid in the search so far, which ``mover`` has seen."""
+    return tuple(r for s, r in path if s != mover)
 
 
 def _without(hands: Hands, seat: int, rank: int) -> Hands:

@@ -7,7 +7,12 @@ import pytest
 
 from bot.ai.inference import PLAY_MISMATCH
 from bot.ai.inference_multi import play_likelihood_multi, weighted_worlds_multi
-from bot.ai.pegging import distinct_by_rank, legal_cards, unseen_rank_counts
+from bot.ai.pegging import (
+    distinct_by_rank,
+    legal_cards,
+    unseen_rank_counts,
+    unshown_rank_counts,
+)
 from bot.ai.pegging_search_multi import search_values_multi
 from bot.ai.playouts import model_choice, multi_rollout
 from bot.ai.review import play_values
@@ -331,11 +336,12 @@ def test_the_partnership_search_deals_more_worlds_only_on_a_close_choice(monkeyp
     )
     searched = "bot.ai.inference_multi", "weighted_worlds_multi"
     assert _dealt(monkeypatch, clear, *searched) == [96]
-    # Seat 1 to lead from 3-6-7-9 (nothing to make): close, so 96 more.
+    # Seat 1 to lead from 9-10-Q-Q (nothing under five, every lead gives a fifteen away): close,
+    # so 96 more.
     close = position(
         VARIANTS["partners"],
         dealer=0,
-        kept=["KH QH 9D 2C", "6C 7D 3S 9C", "7H 8D 6D AH", "JS 10S 9S 8S"],
+        kept=["KH QH 9D 2C", "9C 10D QS QC", "7H 8D 6D AH", "JS 10S 9S 8S"],
         starter="KC",
     )
     assert _dealt(monkeypatch, close, *searched) == [96, 96]
@@ -348,7 +354,7 @@ def test_near_the_end_of_a_partnership_game_the_expert_plays_out_for_the_chance(
         game = position(
             VARIANTS["partners"],
             dealer=0,
-            kept=["KH QH 9D 2C", "6C 7D 3S 9C", "7H 8D 6D AH", "JS 10S 9S 8S"],
+            kept=["KH QH 9D 2C", "9C 10D QS QC", "7H 8D 6D AH", "JS 10S 9S 8S"],
             starter="KC",
             scores=scores,
         )
@@ -403,3 +409,54 @@ def test_the_three_player_search_deals_its_stages(monkeypatch):
 
     assert dealt("6C 7D 3S 9C") == [64]  # the 9 is clearly the lead: one stage
     assert dealt("9C 10D JS QC") == [64, 64]  # four ten-ish cards: close, a second stage
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_a_shared_model_answers_as_if_every_world_read_the_same_cards(name):
+    # The fast path: with ``unshown`` every other seat's model scores its ranks once a turn for
+    # all the worlds. It must value every card exactly as the slow path does when each world's
+    # other seats are given ``unshown`` as what they cannot see (the seat's own view unchanged).
+    variant = VARIANTS[name]
+    rng = random.Random(f"{name}-shared")
+    for laid in (0, 2, 5):
+        game = _random_position(variant, rng, laid)
+        seat = game.to_act[0]
+        view = SeatView.of(game, seat)
+        worlds = weighted_worlds_multi(view, random.Random(laid), 40)
+        unshown = tuple(unshown_rank_counts(view))
+        read_alike = [
+            (w, hands, tuple(u if s == seat else unshown for s, u in enumerate(unseen)))
+            for w, hands, unseen in worlds
+        ]
+        me = tuple(sorted(c.rank for c in view.hand))
+        pile = tuple(c.rank for c in game.pile)
+        ranks = sorted({c.rank for c in distinct_by_rank(legal_cards(view))})
+        weights = _weights(variant, seat)
+        for kw in ({}, {"depth": 2, "least": 8}, {"depth": 1}):
+            shared = search_values_multi(
+                seat, me, pile, game.count, worlds, weights, ranks, unshown=unshown, **kw
+            )
+            slow = search_values_multi(seat, me, pile, game.count, read_alike, weights, ranks, **kw)
+            assert shared == pytest.approx(slow), (laid, kw)
+
+
+def test_the_shared_model_is_a_different_model_from_each_worlds_own_view():
+    # Not a switch that does nothing: on a partnership lead the values move when the others'
+    # model reads the shared cards (its own not taken out) instead of each world's own view.
+    variant = VARIANTS["partners"]
+    game = position(
+        variant,
+        dealer=0,
+        kept=["KH QH 9D 2C", "6C 7D 3S 9C", "7H 8D 6D AH", "JS 10S 9S 8S"],
+        starter="KC",
+    )
+    view = SeatView.of(game, 1)
+    worlds = weighted_worlds_multi(view, random.Random(5), 60)
+    me = tuple(sorted(c.rank for c in view.hand))
+    ranks = sorted(set(me))
+    weights = _weights(variant, 1)
+    own = search_values_multi(1, me, (), 0, worlds, weights, ranks, 2, 8)
+    shared = search_values_multi(
+        1, me, (), 0, worlds, weights, ranks, 2, 8, tuple(unshown_rank_counts(view))
+    )
+    assert max(abs(own[r] - shared[r]) for r in ranks) > 0.05
