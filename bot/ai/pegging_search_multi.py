@@ -127,13 +127,9 @@ class _Search:
     ) -> int:
         """The rank the model lays from ``hand`` (``mover``'s; ``unseen``: what it could not see
         at the root), told the cards of the next seat that still holds any."""
-        room = MAX_COUNT - count
-        top = hand[0]
-        for q in hand:
-            if VALUE[q] <= room:
-                top = q
-        if hand[0] == top:
-            return top
+        forced = _forced(hand, count)
+        if forced is not None:
+            return forced
         now = list(_unseen_now(unseen, _seen_by(mover, path)))
         return model_choice(hand, pile, count, now, held[self.after(mover, held)])
 
@@ -167,14 +163,11 @@ class _Search:
             return out
         now = _unseen_now(self.unshown, _seen_by(mover, path))
         scores = RankScores(pile, count, now, held[self.after(mover, held)])
-        room = MAX_COUNT - count
         for world in worlds:
             hand = world[1][mover]
-            top = hand[0]
-            for q in hand:
-                if VALUE[q] <= room:
-                    top = q
-            rank = top if hand[0] == top else answer(hand, count, scores)
+            rank = _forced(hand, count)
+            if rank is None:
+                rank = answer(hand, count, scores)
             out.setdefault(rank, []).append(world)
         return out
 
@@ -319,6 +312,17 @@ class _Search:
             reads = self.unshown if self.unshown is not None and nxt != seat else unseen[nxt]
             rank = self.answer(hand, held, pile, count, nxt, reads, path)
             turn = nxt
+
+
+def _forced(hand: tuple[int, ...], count: int) -> int | None:
+    """The rank ``hand`` (lowest first, its lowest fits) must lay when it holds no other rank
+    that fits the count, else None (the model chooses)."""
+    room = MAX_COUNT - count
+    top = hand[0]
+    for q in hand:
+        if VALUE[q] <= room:
+            top = q
+    return top if top == hand[0] else None
 
 
 def _seen_by(mover: int, path: Path) -> tuple[int, ...]:

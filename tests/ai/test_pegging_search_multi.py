@@ -365,32 +365,35 @@ def test_near_the_end_of_a_partnership_game_the_expert_plays_out_for_the_chance(
     assert dealt([40, 44], "bot.ai.inference_multi", "weighted_worlds_multi") == [96, 96]
 
 
+def _partnership_lead(kept: list[str], dealer: int, seed: int):
+    """The seat after ``dealer`` to lead a partnership play (starter KC): its view, 60 worlds
+    dealt for it, and its search's values over them (``search_values_multi``'s keywords)."""
+    variant = VARIANTS["partners"]
+    game = position(variant, dealer=dealer, kept=kept, starter="KC")
+    seat = game.to_act[0]
+    view = SeatView.of(game, seat)
+    worlds = weighted_worlds_multi(view, random.Random(seed), 60)
+    me = tuple(sorted(c.rank for c in view.hand))
+    weights = _weights(variant, seat)
+
+    def values(**kw) -> dict[int, float]:
+        return search_values_multi(seat, me, (), 0, worlds, weights, sorted(set(me)), **kw)
+
+    return view, worlds, values
+
+
 def test_the_partnership_search_chooses_a_later_card_only_over_enough_worlds():
     # A partnership lead: between two of the seat's cards the three others lay theirs, so the
     # worlds split fast. At a later turn with fewer than ``least`` worlds the seat lays as the
     # model would; so the values lie between the play-outs (every later card the model's) and
     # the search that chooses over however few worlds are left.
-    variant = VARIANTS["partners"]
-    game = position(
-        variant,
-        dealer=3,
-        kept=["KH QH 9D 2C", "6C 7D 3S 9C", "7H 8D 6D AH", "JS 10S 5S 4S"],
-        starter="KC",
-    )
-    view = SeatView.of(game, 0)
-    worlds = weighted_worlds_multi(view, random.Random(8), 60)
-    me = tuple(sorted(c.rank for c in view.hand))
-    ranks = sorted(set(me))
-    weights = _weights(variant, 0)
-
-    def values(**kw) -> dict[int, float]:
-        return search_values_multi(0, me, (), 0, worlds, weights, ranks, **kw)
-
+    kept = ["KH QH 9D 2C", "6C 7D 3S 9C", "7H 8D 6D AH", "JS 10S 5S 4S"]
+    _, worlds, values = _partnership_lead(kept, dealer=3, seed=8)
     fixed, chosen_anywhere = values(depth=1), values()
     some = values(least=4)
     assert values(least=len(worlds) + 1) == pytest.approx(fixed)
     assert values(least=1) == chosen_anywhere
-    for r in ranks:
+    for r in fixed:
         assert fixed[r] - 1e-9 <= some[r] <= chosen_anywhere[r] + 1e-9
     # Not a switch that does nothing: choosing over 1-3 worlds is worth more than it can be.
     assert sum(chosen_anywhere.values()) > sum(some.values()) + 0.05
@@ -443,20 +446,8 @@ def test_a_shared_model_answers_as_if_every_world_read_the_same_cards(name):
 def test_the_shared_model_is_a_different_model_from_each_worlds_own_view():
     # Not a switch that does nothing: on a partnership lead the values move when the others'
     # model reads the shared cards (its own not taken out) instead of each world's own view.
-    variant = VARIANTS["partners"]
-    game = position(
-        variant,
-        dealer=0,
-        kept=["KH QH 9D 2C", "6C 7D 3S 9C", "7H 8D 6D AH", "JS 10S 9S 8S"],
-        starter="KC",
-    )
-    view = SeatView.of(game, 1)
-    worlds = weighted_worlds_multi(view, random.Random(5), 60)
-    me = tuple(sorted(c.rank for c in view.hand))
-    ranks = sorted(set(me))
-    weights = _weights(variant, 1)
-    own = search_values_multi(1, me, (), 0, worlds, weights, ranks, 2, 8)
-    shared = search_values_multi(
-        1, me, (), 0, worlds, weights, ranks, 2, 8, tuple(unshown_rank_counts(view))
-    )
-    assert max(abs(own[r] - shared[r]) for r in ranks) > 0.05
+    kept = ["KH QH 9D 2C", "6C 7D 3S 9C", "7H 8D 6D AH", "JS 10S 9S 8S"]
+    view, _, values = _partnership_lead(kept, dealer=0, seed=5)
+    own = values(depth=2, least=8)
+    shared = values(depth=2, least=8, unshown=tuple(unshown_rank_counts(view)))
+    assert max(abs(own[r] - shared[r]) for r in own) > 0.05
