@@ -296,8 +296,9 @@ the same unseen cards in every world (what no seat has been shown, its own cards
 out), as the two-handed search's does, and so scores its ranks once a turn for all the worlds;
 off: each world's seat reads its own exact view (a model of its own per world, most of the
 search's time). The worlds' weights read the others' plays from their exact views either way.
-With three players, the same 600 duplicate deals (seeds 520000) pegged -0.005 ± 0.054 a deal
-against each world's own view, and 173 of its decisions took 35-50% less time."""
+With three players, the same 2,400 duplicate deals (seeds 520000, 521000 and 522000) pegged
+-0.016 ± 0.028 a deal against each world's own view (-0.005, -0.046, -0.007 on the three runs),
+in 20% less time (348 s against 434 s for the last 1,200 deals, run back to back)."""
 SHARED_MODEL_PARTNERS = False
 """The same in partnerships: 280 decisions 26% faster, but the paired change, -0.013 ± 0.149
 points a deal over 800 duplicate deals (seeds 530000), cannot tell a loss of a tenth of a point
