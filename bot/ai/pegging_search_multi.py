@@ -165,10 +165,9 @@ class _Search:
         scores = RankScores(pile, count, now, held[self.after(mover, held)])
         for world in worlds:
             hand = world[1][mover]
-            rank = _forced(hand, count)
-            if rank is None:
-                rank = answer(hand, count, scores)
-            out.setdefault(rank, []).append(world)
+            forced = _forced(hand, count)
+            laid = answer(hand, count, scores) if forced is None else forced
+            out.setdefault(laid, []).append(world)
         return out
 
     def lay(
