@@ -51,6 +51,16 @@ class RankScores:
         return points, 0.0, False
 
 
+def forced(hand: tuple[int, ...], count: int) -> int | None:
+    """The rank ``hand`` (lowest first, its lowest fits) must lay when it holds no other rank
+    that fits the count, else None (the model chooses)."""
+    low = hand[0]
+    for q in hand:
+        if q != low:  # the next rank up: the only other one that could fit
+            return None if VALUE[q] <= MAX_COUNT - count else low
+    return low
+
+
 def answer(hand: tuple[int, ...], count: int, scores: RankScores) -> int:
     """The rank ``standard`` lays from ``hand`` (lowest first, a card fits): the same as
     :func:`bot.ai.playouts.model_choice`."""

@@ -26,7 +26,7 @@ from typing import Protocol
 
 from .memo import memo
 from .pegging import VALUE, WIN, fitting_ranks, peg_points
-from .pegging_model import RankScores, Unseen, answer
+from .pegging_model import RankScores, Unseen, answer, forced
 from .pegging_solver import remove_rank
 from .view import MAX_COUNT
 
@@ -208,20 +208,13 @@ class _Search:
     ) -> float:
         """The opponent lays (it has a card that fits in every world): each world answers as
         ``standard`` would, and the worlds split by the card laid."""
-        room = MAX_COUNT - count
         answers: dict[int, list[World]] = {}
         scores = RankScores(pile, count, unseen, len(me))
         for world in worlds:
             hand = world[1]
-            low = hand[0]
-            if len(hand) == 1 or hand[-1] == low:
-                rank = low
-            else:
-                top = low
-                for q in hand:
-                    if VALUE[q] <= room:
-                        top = q
-                rank = low if top == low else answer(hand, count, scores)
+            rank = forced(hand, count)
+            if rank is None:
+                rank = answer(hand, count, scores)
             group = answers.get(rank)
             if group is None:
                 answers[rank] = [world]

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from .memo import memo
 from .pegging import VALUE, fitting_ranks, peg_points
-from .pegging_model import RankScores, answer
+from .pegging_model import RankScores, answer, forced
 from .pegging_solver import remove_rank
 from .playouts import model_choice
 from .view import MAX_COUNT
@@ -127,9 +127,9 @@ class _Search:
     ) -> int:
         """The rank the model lays from ``hand`` (``mover``'s; ``unseen``: what it could not see
         at the root), told the cards of the next seat that still holds any."""
-        forced = _forced(hand, count)
-        if forced is not None:
-            return forced
+        must = forced(hand, count)
+        if must is not None:
+            return must
         now = list(_unseen_now(unseen, _seen_by(mover, path)))
         return model_choice(hand, pile, count, now, held[self.after(mover, held)])
 
@@ -165,8 +165,8 @@ class _Search:
         scores = RankScores(pile, count, now, held[self.after(mover, held)])
         for world in worlds:
             hand = world[1][mover]
-            forced = _forced(hand, count)
-            laid = answer(hand, count, scores) if forced is None else forced
+            must = forced(hand, count)
+            laid = answer(hand, count, scores) if must is None else must
             out.setdefault(laid, []).append(world)
         return out
 
@@ -311,17 +311,6 @@ class _Search:
             reads = self.unshown if self.unshown is not None and nxt != seat else unseen[nxt]
             rank = self.answer(hand, held, pile, count, nxt, reads, path)
             turn = nxt
-
-
-def _forced(hand: tuple[int, ...], count: int) -> int | None:
-    """The rank ``hand`` (lowest first, its lowest fits) must lay when it holds no other rank
-    that fits the count, else None (the model chooses)."""
-    room = MAX_COUNT - count
-    top = hand[0]
-    for q in hand:
-        if VALUE[q] <= room:
-            top = q
-    return top if top == hand[0] else None
 
 
 def _seen_by(mover: int, path: Path) -> tuple[int, ...]:

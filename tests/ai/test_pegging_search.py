@@ -12,7 +12,7 @@ from bot.ai.pegging import (
     standard_play,
     unseen_rank_counts,
 )
-from bot.ai.pegging_model import RankScores, answer
+from bot.ai.pegging_model import RankScores, answer, forced
 from bot.ai.pegging_search import search_values
 from bot.ai.players import decide
 from bot.ai.playouts import first_then_rollout, model_choice
@@ -193,7 +193,7 @@ def _model_as_specified(hand, pile, count, unseen, other_held):
 
 def test_the_fast_model_follows_its_specification_on_random_positions():
     rng = random.Random(9)
-    checked = gone = 0
+    checked = gone = forced_seen = 0
     while checked < 4000:
         cards = [r for r in range(1, 14) for _ in range(4)]
         rng.shuffle(cards)
@@ -216,6 +216,10 @@ def test_the_fast_model_follows_its_specification_on_random_positions():
         held = rng.randint(0, 4)
         rank = answer(hand, count, RankScores(tuple(pile), count, tuple(unseen), held))
         assert rank == _model_as_specified(hand, tuple(pile), count, unseen, held)
+        choices = {r for r in hand if VALUE[r] <= 31 - count}
+        must = forced(hand, count)  # the searches' shortcut past the model
+        assert must == (rank if len(choices) == 1 else None)
+        forced_seen += must is not None and len(set(hand)) > 1
         gone += any(
             VALUE[r] + count < 31
             and not (
@@ -225,6 +229,7 @@ def test_the_fast_model_follows_its_specification_on_random_positions():
         )
         checked += 1
     assert gone > 800  # the go is often in play: the positions test it
+    assert forced_seen > 200  # and hands whose higher ranks do not fit
 
 
 def _search_sizes(monkeypatch, view: SeatView) -> list[int]:
