@@ -130,7 +130,7 @@ class _Search:
         must = forced(hand, count)
         if must is not None:
             return must
-        now = list(_unseen_now(unseen, _seen_by(mover, path)))
+        now = _unseen_now(unseen, _seen_by(mover, path))
         return model_choice(hand, pile, count, now, held[self.after(mover, held)])
 
     def after(self, mover: int, held: tuple[int, ...]) -> int:

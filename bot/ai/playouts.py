@@ -5,6 +5,7 @@ the Monte Carlo yardstick (``benchmarks/yardstick.py``) all play the rest of a d
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from .memo import memo
@@ -101,11 +102,12 @@ def model_choice(
     hand: tuple[int, ...],
     pile: tuple[int, ...],
     count: int,
-    unseen: list[int],
+    unseen: Sequence[int],
     other_held: int,
 ) -> int:
     """The rank ``standard`` lays from ``hand`` (two-handed, ranks only): what it makes now
-    minus the points the other player can be expected to make on it."""
+    minus the points the other player can be expected to make on it. (``tuple()`` of a tuple
+    is the tuple itself: a caller holding one pays no copy.)"""
     return _model_choice(hand, pile, count, tuple(unseen), other_held)
 
 
