@@ -290,6 +290,10 @@ SEARCH_LEAST_PARTNERS = 8
 """In partnerships, as :data:`SEARCH_LEAST_MULTI`: three other cards fall between two of the
 seat's, so its second card is searched only where 8 of the worlds or more agree with all it
 will have seen."""
+SEARCH_PARTNERS_END = False
+"""Near the end of a partnership game too, the search (valued in the chance to win: a play that
+ends is worth what :meth:`bot.ai.team_ending.TeamEnding.residual` says); off: the play-outs of
+:data:`PLAYOUT_STAGES`, valued the same way."""
 SHARED_MODEL_MULTI = True
 """With three or four players each for themselves the search's model of every other seat reads
 the same unseen cards in every world (what no seat has been shown, its own cards not taken
@@ -323,7 +327,7 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
     me = tuple(sorted(c.rank for c in view.hand))
     partners = view.variant.partnerships
     team = team_ending(view)
-    if team is None and (SEARCH_PARTNERS if partners else SEARCH_MULTI):
+    if (SEARCH_PARTNERS if partners else SEARCH_MULTI) and (team is None or SEARCH_PARTNERS_END):
         from .inference_multi import weighted_worlds_multi
         from .pegging_search_multi import search_values_multi
 
@@ -345,11 +349,14 @@ def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict
                 SEARCH_DEPTH_MULTI,
                 least,
                 unshown,
+                ending=team,
             )
             return more, sum(w for w, _, _ in found)
 
         stages = SEARCH_STAGES_PARTNERS if partners else SEARCH_STAGES_MULTI
-        return in_stages(stages, SEARCH_CLEAR, searched_stage)
+        return in_stages(
+            stages, SEARCH_CLEAR if team is None else SEARCH_CLEAR_CHANCE, searched_stage
+        )
     base = unshown_rank_counts(view)
 
     def played_out(k: int) -> tuple[dict[int, float], float]:

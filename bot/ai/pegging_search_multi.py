@@ -32,6 +32,11 @@ the last to lay pegs 1 (the go, or the last card); reaching 31 pegs 2 (in the ca
 is never also a go. After a reset the seat to the left of the last to lay leads, skipping seats
 with no cards.
 
+Near the end of a partnership game an ``ending`` values the play instead of its points (the
+chance to win: :class:`bot.ai.team_ending.TeamEnding`): every line of the search runs to the end
+of the play, and there the cards laid settle it (who reached the target first, else the show),
+added as what the line is worth beyond the points counted on the way.
+
 Everything here works on ranks; suits do not matter in the play. The value is the weighted sum
 over the worlds of every seat's pegging points times its weight (the side's own +1, each other
 side's ``-1 / (sides - 1)``, as the old play-outs weighed them), divided by the total weight.
@@ -39,9 +44,11 @@ side's ``-1 / (sides - 1)``, as the old play-outs weighed them), divided by the 
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from .memo import memo
 from .pegging import VALUE, fitting_ranks, peg_points
-from .pegging_model import RankScores, answer, forced
+from .pegging_model import answer, forced, rank_scores
 from .pegging_solver import remove_rank
 from .playouts import model_choice
 from .view import MAX_COUNT
@@ -52,6 +59,17 @@ World = tuple[float, Hands, Hands]
 per seat and rank what that seat cannot see at the root of the search)."""
 Path = tuple[tuple[int, int], ...]
 """(seat, rank) for each card laid in the search so far (the same in every world of a node)."""
+
+
+class PathEnding(Protocol):
+    """How the search values the play near the end of a game (:class:`bot.ai.team_ending.
+    TeamEnding`): every world that ends the play by ``path`` held the cards it laid, so the
+    cards laid decide the points each side made, who reached the target first and the show."""
+
+    def residual(self, path: Path) -> float:
+        """The value of the play that ended by ``path``, minus the points the search counted
+        on the way (their weighted sum)."""
+        ...
 
 
 def search_values_multi(
@@ -65,6 +83,7 @@ def search_values_multi(
     depth: int | None = None,
     least: int = 1,
     unshown: tuple[int, ...] | None = None,
+    ending: PathEnding | None = None,
 ) -> dict[int, float]:
     """Per rank in ``ranks`` (each must fit the count), the weighted average over ``worlds`` of
     ``seat`` laying it now and everyone playing on as the search does (module docstring).
@@ -77,7 +96,9 @@ def search_values_multi(
     cannot see at the root, in every world (its own cards not taken out, as the two-handed
     search's model does), instead of its entry of each world's unseen ranks; so at each turn
     it scores its ranks once for all the worlds (:class:`~bot.ai.pegging_model.RankScores`)
-    and each world only picks its best, where a world's own view costs a model of its own."""
+    and each world only picks its best, where a world's own view costs a model of its own.
+    ``ending``: near the end of a game, what a play that ends is worth (the chance to win)
+    in place of the points it made."""
     total = sum(w for w, _, _ in worlds)
     if not worlds or total <= 0:
         raise ValueError("The search needs at least one world of positive weight")
@@ -86,7 +107,7 @@ def search_values_multi(
     if len(hands) != n:
         raise ValueError("Each world needs a hand for every seat")
     held = tuple(len(me) if s == seat else len(hands[s]) for s in range(n))
-    search = _Search(seat, weights, depth, least, unshown)
+    search = _Search(seat, weights, depth, least, unshown, ending)
     return {r: search.lay(me, held, pile, count, seat, r, worlds, ()) / total for r in ranks}
 
 
@@ -100,6 +121,7 @@ class _Search:
         depth: int | None,
         least: int,
         unshown: tuple[int, ...] | None,
+        ending: PathEnding | None,
     ) -> None:
         self.seat = seat
         self.weights = weights
@@ -107,6 +129,7 @@ class _Search:
         self.depth = depth
         self.least = least
         self.unshown = unshown
+        self.ending = ending
 
     def searched(self, mover: int, path: Path, worlds: int) -> bool:
         """Whether the seat chooses here by search: not past :attr:`depth`, and over at least
@@ -152,7 +175,8 @@ class _Search:
     ) -> dict[int, list[World]]:
         """The worlds grouped by the rank the model lays in each. The seat's own model reads the
         same cards in every world, and with :attr:`unshown` so does every other seat's: its
-        ranks are scored once (:class:`RankScores`) and each world only picks its best."""
+        ranks are scored once (:func:`~bot.ai.pegging_model.rank_scores`) and each world only
+        picks its best."""
         if mover == self.seat:
             return {self.answer(me, held, pile, count, mover, worlds[0][2][mover], path): worlds}
         out: dict[int, list[World]] = {}
@@ -162,7 +186,7 @@ class _Search:
                 out.setdefault(rank, []).append(world)
             return out
         now = _unseen_now(self.unshown, _seen_by(mover, path))
-        scores = RankScores(pile, count, now, held[self.after(mover, held)])
+        scores = rank_scores(pile, count, now, held[self.after(mover, held)])
         for world in worlds:
             hand = world[1][mover]
             must = forced(hand, count)
@@ -235,7 +259,9 @@ class _Search:
             s = (last + step) % self.n
             if held[s]:
                 return self.move(me, held, (), 0, s, worlds, path)
-        return 0.0
+        if self.ending is None:
+            return 0.0
+        return sum(w for w, _, _ in worlds) * self.ending.residual(path)
 
     def move(
         self,
@@ -301,7 +327,7 @@ class _Search:
                         nxt = s
                         break
                 if nxt < 0:
-                    return value
+                    return value if self.ending is None else value + self.ending.residual(path)
             if self.searched(nxt, path, 1):
                 return value + max(
                     self.solo(me, hands, unseen, held, pile, count, nxt, r, path)

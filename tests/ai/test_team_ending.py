@@ -14,7 +14,7 @@ from bot.ai.team_discard import team_discard_chance
 from bot.ai.team_ending import TeamEnding
 from bot.ai.view import SeatView
 from bot.ai.winchance import chance, dealer_chance
-from bot.engine import FULL_PACK, Card, Discard, Game, Variant, parse_cards
+from bot.engine import FULL_PACK, Card, Discard, Game, Phase, Variant, parse_cards
 from tests.support.engine_positions import position
 
 PARTNERS = Variant(players=4, partnerships=True)
@@ -171,3 +171,76 @@ def test_the_expert_lays_away_for_the_chance_near_the_end(monkeypatch: pytest.Mo
     monkeypatch.setattr(players, "TEAM_CHANCE_DISCARD", False)
     decide(view, level="expert", seed=1)
     assert asked == []
+
+
+# --------------------------------------------------------------------------- the search
+
+
+def _near_the_end(rng: random.Random, laid: int) -> Game:
+    """A partnership deal in the play with both sides close to the target (needs of 1 to 21,
+    so many lines end with a side out), after ``laid`` cards laid at random by the engine."""
+    cards = rng.sample(FULL_PACK, 17)
+    game = position(
+        PARTNERS,
+        dealer=rng.randrange(4),
+        kept=[" ".join(c.code for c in cards[4 * s : 4 * s + 4]) for s in range(4)],
+        starter=cards[16].code,
+        scores=[rng.randint(100, 120), rng.randint(100, 120)],
+    )
+    for _ in range(laid):
+        if game.phase is not Phase.PLAY:  # pegged out (or the play is over)
+            break
+        seat = game.to_act[0]
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return game
+
+
+def test_the_search_near_the_end_values_a_play_as_the_play_outs_do() -> None:
+    """The partnership search near the end (``ending``: the chance the cards laid leave): with
+    only its first card searched it is the chance play-outs exactly, world by world, whoever
+    reaches the target first, at whatever point of the play; searching its later cards it does
+    no worse than them and no better than seeing every hand."""
+    from bot.ai.inference_multi import weighted_worlds_multi
+    from bot.ai.pegging import pile_ranks
+    from bot.ai.pegging_search_multi import search_values_multi
+
+    rng = random.Random(121)
+    checked = out = 0
+    for laid in (0, 0, 1, 2, 3, 5, 6, 7, 9, 10):
+        game = _near_the_end(rng, laid)
+        if game.phase is not Phase.PLAY:
+            continue
+        seat = game.to_act[0]
+        view = SeatView.of(game, seat)
+        team = TeamEnding(view)
+        side = view.side
+        weights = tuple(1.0 if s % 2 == side else -1.0 for s in range(4))
+        me = tuple(sorted(c.rank for c in view.hand))
+        ranks = sorted({a.card.rank for a in game.legal_actions(seat)})
+        pile = pile_ranks(view)
+        worlds = weighted_worlds_multi(view, rng, 5)
+        total = sum(w for w, _, _ in worlds)
+        args = (seat, me, pile, view.count, worlds, weights, ranks)
+        first = search_values_multi(*args, depth=1, ending=team)
+        full = search_values_multi(*args, ending=team)
+        for r in ranks:
+            played = seeing = 0.0
+            for w, hands, unseen in worlds:
+                end = team.world(list(hands))
+                u = [list(x) for x in unseen]
+                value = multi_rollout(list(hands), pile, view.count, seat, r, u, weights, end)
+                played += w * value
+                out += value in (0.0, 1.0)
+                one = [(1.0, hands, unseen)]
+                seeing += (
+                    w
+                    * search_values_multi(
+                        seat, me, pile, view.count, one, weights, [r], ending=team
+                    )[r]
+                )
+            assert first[r] == pytest.approx(played / total), (game.played, r)
+            assert played / total - 1e-9 <= full[r] <= seeing / total + 1e-9
+            assert -1e-9 <= full[r] <= 1.0 + 1e-9  # a chance
+            checked += 1
+    assert checked >= 20
+    assert out >= 20  # lines the deal decides (a side pegs or counts out), not only the table
