@@ -293,7 +293,17 @@ will have seen."""
 SEARCH_PARTNERS_END = False
 """Near the end of a partnership game too, the search (valued in the chance to win: a play that
 ends is worth what :meth:`bot.ai.team_ending.TeamEnding.residual` says); off: the play-outs of
-:data:`PLAYOUT_STAGES`, valued the same way."""
+:data:`PLAYOUT_STAGES`, valued the same way. Off, as measured: from scores of 95-115 against a
+standard team (``benchmarks/duplicate.py --kind partners --deals 1000 --ends 95:115
+--first-seed 320000``, 2,000 games paired with the play-outs') it won 1.75 ± 1.21 points of
+percentage less, and with only its first card searched 1.80 ± 1.20 less: that is the
+play-outs themselves on the search's worlds, so the loss is in the worlds (weighted by the
+others' plays, :func:`bot.ai.inference_multi.weighted_worlds_multi`), not in searching the
+seat's later cards. On the play-outs' own unweighted worlds (the same worlds, dealt from the
+same generator) the search was level with them: -0.15 ± 0.17 points of percentage (the seat's
+later cards changed the play on a handful of the 1,000 seeds). A guess, not measured: the
+weights read a partner's plays as ``standard``'s, and near the end the expert partner plays for
+the chance, not the points."""
 SHARED_MODEL_MULTI = True
 """With three or four players each for themselves the search's model of every other seat reads
 the same unseen cards in every world (what no seat has been shown, its own cards not taken

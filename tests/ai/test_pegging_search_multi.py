@@ -347,9 +347,10 @@ def test_the_partnership_search_deals_more_worlds_only_on_a_close_choice(monkeyp
     assert _dealt(monkeypatch, close, *searched) == [96, 96]
 
 
-def test_near_the_end_of_a_partnership_game_the_expert_searches_for_the_chance(monkeypatch):
-    # The same close lead, both sides within reach of 121: the search, valued in the chance to
-    # win (bot.ai.team_ending), not the play-outs; switched off, the play-outs valued alike.
+def test_near_the_end_of_a_partnership_game_the_expert_plays_out_for_the_chance(monkeypatch):
+    # The same close lead, both sides within reach of 121: the play-outs that value the chance
+    # to win (bot.ai.team_ending), not the search for points; switched on
+    # (SEARCH_PARTNERS_END), the search valued alike.
     from bot.ai import expert_pegging
 
     def dealt(scores: list[int], module: str, name: str) -> list[int]:
@@ -364,14 +365,12 @@ def test_near_the_end_of_a_partnership_game_the_expert_searches_for_the_chance(m
 
     searched = "bot.ai.inference_multi", "weighted_worlds_multi"
     played_out = "bot.ai.inference", "sample_others"
-    monkeypatch.setattr(expert_pegging, "SEARCH_PARTNERS_END", True)
-    assert dealt([100, 104], *searched) in ([96], [96, 96])
-    assert dealt([100, 104], *played_out) == []
-    assert dealt([40, 44], *searched) == [96, 96]
-    monkeypatch.setattr(expert_pegging, "SEARCH_PARTNERS_END", False)
     assert dealt([100, 104], *searched) == []
     assert dealt([100, 104], *played_out) in ([96], [96, 96])
     assert dealt([40, 44], *searched) == [96, 96]
+    monkeypatch.setattr(expert_pegging, "SEARCH_PARTNERS_END", True)
+    assert dealt([100, 104], *searched) in ([96], [96, 96])
+    assert dealt([100, 104], *played_out) == []
 
 
 def _partnership_lead(kept: list[str], dealer: int, seed: int):
