@@ -18,7 +18,7 @@ from .crib import load_tables, rank_pair_key
 from .handvalue import rank_row
 from .memo import memo
 from .pegging import laid_on, unshown_rank_counts
-from .pegging_model import answer, rank_scores
+from .pegging_model import RankScores, answer
 from .view import SeatView
 
 ACCEPT_INCONSISTENT = 0.1
@@ -248,7 +248,7 @@ def _play_likelihood(
         seen = list(unseen)
         for q in hand + discards:
             seen[q] -= 1
-        scores = rank_scores(pile, count, tuple(seen), mine_held)
+        scores = RankScores(pile, count, tuple(seen), mine_held)
         if answer(hand, count, scores) != r:
             opening = count == 0 and k == 0 and mine_held == 4
             weight *= LEAD_MISMATCH if opening else PLAY_MISMATCH

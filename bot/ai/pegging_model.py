@@ -10,7 +10,6 @@ its best (:func:`answer`).
 
 from __future__ import annotations
 
-from .memo import memo
 from .pegging import VALUE, _holding_chances, _reply_expectation, peg_points
 from .view import MAX_COUNT
 
@@ -50,14 +49,6 @@ class RankScores:
         if self.other_held > 0 and any(unseen[q] for q in range(1, 14) if VALUE[q] <= room):
             return points, _reply_expectation(after, count_after, self.chances), True
         return points, 0.0, False
-
-
-@memo(1 << 14)
-def rank_scores(pile: tuple[int, ...], count: int, unseen: Unseen, other_held: int) -> RankScores:
-    """The :class:`RankScores` of a turn, shared by every caller that reaches the same turn
-    (a search meets the same pile and unseen cards again and again: at each stage of its
-    worlds, under each of the seat's cards, from one decision to the next)."""
-    return RankScores(pile, count, unseen, other_held)
 
 
 def forced(hand: tuple[int, ...], count: int) -> int | None:

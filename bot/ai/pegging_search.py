@@ -26,7 +26,7 @@ from typing import Protocol
 
 from .memo import memo
 from .pegging import VALUE, WIN, fitting_ranks, peg_points
-from .pegging_model import Unseen, answer, forced, rank_scores
+from .pegging_model import RankScores, Unseen, answer, forced
 from .pegging_solver import remove_rank
 from .view import MAX_COUNT
 
@@ -209,7 +209,7 @@ class _Search:
         """The opponent lays (it has a card that fits in every world): each world answers as
         ``standard`` would, and the worlds split by the card laid."""
         answers: dict[int, list[World]] = {}
-        scores = rank_scores(pile, count, unseen, len(me))
+        scores = RankScores(pile, count, unseen, len(me))
         for world in worlds:
             hand = world[1]
             rank = forced(hand, count)

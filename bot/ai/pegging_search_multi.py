@@ -48,7 +48,7 @@ from typing import Protocol
 
 from .memo import memo
 from .pegging import VALUE, fitting_ranks, peg_points
-from .pegging_model import answer, forced, rank_scores
+from .pegging_model import RankScores, answer, forced
 from .pegging_solver import remove_rank
 from .playouts import model_choice
 from .view import MAX_COUNT
@@ -175,7 +175,7 @@ class _Search:
     ) -> dict[int, list[World]]:
         """The worlds grouped by the rank the model lays in each. The seat's own model reads the
         same cards in every world, and with :attr:`unshown` so does every other seat's: its
-        ranks are scored once (:func:`~bot.ai.pegging_model.rank_scores`) and each world only
+        ranks are scored once (:class:`~bot.ai.pegging_model.RankScores`) and each world only
         picks its best."""
         if mover == self.seat:
             return {self.answer(me, held, pile, count, mover, worlds[0][2][mover], path): worlds}
@@ -186,7 +186,7 @@ class _Search:
                 out.setdefault(rank, []).append(world)
             return out
         now = _unseen_now(self.unshown, _seen_by(mover, path))
-        scores = rank_scores(pile, count, now, held[self.after(mover, held)])
+        scores = RankScores(pile, count, now, held[self.after(mover, held)])
         for world in worlds:
             hand = world[1][mover]
             must = forced(hand, count)

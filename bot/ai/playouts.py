@@ -10,7 +10,7 @@ from typing import Protocol
 
 from .memo import memo
 from .pegging import VALUE, WIN, peg_points
-from .pegging_model import answer, rank_scores
+from .pegging_model import RankScores, answer
 from .pegging_solver import EndgameSolver, lay, remove_rank
 from .view import MAX_COUNT
 
@@ -119,7 +119,7 @@ def _model_choice(
     unseen: tuple[int, ...],
     other_held: int,
 ) -> int:
-    return answer(hand, count, rank_scores(pile, count, unseen, other_held))
+    return answer(hand, count, RankScores(pile, count, unseen, other_held))
 
 
 def rollout(
