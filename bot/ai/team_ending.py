@@ -55,7 +55,6 @@ class TeamEnding:
         self.after_show: dict[tuple[int, int], float] = {}
         self.pile = pile_ranks(view)
         self.count = view.count
-        self.settled: dict[tuple[tuple[int, int], ...], float] = {}
 
     def world(self, hands: list[tuple[int, ...]]) -> WorldEnding:
         """The ending of one world: ``hands`` per seat, the ranks each still holds."""
@@ -75,41 +74,34 @@ class TeamEnding:
         laid after a reset, the go to the last to lay before it; the last card pegs 1 but at
         31. The first side to reach its need wins; with nobody out, every hand is the cards its
         seat laid, and the show decides (:meth:`WorldEnding.terminal`)."""
-        known = self.settled.get(path)
-        if known is not None:
-            return known
         sides, needs = self.sides, self.needs
         got = [0, 0]
         out = -1
+
+        def peg(seat: int, points: int) -> int:  # the first side to reach its need is out
+            side = sides[seat]
+            got[side] += points
+            return side if out < 0 and got[side] >= needs[side] else out
+
         pile, count, last = self.pile, self.count, -1
         laid: list[tuple[int, ...]] = [() for _ in sides]
         for seat, rank in path:
             laid[seat] += (rank,)
             if count + VALUE[rank] > MAX_COUNT or count == MAX_COUNT:
                 if count < MAX_COUNT and last >= 0:
-                    side = sides[last]
-                    got[side] += 1
-                    if out < 0 and got[side] >= needs[side]:
-                        out = side
+                    out = peg(last, 1)  # the go
                 pile, count = (), 0
             pile += (rank,)
             count += VALUE[rank]
-            side = sides[seat]
-            got[side] += peg_points(pile)
-            if out < 0 and got[side] >= needs[side]:
-                out = side
+            out = peg(seat, peg_points(pile))
             last = seat
         if count < MAX_COUNT and last >= 0:
-            side = sides[last]
-            got[side] += 1
-            if out < 0 and got[side] >= needs[side]:
-                out = side
+            out = peg(last, 1)  # the last card
         if out >= 0:
             final = 1.0 if out == self.side else 0.0
         else:
             final = self.world([tuple(sorted(h)) for h in laid]).terminal(got)
-        value = self.settled[path] = final - (got[self.side] - got[1 - self.side])
-        return value
+        return final - (got[self.side] - got[1 - self.side])
 
     def after_the_hands(self, left: tuple[int, int]) -> float:
         """The side's chance once the hands are counted with nobody out (``left``: what each
