@@ -151,7 +151,9 @@ hand or crib (a switch for measuring: on 4,000 duplicate deals against ``standar
 
 MULTI_PEGGING = True
 """With 3 or 4 players, whether the expert weighs the pegging prospects of the cards it keeps
-(a switch for measuring)."""
+(a switch for measuring). In partnerships they trade show for play: off, an expert team
+against a standard team (2,000 duplicate deals from seed 540000) pegged 0.159 ± 0.077 a deal
+less and showed 0.164 more, +0.005 ± 0.100 in all."""
 
 MULTI_REMOVAL = {True: True, False: True}
 """With 3 or 4 players, whether the expert values the crib with the card-removal model (per

@@ -5,8 +5,7 @@ from collections import Counter
 
 import pytest
 
-from bot.ai.inference import PLAY_MISMATCH
-from bot.ai.inference_multi import play_likelihood_multi, weighted_worlds_multi
+from bot.ai.inference_multi import weighted_worlds_multi
 from bot.ai.pegging import (
     distinct_by_rank,
     legal_cards,
@@ -234,51 +233,6 @@ def test_the_search_refuses_no_worlds_and_short_worlds():
     world = (1.0, ((1, 2, 3, 4), (5, 6, 7, 8)), ((0,) * 14, (0,) * 14))
     with pytest.raises(ValueError):
         search_values_multi(0, (1, 2, 3, 4), (), 0, [world], (1.0, -0.5, -0.5), [1])
-
-
-def test_a_world_that_explains_the_cards_laid_weighs_more():
-    # Three players, seat 1 led a five (the model leads a five only when it holds nothing else).
-    game = position(
-        Variant(players=3),
-        dealer=0,
-        kept=["KH QH JH 10H", "5S 5D 5C 5H", "AD 2D 3D 4D"],
-        starter="7C",
-        held=["KH QH JH 10H", "5D 5C 5H", "AD 2D 3D 4D"],
-        pile="5S",
-        turn=2,
-    )
-    view = SeatView.of(game, 0)
-    fives = ((10, 11, 12, 13), (5, 5, 5), (1, 2, 3, 4))
-    kings = ((10, 11, 12, 13), (9, 13, 13), (1, 2, 3, 4))
-    assert play_likelihood_multi(view, fives) == 1.0
-    assert play_likelihood_multi(view, kings) == pytest.approx(PLAY_MISMATCH)
-
-
-def test_the_worlds_honour_the_goes_and_the_cards_held():
-    # Four players at 26: seat 0 said go (it holds nothing worth 5 or less), seat 1 laid on.
-    game = position(
-        Variant(players=4),
-        dealer=3,
-        kept=["KH QH JH 10H", "AS 2S 3S 4S", "9D 8D 7D 6D", "5C 5D 5S 5H"],
-        starter="KC",
-        held=["KH JH 10H", "AS 2S 3S", "9D 8D 6D", "5C 5D 5S"],
-        pile="QH 4S 7D 5H",
-        turn=1,
-    )
-    view = SeatView.of(game, 1)
-    assert view.go_floors()[0] == 6
-    worlds = weighted_worlds_multi(view, random.Random(3), 40)
-    assert len(worlds) == 40
-    for weight, hands, unseen in worlds:
-        assert 0 < weight <= 1
-        assert hands[1] == (1, 2, 3)
-        assert [len(h) for h in hands] == [3, 3, 3, 3]
-        assert min(min(r, 10) for r in hands[0]) >= 6
-        for s in (0, 2, 3):
-            for r in range(1, 14):
-                # What seat s cannot see: every card but the starter, the cards laid, its own.
-                laid = sum(c.rank == r for _, c in view.played) + (r == 13)
-                assert unseen[s][r] == 4 - laid - hands[s].count(r)
 
 
 def test_the_review_reads_the_search_in_points_per_deal():

@@ -1,0 +1,98 @@
+"""What the other hands may hold with three or four players (bot.ai.inference_multi)."""
+
+import random
+
+import pytest
+
+from bot.ai import inference_multi
+from bot.ai.inference import PLAY_MISMATCH
+from bot.ai.inference_multi import play_likelihood_multi, weighted_worlds_multi
+from bot.ai.view import SeatView
+from bot.engine import Variant
+from tests.support.engine_positions import position
+
+
+def test_a_world_that_explains_the_cards_laid_weighs_more():
+    # Three players, seat 1 led a five (the model leads a five only when it holds nothing else).
+    game = position(
+        Variant(players=3),
+        dealer=0,
+        kept=["KH QH JH 10H", "5S 5D 5C 5H", "AD 2D 3D 4D"],
+        starter="7C",
+        held=["KH QH JH 10H", "5D 5C 5H", "AD 2D 3D 4D"],
+        pile="5S",
+        turn=2,
+    )
+    view = SeatView.of(game, 0)
+    fives = ((10, 11, 12, 13), (5, 5, 5), (1, 2, 3, 4))
+    kings = ((10, 11, 12, 13), (9, 13, 13), (1, 2, 3, 4))
+    assert play_likelihood_multi(view, fives) == 1.0
+    assert play_likelihood_multi(view, kings) == pytest.approx(PLAY_MISMATCH)
+
+
+def test_the_worlds_honour_the_goes_and_the_cards_held():
+    # Four players at 26: seat 0 said go (it holds nothing worth 5 or less), seat 1 laid on.
+    game = position(
+        Variant(players=4),
+        dealer=3,
+        kept=["KH QH JH 10H", "AS 2S 3S 4S", "9D 8D 7D 6D", "5C 5D 5S 5H"],
+        starter="KC",
+        held=["KH JH 10H", "AS 2S 3S", "9D 8D 6D", "5C 5D 5S"],
+        pile="QH 4S 7D 5H",
+        turn=1,
+    )
+    view = SeatView.of(game, 1)
+    assert view.go_floors()[0] == 6
+    worlds = weighted_worlds_multi(view, random.Random(3), 40)
+    assert len(worlds) == 40
+    for weight, hands, unseen in worlds:
+        assert 0 < weight <= 1
+        assert hands[1] == (1, 2, 3)
+        assert [len(h) for h in hands] == [3, 3, 3, 3]
+        assert min(min(r, 10) for r in hands[0]) >= 6
+        for s in (0, 2, 3):
+            for r in range(1, 14):
+                # What seat s cannot see: every card but the starter, the cards laid, its own.
+                laid = sum(c.rank == r for _, c in view.played) + (r == 13)
+                assert unseen[s][r] == 4 - laid - hands[s].count(r)
+
+
+@pytest.mark.parametrize("read_partner", [True, False])
+@pytest.mark.parametrize(
+    ("partnerships", "leader"),
+    [(True, 2), (True, 1), (False, 2)],
+    ids=["partner led", "opponent led", "four for themselves"],
+)
+def test_a_partners_plays_weigh_the_worlds_only_while_read(
+    monkeypatch, read_partner, partnerships, leader
+):
+    # Seat ``leader`` led a five from its four fives (the model leads a five only when it holds
+    # nothing else), the next seat a nine from its four (its only choice); seat 0 weighs a world
+    # where the leader kept K K 9 instead. In partnerships seat 2 is seat 0's partner, an expert
+    # like it: its plays are evidence only while read.
+    monkeypatch.setattr(inference_multi, "READ_PARTNER_PLAYS", read_partner)
+    follower = (leader + 1) % 4
+    others = iter(["KH QH JH 10H", "AD 2D 3D 4D"])
+    kept = [
+        "5S 5D 5C 5H" if s == leader else "9S 9D 9C 9H" if s == follower else next(others)
+        for s in range(4)
+    ]
+    held = list(kept)
+    held[leader] = "5D 5C 5H"
+    held[follower] = "9D 9C 9H"
+    game = position(
+        Variant(players=4, partnerships=partnerships),
+        dealer=(leader - 1) % 4,
+        kept=kept,
+        starter="7S",
+        held=held,
+        pile="5S 9S",
+        turn=(follower + 1) % 4,
+    )
+    view = SeatView.of(game, 0)
+    fives = tuple(tuple(sorted(c.rank for c in game.hand(s))) for s in range(4))
+    kings = tuple((9, 13, 13) if s == leader else fives[s] for s in range(4))
+    assert fives[leader] == (5, 5, 5)
+    assert play_likelihood_multi(view, fives) == 1.0
+    read = not (partnerships and leader == 2) or read_partner
+    assert play_likelihood_multi(view, kings) == pytest.approx(PLAY_MISMATCH if read else 1.0)
