@@ -301,9 +301,9 @@ play-outs themselves on the search's worlds, so the loss is in the worlds (weigh
 others' plays, :func:`bot.ai.inference_multi.weighted_worlds_multi`), not in searching the
 seat's later cards. On the play-outs' own unweighted worlds (the same worlds, dealt from the
 same generator) the search was level with them: -0.15 ± 0.17 points of percentage (the seat's
-later cards changed the play on a handful of the 1,000 seeds). A guess, not measured: the
-weights read a partner's plays as ``standard``'s, and near the end the expert partner plays for
-the chance, not the points."""
+later cards changed the play on a handful of the 1,000 seeds). With only the opponents' plays
+weighing the worlds (:data:`bot.ai.inference_multi.READ_PARTNER_PLAYS` off; the expert partner
+does not lay as ``standard``) it won 0.60 ± 1.11 less than the play-outs on the same seeds."""
 SHARED_MODEL_MULTI = True
 """With three or four players each for themselves the search's model of every other seat reads
 the same unseen cards in every world (what no seat has been shown, its own cards not taken
