@@ -59,10 +59,10 @@ def play_likelihood_multi(view: SeatView, hands: Hands) -> float:
     play (each seat told the cards held by the next seat that still holds any)."""
     played = view.played
     n = view.players
-    if READ_PARTNER_PLAYS or not view.variant.partnerships:
-        read = [s != view.seat for s in range(n)]
-    else:
-        read = [view.side_of(s) != view.side for s in range(n)]
+    # Each for themselves a seat's side is the seat itself, so only partnerships differ.
+    read = [
+        s != view.seat if READ_PARTNER_PLAYS else view.side_of(s) != view.side for s in range(n)
+    ]
     if not any(read[s] for s, _ in played):
         return 1.0
     held = [sorted(hands[s]) for s in range(n)]
