@@ -17,7 +17,7 @@ from functools import lru_cache
 from .crib import load_tables, rank_pair_key
 from .handvalue import rank_row
 from .memo import memo
-from .pegging import laid_on, unshown_rank_counts
+from .pegging import VALUE, laid_on, unshown_rank_counts
 from .pegging_model import RankScores, answer
 from .view import SeatView
 
@@ -147,12 +147,17 @@ def sample_others(
             ok = True
             for seat in order:
                 floor = floors.get(seat, 1)
-                take = [r for r in cards if min(r, 10) >= floor][: held[seat]]
-                if len(take) < held[seat]:
+                need = held[seat]
+                if floor <= 1:  # any card will do: the next ones off the shuffled pool
+                    take = cards[:need]
+                    del cards[:need]
+                else:
+                    take = [r for r in cards if VALUE[r] >= floor][:need]
+                    for r in take:
+                        cards.remove(r)
+                if len(take) < need:
                     ok = False
                     break
-                for r in take:
-                    cards.remove(r)
                 world[seat] = tuple(sorted(take))
             if ok:
                 break

@@ -193,22 +193,31 @@ def holding_chances(unseen: list[int], held: int, floor: int = 1) -> tuple[float
     return _holding_chances(tuple(unseen), held, floor)
 
 
+_NO_CHANCES = (0.0,) * 14
+
+
 @memo(1 << 16)
 def _holding_chances(unseen: tuple[int, ...], held: int, floor: int) -> tuple[float, ...]:
-    chances = [0.0] * 14
     total = 0
     for r in range(1, 14):
         if VALUE[r] >= floor:
             total += unseen[r]
     if held <= 0 or total <= 0:
-        return tuple(chances)
-    held = min(held, total, 13)
+        return _NO_CHANCES
+    of_copies = _copies_chances(total, min(held, total, 13))
+    if floor <= 1:
+        return tuple([of_copies[u] for u in unseen])
+    return tuple([of_copies[u] if VALUE[r] >= floor else 0.0 for r, u in enumerate(unseen)])
+
+
+@memo(1 << 10)
+def _copies_chances(total: int, held: int) -> tuple[float, ...]:
+    """Per number of copies ``u`` (0 to 4) of a rank among ``total`` unseen cards, the chance
+    that ``held`` of them drawn at random include one."""
     row_total = _COMB[total][held]
-    for r in range(1, 14):
-        u = unseen[r]
-        if u and VALUE[r] >= floor:
-            chances[r] = 1.0 - _COMB[total - u][held] / row_total
-    return tuple(chances)
+    return (0.0,) + tuple(
+        1.0 - _COMB[max(total - u, 0)][held] / row_total for u in range(1, 5)
+    )
 
 
 @memo(1 << 17)

@@ -10,11 +10,24 @@ its best (:func:`answer`).
 
 from __future__ import annotations
 
+from .memo import memo
 from .pegging import VALUE, _holding_chances, _reply_expectation, peg_points
 from .view import MAX_COUNT
 
 Unseen = tuple[int, ...]
 """Per rank, how many cards the player cannot see."""
+
+NO_CARD = MAX_COUNT + 1
+"""A value no card has, beyond any room on the count."""
+
+
+@memo(1 << 14)
+def lowest_value(unseen: Unseen) -> int:
+    """The value of the lowest rank ``unseen`` counts a card of (:data:`NO_CARD` if none)."""
+    for q in range(1, 14):
+        if unseen[q]:
+            return VALUE[q]
+    return NO_CARD
 
 
 class RankScores:
@@ -22,14 +35,18 @@ class RankScores:
     the points it makes, the points the next player can be expected to make on it, and whether
     the other player may follow it (else the go may be the layer's)."""
 
-    __slots__ = ("pile", "count", "unseen", "other_held", "chances", "known")
+    __slots__ = ("pile", "count", "unseen", "other_held", "lowest", "chances", "known")
 
     def __init__(self, pile: tuple[int, ...], count: int, unseen: Unseen, other_held: int):
         self.pile = pile
         self.count = count
         self.unseen = unseen
         self.other_held = other_held
-        self.chances = _holding_chances(unseen, other_held, 1)
+        # The lowest value the next player may hold (NO_CARD: none): values rise with the
+        # ranks, so one of its cards may fit a room exactly when that one does.
+        self.lowest = lowest_value(unseen) if other_held > 0 else NO_CARD
+        # Per rank, the chance the next player holds one (worked out when first needed).
+        self.chances: tuple[float, ...] | None = None
         self.known: dict[int, tuple[int, float, bool]] = {}
 
     def of(self, r: int) -> tuple[int, float, bool]:
@@ -44,10 +61,11 @@ class RankScores:
         points = peg_points(after)
         if count_after == MAX_COUNT:
             return points, 0.0, True
-        room = MAX_COUNT - count_after
-        unseen = self.unseen
-        if self.other_held > 0 and any(unseen[q] for q in range(1, 14) if VALUE[q] <= room):
-            return points, _reply_expectation(after, count_after, self.chances), True
+        if self.lowest <= MAX_COUNT - count_after:
+            chances = self.chances
+            if chances is None:
+                chances = self.chances = _holding_chances(self.unseen, self.other_held, 1)
+            return points, _reply_expectation(after, count_after, chances), True
         return points, 0.0, False
 
 

@@ -50,7 +50,6 @@ from .memo import memo
 from .pegging import VALUE, fitting_ranks, peg_points
 from .pegging_model import RankScores, answer, forced
 from .pegging_solver import remove_rank
-from .playouts import model_choice
 from .view import MAX_COUNT
 
 Hands = tuple[tuple[int, ...], ...]
@@ -154,7 +153,9 @@ class _Search:
         if must is not None:
             return must
         now = _unseen_now(unseen, _seen_by(mover, path))
-        return model_choice(hand, pile, count, now, held[self.after(mover, held)])
+        # model_choice's choice, not looked up in its memo: a search asks for it at positions
+        # of its own (about 4% asked again), where storing each is more work than it saves.
+        return answer(hand, count, RankScores(pile, count, now, held[self.after(mover, held)]))
 
     def after(self, mover: int, held: tuple[int, ...]) -> int:
         """The next seat after ``mover`` that still holds a card (``mover`` itself if none)."""

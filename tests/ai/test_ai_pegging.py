@@ -3,7 +3,7 @@
 import random
 
 from bot.ai.expert_pegging import expert_play
-from bot.ai.pegging import peg_points, standard_candidates, standard_play
+from bot.ai.pegging import VALUE, holding_chances, peg_points, standard_candidates, standard_play
 from bot.ai.pegging_solver import TwoHandedSolver
 from bot.ai.players import decide
 from bot.ai.view import SeatView
@@ -53,6 +53,26 @@ def _engine_best(game: Game, seat: int) -> int:
         if best is None or (value > best if mover == seat else value < best):
             best = value
     return best
+
+
+def test_holding_chances_are_the_share_of_hands_holding_the_rank():
+    """The chance that a player holding ``held`` of the unseen cards (only those worth at
+    least the floor, after a go) has a rank: counted over every such hand of a small pack."""
+    from itertools import combinations
+
+    rng = random.Random(4)
+    for _ in range(60):
+        unseen = [0] + [rng.randint(0, 2) for _ in range(13)]
+        floor = rng.choice((1, 1, 4, 8))
+        pack = [r for r in range(1, 14) for _ in range(unseen[r]) if VALUE[r] >= floor]
+        held = rng.randint(0, 4)
+        chances = holding_chances(unseen, held, floor)
+        assert len(chances) == 14 and chances[0] == 0.0
+        hands = list(combinations(range(len(pack)), min(held, len(pack)))) if held else []
+        for r in range(1, 14):
+            holding = sum(1 for h in hands if any(pack[i] == r for i in h))
+            expected = holding / len(hands) if hands and pack else 0.0
+            assert abs(chances[r] - expected) < 1e-12, (unseen, floor, held, r)
 
 
 def test_solver_agrees_with_minimax_through_the_engine():
