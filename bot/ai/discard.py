@@ -155,6 +155,10 @@ MULTI_PEGGING = True
 against a standard team (2,000 duplicate deals from seed 540000) pegged 0.159 ± 0.077 a deal
 less and showed 0.164 more, +0.005 ± 0.100 in all."""
 
+PEGGING_WEIGHT_PARTNERS = 1.0
+"""In partnerships, how much a point of the kept cards' pegging prospects counts against a point
+of hand or crib (with :data:`MULTI_PEGGING`; three or four each for themselves: a point)."""
+
 MULTI_REMOVAL = {True: True, False: True}
 """With 3 or 4 players, whether the expert values the crib with the card-removal model (per
 role: the crib ours or not) rather than the one-card table."""
@@ -176,9 +180,10 @@ def multi_options(
     prospects = None
     if offset is not None and MULTI_PEGGING:
         seat = offset
+        worth = PEGGING_WEIGHT_PARTNERS if partnerships else 1.0
 
         def prospects(discard: tuple[Card, ...], kept: tuple[Card, ...]) -> float:
-            return multi_prospect(kept, key, seat)
+            return worth * multi_prospect(kept, key, seat)
 
     if not MULTI_REMOVAL[own]:
         crib = lambda discard, kept: crib_value(discard, key=key, own=own)  # noqa: E731

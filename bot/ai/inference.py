@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from operator import mul
 
 from .crib import load_tables, rank_pair_key
 from .handvalue import rank_row
@@ -45,10 +46,8 @@ def model_keep(ranks: tuple[int, ...], own: bool) -> tuple[int, ...]:
     for i in range(n):
         for j in range(i + 1, n):
             kept = ranks[:i] + ranks[i + 1 : j] + ranks[j + 1 :]
-            row = rank_row(kept)
-            total = 0
-            for r in range(1, 14):
-                total += avail[r] * row[r]
+            # Every starter it has not seen, by rank (index 0 counts for nothing: row[0] is 0).
+            total = sum(map(mul, avail, rank_row(kept)))
             net = total / 46.0 + sign * values[(ranks[i], ranks[j])]
             if net > best_net:
                 best, best_net = kept, net
