@@ -11,11 +11,11 @@ of *what it will see*:
   each world answers as a ``standard`` player would with that world's cards, from what that seat
   can see (:func:`bot.ai.playouts.model_choice`, its ``other_held`` the cards of the next
   seat that still holds any, as :func:`bot.ai.playouts.multi_rollout` does), and the
-  worlds split by the card laid. With three or four players each for themselves the expert has
-  that seat read the cards no seat has been shown (``unshown``: its own not taken out, the same
-  in every world), so the model scores its ranks once a turn for all the worlds; each world's
-  exact view costs a model per world, most of the search's time, for no strength that could be
-  measured (:data:`bot.ai.expert_pegging.SHARED_MODEL_MULTI`);
+  worlds split by the card laid. The expert has that seat read the cards no seat has been
+  shown (``unshown``: its own not taken out, the same in every world), so the model scores its
+  ranks once a turn for all the worlds; each world's exact view costs a model per world, much of
+  the search's time, for no strength that could be measured
+  (:data:`bot.ai.expert_pegging.SHARED_MODEL_MULTI`, ``SHARED_MODEL_PARTNERS``);
 - after each card the worlds split by who lays next, since the seat sees who says go.
 
 With a ``depth`` the seat searches only its next few cards and then lays as the model would from

@@ -116,6 +116,11 @@ def test_with_three_players_the_leader_pays_for_holding_only_fives() -> None:
 def test_the_expert_weighs_the_prospects_of_its_own_seat(
     players: int, partnerships: bool, key: str
 ) -> None:
+    from bot.ai.discard import PEGGING_WEIGHT_PARTNERS
+
+    # In partnerships a point of prospects counts for less than a point of show.
+    worth = PEGGING_WEIGHT_PARTNERS if partnerships else 1.0
+    assert worth == (0.5 if partnerships else 1.0)
     game = Game.new(Variant(players=players, partnerships=partnerships), seed=5, first_dealer=0)
     for seat in range(players):
         view = SeatView.of(game, seat)
@@ -128,6 +133,6 @@ def test_the_expert_weighs_the_prospects_of_its_own_seat(
             offset=offset,
         )
         for option in options:
-            assert option.extra == multi_prospect(option.kept, key, offset)
+            assert option.extra == worth * multi_prospect(option.kept, key, offset)
         best = max(options, key=lambda o: o.net).discard
         assert decide(view, level="expert", seed=1) == Discard(best)
