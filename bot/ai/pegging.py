@@ -215,9 +215,7 @@ def _copies_chances(total: int, held: int) -> tuple[float, ...]:
     """Per number of copies ``u`` (0 to 4) of a rank among ``total`` unseen cards, the chance
     that ``held`` of them drawn at random include one."""
     row_total = _COMB[total][held]
-    return (0.0,) + tuple(
-        1.0 - _COMB[max(total - u, 0)][held] / row_total for u in range(1, 5)
-    )
+    return (0.0,) + tuple(1.0 - _COMB[max(total - u, 0)][held] / row_total for u in range(1, 5))
 
 
 @memo(1 << 17)
