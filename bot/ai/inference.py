@@ -20,7 +20,7 @@ from .handvalue import rank_row
 from .memo import memo
 from .pegging import VALUE, laid_on, unshown_rank_counts
 from .pegging_model import RankScores, answer
-from .view import SeatView
+from .view import MAX_COUNT, SeatView
 
 ACCEPT_INCONSISTENT = 0.1
 """Chance of keeping a world the discard model disagrees with (players are not all models)."""
@@ -67,7 +67,7 @@ def played_by(view: SeatView) -> dict[int, list[int]]:
 
 
 def _fits(hand: tuple[int, ...], floor: int) -> bool:
-    return all(min(r, 10) >= floor for r in hand)
+    return all(VALUE[r] >= floor for r in hand)
 
 
 def sample_opponent_two_handed(
@@ -89,7 +89,7 @@ def _opponent_sixes(
     if held <= 0:
         return [((), ())] * samples
     floor = view.go_floors().get(opp, 1)
-    eligible = [r for r in pool if min(r, 10) >= floor]
+    eligible = [r for r in pool if VALUE[r] >= floor]
     if len(eligible) < held:
         eligible = pool
     own = view.dealer == opp  # the opponent's discard went to its own crib
@@ -246,7 +246,7 @@ def _play_likelihood(
     weight = 1.0
     for count, pile, k, unseen, mine_held, r in moments:
         hand = tuple(sorted(rest + tuple(laid[k:])))
-        fits = [q for q in hand if min(q, 10) <= 31 - count]
+        fits = [q for q in hand if VALUE[q] <= MAX_COUNT - count]
         if fits[0] == fits[-1]:
             continue
         seen = list(unseen)

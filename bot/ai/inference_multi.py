@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from .inference import PLAY_MISMATCH, sample_others
-from .pegging import laid_on, unshown_rank_counts
+from .pegging import VALUE, laid_on, unshown_rank_counts
 from .playouts import model_choice
 from .view import MAX_COUNT, SeatView
 
@@ -85,7 +85,7 @@ def play_likelihood_multi(view: SeatView, hands: Hands) -> float:
         r = card.rank
         if read[seat]:
             hand = held[seat]
-            fits = [q for q in hand if min(q, 10) <= MAX_COUNT - count]
+            fits = [q for q in hand if VALUE[q] <= MAX_COUNT - count]
             if fits and fits[0] != fits[-1]:
                 after = (seat + 1) % n
                 while not left[after] and after != seat:
