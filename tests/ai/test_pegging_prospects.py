@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ai.discard import removal_options
+from bot.ai.discard import PEGGING_WEIGHT_PARTNERS, removal_options
 from bot.ai.pegging_prospects import (
     build,
     kept_hands,
@@ -116,8 +116,6 @@ def test_with_three_players_the_leader_pays_for_holding_only_fives() -> None:
 def test_the_expert_weighs_the_prospects_of_its_own_seat(
     players: int, partnerships: bool, key: str
 ) -> None:
-    from bot.ai.discard import PEGGING_WEIGHT_PARTNERS
-
     # In partnerships a point of prospects counts for less than a point of show.
     worth = PEGGING_WEIGHT_PARTNERS if partnerships else 1.0
     assert worth == (0.5 if partnerships else 1.0)
