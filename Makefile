@@ -28,9 +28,10 @@ typecheck: $(STAMP)
 # The store's suites run on SQLite and on a PostgreSQL the tests start themselves
 # (tests/support/postgres.py); under make test a missing PostgreSQL fails the run. Two workers
 # (pytest-xdist): much of a Discord test is waiting on another process, so two run in the time
-# of one on two cores.
+# of one on two cores; the slow tests are handed out first and an idle worker takes over the
+# other's queue (work stealing), so no long test is left running alone at the end.
 test: lint typecheck
-	CRIBBAGE_TEST_POSTGRES=$${CRIBBAGE_TEST_POSTGRES:-require} $(BIN)/python -m pytest -q -n 2
+	CRIBBAGE_TEST_POSTGRES=$${CRIBBAGE_TEST_POSTGRES:-require} $(BIN)/python -m pytest -q -n 2 --dist worksteal
 
 bench: $(STAMP)
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -55,7 +55,9 @@ def _on_postgresql(item) -> bool:
 
 
 def pytest_collection_modifyitems(config, items):
-    """The PostgreSQL runs of ``sqlite_only`` tests are deselected."""
+    """The PostgreSQL runs of ``sqlite_only`` tests are deselected, and the ``slow`` tests run
+    first: on several workers (``make test``: pytest-xdist's work stealing) a long test picked
+    up last would keep one worker busy after the others are done."""
     kept, dropped = [], []
     for item in items:
         pg_run = getattr(item, "callspec", None) and item.callspec.params.get("databases")
@@ -65,7 +67,7 @@ def pytest_collection_modifyitems(config, items):
             kept.append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
-        items[:] = kept
+    items[:] = sorted(kept, key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_collection_finish(session):

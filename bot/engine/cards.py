@@ -44,14 +44,23 @@ def rank_name(rank: int) -> str:
     return RANK_NAMES.get(rank, str(rank))
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@dataclass(frozen=True, eq=False, slots=True)
 class Card:
-    """An immutable playing card. Cards sort by rank, then suit."""
+    """An immutable playing card. Cards sort by rank, then suit.
+
+    Cards are compared, sorted and hashed by their ``index`` alone (one int: rank, then suit),
+    not by the dataclass's tuple of fields, whose hash goes through the suit enum's Python-level
+    ``__hash__``: scoring, legality checks and replays hash and sort cards millions of times.
+    """
 
     rank: int
     suit: Suit
-    code: str = field(init=False, repr=False, compare=False, hash=False)
+    code: str = field(init=False, repr=False)
     """A plain-ASCII code that ``Card.parse`` reads back, e.g. ``'10H'`` (computed once)."""
+    index: int = field(init=False, repr=False)
+    """0..51, unique per card (useful as a compact key): ``(rank - 1) * 4 + suit``."""
+    value: int = field(init=False, repr=False)
+    """The counting value: ace 1, pips at face value, J Q K 10."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.rank, int) or not 1 <= self.rank <= 13:
@@ -59,6 +68,36 @@ class Card:
         if not isinstance(self.suit, Suit):
             object.__setattr__(self, "suit", Suit(self.suit))
         object.__setattr__(self, "code", rank_name(self.rank) + self.suit.letter)
+        object.__setattr__(self, "index", (self.rank - 1) * 4 + int(self.suit))
+        object.__setattr__(self, "value", min(self.rank, 10))
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self.index == other.index
+        return NotImplemented
+
+    def __lt__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index < other.index
+        return NotImplemented
+
+    def __le__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index <= other.index
+        return NotImplemented
+
+    def __gt__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index > other.index
+        return NotImplemented
+
+    def __ge__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index >= other.index
+        return NotImplemented
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -71,16 +110,6 @@ class Card:
         if rank is None or suit is None:
             raise ValueError(f"Not a card: {text!r} (write rank then suit, like 10H, AS, QD or 5♠)")
         return cls(rank, suit)
-
-    @property
-    def value(self) -> int:
-        """The counting value: ace 1, pips at face value, J Q K 10."""
-        return min(self.rank, 10)
-
-    @property
-    def index(self) -> int:
-        """0..51, unique per card (useful as a compact key)."""
-        return (self.rank - 1) * 4 + self.suit
 
     @classmethod
     def from_index(cls, index: int) -> Card:

@@ -1,3 +1,6 @@
+import copy
+import pickle
+
 import pytest
 
 from bot.engine import FULL_PACK, Card, Suit, card_from_code, parse_cards
@@ -49,6 +52,15 @@ def test_cards_are_immutable_hashable_and_sort_by_rank_then_suit():
         card.rank = 6  # type: ignore[misc]
     assert len({Card.parse("5H"), Card.parse("5h"), Card.parse("5♥")}) == 1
     assert sorted(parse_cards("KC 5S AH 5C")) == parse_cards("AH 5C 5S KC")
+    # the whole pack: the order of (rank, suit), and equal only to the same card
+    pairs = [(a, b) for a in FULL_PACK for b in FULL_PACK]
+    assert all((a < b) == ((a.rank, a.suit) < (b.rank, b.suit)) for a, b in pairs)
+    assert all((a >= b) == ((a.rank, a.suit) >= (b.rank, b.suit)) for a, b in pairs)
+    assert all((a == b) == (a is b) for a, b in pairs)
+    assert card != "5H" and card != (5, Suit.HEARTS) and card == Card(5, 2)  # type: ignore[arg-type]
+    assert pickle.loads(pickle.dumps(card)) == card and copy.deepcopy(card) == card
+    with pytest.raises(TypeError):
+        assert card < 6  # type: ignore[operator]
 
 
 def test_pack_and_codes_round_trip():

@@ -15,6 +15,7 @@ VARIANTS = [
     Variant(2, target=61),
     Variant(3, target=61),
 ]
+PACK = frozenset(FULL_PACK)
 
 
 def accounted(game: Game) -> list:
@@ -31,7 +32,7 @@ def check_invariants(game: Game, before_scores: list[int], events: list) -> None
         assert len(game.cut_pack) + len(game.cut_cards) == 52
     elif not game.is_over:
         cards = accounted(game)
-        assert len(cards) == 52 and set(cards) == set(FULL_PACK)
+        assert len(cards) == 52 and set(cards) == PACK
         # kept cards are the hand plus what was laid from it
         for seat in range(game.players):
             if seat in game.discarded:

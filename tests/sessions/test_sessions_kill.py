@@ -112,6 +112,7 @@ class Ledger:
         self.taken: set[tuple[int, int]] = set()  # (game, seq) of acknowledged actions
         self.counts: Counter[str] = Counter()
         self.ended: set[int] = set()
+        self.replayed: dict[int, tuple[list, Game]] = {}  # game -> (log replayed, its game)
 
     def read(self, lines: list[list[str]]) -> tuple[list[tuple], set[int]]:
         """Take a run's lines; its actions to check and the games it touched."""
@@ -168,11 +169,14 @@ def check_games(path: Path, ledger: Ledger, acts: list[tuple], games: set[int] |
             assert seqs == list(range(1, len(seqs) + 1)), f"game {game_id}: gaps in {seqs}"
             assert snapshot is not None and snapshot[0] == step == len(seqs), (game_id, step)
             assert step >= ledger.acked.get(game_id, 0), f"game {game_id}: acknowledged step lost"
-            variant = Variant(players, bool(partners), target, bool(muggins))
-            hold = json.loads(snapshot[1]).get("hold_between_deals", False)
-            game = Game.new(variant, int(seed), first, hold_between_deals=hold)
-            for _, seat, action, _ in log:
+            done, game = ledger.replayed.get(game_id, ([], None))
+            if game is None or log[: len(done)] != done:  # a changed log is replayed whole
+                variant = Variant(players, bool(partners), target, bool(muggins))
+                hold = json.loads(snapshot[1]).get("hold_between_deals", False)
+                game, done = Game.new(variant, int(seed), first, hold_between_deals=hold), []
+            for _, seat, action, _ in log[len(done) :]:
                 game.apply(seat, action_from_dict(action))
+            ledger.replayed[game_id] = (log, game)
             assert game.to_dict() == json.loads(snapshot[1]), f"game {game_id}: snapshot != replay"
             (results,) = conn.execute(
                 "SELECT COUNT(*) FROM results WHERE game_id = ?", (game_id,)
