@@ -78,9 +78,7 @@ class Courier:
         age = (self.clock() - interaction.created_at).total_seconds()
         return interaction if age < POST_LIFE else None
 
-    async def post(
-        self, interaction: discord.Interaction, **fields: Any
-    ) -> discord.WebhookMessage:
+    async def post(self, interaction: discord.Interaction, **fields: Any) -> discord.WebhookMessage:
         """Send a public message as ``interaction``'s follow-up; its token then edits it."""
         message = await interaction.followup.send(wait=True, **fields)
         self._keep((message.channel.id, message.id), TokenMessage(interaction, message.id))

@@ -171,8 +171,11 @@ def hand_message(
     legal = private.legal_actions
     if private.must_act and private.phase is Phase.DISCARD:
         items = _discard_items(view, private, names, mask)
-    elif private.must_act and legal and isinstance(legal[0], Cut) and (
-        private.phase is not Phase.CUT_FOR_DEAL  # that cut is on the table (DealCutButton)
+    elif (
+        private.must_act
+        and legal
+        and isinstance(legal[0], Cut)
+        and private.phase is not Phase.CUT_FOR_DEAL  # that cut is on the table (DealCutButton)
     ):
         items.append(_in_row(CutButton(game_id, step), 0))
     elif may_claim(private):

@@ -437,8 +437,9 @@ class Table:
         self.shown.forget((channel_id, message_id))  # ``_draw`` notes it again after
         message = self.channel(channel_id).get_partial_message(message_id)
         try:
-            if not await self.courier.edit((channel_id, message_id), allowed_mentions=NO_PINGS,
-                                           **fields):
+            if not await self.courier.edit(
+                (channel_id, message_id), allowed_mentions=NO_PINGS, **fields
+            ):
                 await message.edit(allowed_mentions=NO_PINGS, **fields)
         except discord.NotFound:
             return False
@@ -446,4 +447,3 @@ class Table:
             log.warning("Could not edit message %d", message_id, exc_info=True)
             return False
         return True
-
