@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from functools import total_ordering
 
 
 class Suit(enum.IntEnum):
@@ -44,6 +45,7 @@ def rank_name(rank: int) -> str:
     return RANK_NAMES.get(rank, str(rank))
 
 
+@total_ordering  # <=, >, >= from < and == (a sort asks only <)
 @dataclass(frozen=True, eq=False, slots=True)
 class Card:
     """An immutable playing card. Cards sort by rank, then suit.
@@ -82,21 +84,6 @@ class Card:
     def __lt__(self, other: Card) -> bool:
         if other.__class__ is Card:
             return self.index < other.index
-        return NotImplemented
-
-    def __le__(self, other: Card) -> bool:
-        if other.__class__ is Card:
-            return self.index <= other.index
-        return NotImplemented
-
-    def __gt__(self, other: Card) -> bool:
-        if other.__class__ is Card:
-            return self.index > other.index
-        return NotImplemented
-
-    def __ge__(self, other: Card) -> bool:
-        if other.__class__ is Card:
-            return self.index >= other.index
         return NotImplemented
 
     @classmethod
