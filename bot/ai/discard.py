@@ -163,9 +163,9 @@ up grows with the square of the weight and the play gained about linearly, which
 near half a point, +0.04 a deal. Measured, half against a full point (2,000 duplicate deals from
 seed 540000): pegging -0.048 ± 0.050, hands +0.038 ± 0.024, cribs +0.063 ± 0.037, **+0.053 ±
 0.065 in all**: as predicted, though not beyond doubt on its own. In games the expert team won
-52.2% of 4,000 (``benchmarks/ai.py --games-partners 2000``, pairs from 10000 and 12000) where
-at a full point it had won 53.2% of 6,000: -1.0 ± 2.0 points of percentage, too little to
-tell either way, so the duplicate deals' figure decides."""
+52.5% of 6,000 (``benchmarks/ai.py --games-partners 2000``, pairs from 10000, 12000 and
+14000) where at a full point it had won 53.2% of 6,000: -0.7 ± 1.8 points of percentage, too
+little to tell either way, so the duplicate deals' figure decides."""
 
 MULTI_REMOVAL = {True: True, False: True}
 """With 3 or 4 players, whether the expert values the crib with the card-removal model (per
