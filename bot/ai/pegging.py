@@ -50,12 +50,21 @@ def peg_points(pile: tuple[int, ...]) -> int:
     n = len(pile)
     while same < n and pile[-same - 1] == last:
         same += 1
-    points += (0, 0, 2, 6, 12)[same]
-    for length in range(n, 2, -1):
-        tail = pile[-length:]
-        if max(tail) - min(tail) == length - 1 and len(set(tail)) == length:
-            points += length
+    if same > 1:  # a pair or more: no tail ending in two of a rank is a run
+        return points + (0, 0, 2, 6, 12)[same]
+    # A run is a tail of distinct ranks: only tails within the longest such are tried.
+    distinct = 0
+    bits = 0
+    for i in range(n - 1, -1, -1):
+        bit = 1 << pile[i]
+        if bits & bit:
             break
+        bits |= bit
+        distinct += 1
+    for length in range(distinct, 2, -1):
+        tail = pile[-length:]
+        if max(tail) - min(tail) == length - 1:
+            return points + length
     return points
 
 
@@ -196,8 +205,20 @@ def holding_chances(unseen: list[int], held: int, floor: int = 1) -> tuple[float
 _NO_CHANCES = (0.0,) * 14
 
 
+def chances_of_holding(unseen: tuple[int, ...], held: int) -> tuple[float, ...]:
+    """Per rank, the chance that ``held`` cards drawn from ``unseen`` (per rank, index 0 no
+    rank) include one. Not memoized: the models inside the searches, its main callers, seldom
+    ask twice for the same cards, and building the answer costs about what a lookup would."""
+    total = sum(unseen) - unseen[0]
+    if held <= 0 or total <= 0:
+        return _NO_CHANCES
+    return tuple(map(_copies_chances(total, min(held, total, 13)).__getitem__, unseen))
+
+
 @memo(1 << 16)
 def _holding_chances(unseen: tuple[int, ...], held: int, floor: int) -> tuple[float, ...]:
+    if floor <= 1:
+        return chances_of_holding(unseen, held)
     total = 0
     for r in range(1, 14):
         if VALUE[r] >= floor:
@@ -205,8 +226,6 @@ def _holding_chances(unseen: tuple[int, ...], held: int, floor: int) -> tuple[fl
     if held <= 0 or total <= 0:
         return _NO_CHANCES
     of_copies = _copies_chances(total, min(held, total, 13))
-    if floor <= 1:
-        return tuple([of_copies[u] for u in unseen])
     return tuple([of_copies[u] if VALUE[r] >= floor else 0.0 for r, u in enumerate(unseen)])
 
 
@@ -231,12 +250,22 @@ def reply_points(pile: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple(sorted((x for x in out if x[0]), reverse=True))
 
 
-def _reply_expectation(pile: tuple[int, ...], count: int, chances: tuple[float, ...]) -> float:
-    """The next player's expected best immediate points on ``pile``, holding rank r with
-    probability ``chances[r]`` (independently)."""
+@memo(1 << 17)
+def laid_and_replies(
+    pile: tuple[int, ...],
+) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """:func:`peg_points` and :func:`reply_points` of ``pile`` in one lookup (the models inside
+    the searches ask both of every pile, millions of times a game)."""
+    return peg_points(pile), reply_points(pile)
+
+
+def _reply_expectation(replies: tuple[tuple[int, int], ...], chances: tuple[float, ...]) -> float:
+    """The next player's expected best immediate points on a pile whose scoring replies are
+    ``replies`` (:func:`reply_points`), holding rank r with probability ``chances[r]``
+    (independently)."""
     expected = 0.0
     still = 1.0
-    for points, r in reply_points(pile):
+    for points, r in replies:
         p = chances[r]
         if p:
             expected += points * p * still
@@ -277,7 +306,7 @@ def standard_candidates(view: SeatView) -> list[PlayCandidate]:
             points += 1  # nobody else can lay and we cannot either: the go (or last card)
         elif nxt != view.seat:
             chances = holding_chances(unseen, held_after[nxt], floors.get(nxt, 1))
-            reply = _reply_expectation(after, count_after, chances)
+            reply = _reply_expectation(reply_points(after), chances)
             if view.side_of(nxt) == view.side:
                 reply = -reply  # a partner's points are ours
         # Hold low cards for later (they take goes and thirty-ones): lay high ones first.

@@ -10,8 +10,7 @@ its best (:func:`answer`).
 
 from __future__ import annotations
 
-from .memo import memo
-from .pegging import VALUE, _holding_chances, _reply_expectation, peg_points
+from .pegging import VALUE, _reply_expectation, chances_of_holding, laid_and_replies
 from .view import MAX_COUNT
 
 Unseen = tuple[int, ...]
@@ -21,9 +20,9 @@ NO_CARD = MAX_COUNT + 1
 """A value no card has, beyond any room on the count."""
 
 
-@memo(1 << 14)
 def lowest_value(unseen: Unseen) -> int:
-    """The value of the lowest rank ``unseen`` counts a card of (:data:`NO_CARD` if none)."""
+    """The value of the lowest rank ``unseen`` counts a card of (:data:`NO_CARD` if none). Not
+    memoized: the loop mostly stops at the aces, sooner than a lookup would hash the key."""
     for q in range(1, 14):
         if unseen[q]:
             return VALUE[q]
@@ -57,15 +56,14 @@ class RankScores:
 
     def _work_out(self, r: int) -> tuple[int, float, bool]:
         count_after = self.count + VALUE[r]
-        after = self.pile + (r,)
-        points = peg_points(after)
+        points, replies = laid_and_replies(self.pile + (r,))
         if count_after == MAX_COUNT:
             return points, 0.0, True
         if self.lowest <= MAX_COUNT - count_after:
             chances = self.chances
             if chances is None:
-                chances = self.chances = _holding_chances(self.unseen, self.other_held, 1)
-            return points, _reply_expectation(after, count_after, chances), True
+                chances = self.chances = chances_of_holding(self.unseen, self.other_held)
+            return points, _reply_expectation(replies, chances), True
         return points, 0.0, False
 
 
@@ -91,7 +89,8 @@ def answer(hand: tuple[int, ...], count: int, scores: RankScores) -> int:
         last = r
         if count + VALUE[r] > MAX_COUNT:
             break
-        points, reply, followed = scores.of(r)
+        known = scores.known.get(r)  # scores.of(r), without a method call on a hit
+        points, reply, followed = scores.of(r) if known is None else known
         if not followed:  # nobody else can lay: the go is ours unless we can lay on
             rest = hand[:i] + hand[i + 1 :]
             if not (rest and VALUE[rest[0]] <= MAX_COUNT - count - VALUE[r]):

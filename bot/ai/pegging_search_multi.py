@@ -46,7 +46,6 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .memo import memo
 from .pegging import VALUE, fitting_ranks, peg_points
 from .pegging_model import RankScores, answer, forced
 from .pegging_solver import remove_rank
@@ -152,7 +151,7 @@ class _Search:
         must = forced(hand, count)
         if must is not None:
             return must
-        now = _unseen_now(unseen, _seen_by(mover, path))
+        now = _unseen_now(unseen, mover, path)
         # model_choice's choice, not looked up in its memo: a search asks for it at positions
         # of its own (about 4% asked again), where storing each is more work than it saves.
         return answer(hand, count, RankScores(pile, count, now, held[self.after(mover, held)]))
@@ -186,7 +185,7 @@ class _Search:
                 rank = self.answer(world[1][mover], held, pile, count, mover, world[2][mover], path)
                 out.setdefault(rank, []).append(world)
             return out
-        now = _unseen_now(self.unshown, _seen_by(mover, path))
+        now = _unseen_now(self.unshown, mover, path)
         scores = RankScores(pile, count, now, held[self.after(mover, held)])
         for world in worlds:
             hand = world[1][mover]
@@ -340,19 +339,15 @@ class _Search:
             turn = nxt
 
 
-def _seen_by(mover: int, path: Path) -> tuple[int, ...]:
-    """The ranks the others laid in the search so far, which ``mover`` has seen."""
-    return tuple(r for s, r in path if s != mover)
-
-
 def _without(hands: Hands, seat: int, rank: int) -> Hands:
     return hands[:seat] + (remove_rank(hands[seat], rank),) + hands[seat + 1 :]
 
 
-@memo(1 << 16)
-def _unseen_now(unseen: tuple[int, ...], seen: tuple[int, ...]) -> tuple[int, ...]:
-    """What a seat cannot see once the others have laid ``seen`` in the search."""
+def _unseen_now(unseen: tuple[int, ...], mover: int, path: Path) -> tuple[int, ...]:
+    """What ``mover`` cannot see once the others have laid their cards of ``path``. Not
+    memoized: nearly every call of a search comes with a path of its own."""
     out = list(unseen)
-    for r in seen:
-        out[r] -= 1
+    for s, r in path:
+        if s != mover:
+            out[r] -= 1
     return tuple(out)

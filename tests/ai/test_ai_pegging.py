@@ -1,5 +1,6 @@
 """Computer players in the play: rank scoring, the exact solver, defence, what a seat infers."""
 
+import itertools
 import random
 
 from bot.ai.expert_pegging import expert_play
@@ -7,7 +8,18 @@ from bot.ai.pegging import VALUE, holding_chances, peg_points, standard_candidat
 from bot.ai.pegging_solver import TwoHandedSolver
 from bot.ai.players import decide
 from bot.ai.view import SeatView
-from bot.engine import FULL_PACK, Game, Phase, Play, Scored, ScoreReason, Variant, score_pegging
+from bot.engine import (
+    FULL_PACK,
+    Card,
+    Game,
+    Phase,
+    Play,
+    Scored,
+    ScoreReason,
+    Suit,
+    Variant,
+    score_pegging,
+)
 from tests.support.engine_positions import play, position, random_two_handed
 
 
@@ -25,6 +37,28 @@ def test_rank_pegging_points_match_the_engine_on_random_piles():
             count += card.value
         assert peg_points(tuple(c.rank for c in pile)) == score_pegging(pile).total, pile
         checked += 1
+
+
+def _cards_of(ranks: tuple[int, ...]) -> list[Card]:
+    """The ranks as cards, each copy of a rank in a suit of its own."""
+    suits = list(Suit)
+    return [Card(r, suits[ranks[:i].count(r)]) for i, r in enumerate(ranks)]
+
+
+def test_rank_pegging_points_match_the_engine_on_every_short_pile_and_long_runs():
+    # Every pile of up to four ranks within 31, and every order of the longest runs a count
+    # allows (ace to seven, 28) with its tails: the pairs, the runs found inside a tail of
+    # distinct ranks, and a run broken by a repeat.
+    piles = [
+        p
+        for n in range(1, 5)
+        for p in itertools.product(range(1, 14), repeat=n)
+        if sum(VALUE[r] for r in p) <= 31 and max(p.count(r) for r in p) <= 4
+    ]
+    piles += list(itertools.permutations(range(1, 8)))
+    piles += [p[:6] + (p[3],) for p in itertools.permutations(range(1, 7))]
+    for ranks in piles:
+        assert peg_points(ranks) == score_pegging(_cards_of(ranks)).total, ranks
 
 
 PLAY_REASONS = (ScoreReason.PLAY, ScoreReason.GO, ScoreReason.LAST_CARD)

@@ -167,7 +167,7 @@ def _model_as_specified(hand, pile, count, unseen, other_held):
     """``standard``'s choice, literally: for each distinct rank that fits, the points it makes
     (and the go, when nobody can follow and the rest of the hand cannot either) minus the
     expected reply, plus a hundredth of its value; the first best, lowest rank first."""
-    from bot.ai.pegging import _reply_expectation, holding_chances, peg_points
+    from bot.ai.pegging import _reply_expectation, holding_chances, peg_points, reply_points
 
     chances = holding_chances(list(unseen), other_held)
     best, best_score = None, None
@@ -179,7 +179,7 @@ def _model_as_specified(hand, pile, count, unseen, other_held):
         room = 31 - count - VALUE[r]
         if room > 0:
             if other_held and any(unseen[q] for q in range(1, 14) if VALUE[q] <= room):
-                reply = _reply_expectation(after, count + VALUE[r], chances)
+                reply = _reply_expectation(reply_points(after), chances)
             else:
                 rest = list(hand)
                 rest.remove(r)
