@@ -41,6 +41,11 @@ WIN = 1000
 @memo(1 << 18)
 def peg_points(pile: tuple[int, ...]) -> int:
     """Points for the last rank of ``pile`` (the ranks laid since the count was reset)."""
+    return _last_points(pile)
+
+
+def _last_points(pile: tuple[int, ...]) -> int:
+    """:func:`peg_points`, not memoized (for piles seldom asked twice)."""
     count = 0
     for r in pile:
         count += VALUE[r]
@@ -239,13 +244,16 @@ def _copies_chances(total: int, held: int) -> tuple[float, ...]:
 
 @memo(1 << 17)
 def reply_points(pile: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """(points, rank) for every rank that scores when laid on ``pile``, best first."""
+    """(points, rank) for every rank that scores when laid on ``pile``, best first. (Most of
+    the thirteen piles it tries are never laid: their points are not memoized.)"""
     count = 0
     for r in pile:
         count += VALUE[r]
     room = MAX_COUNT - count
     out = [
-        (peg_points(pile + (r,)), r) for r in range(1, 14) if VALUE[r] <= room and pile.count(r) < 4
+        (_last_points(pile + (r,)), r)
+        for r in range(1, 14)
+        if VALUE[r] <= room and pile.count(r) < 4
     ]
     return tuple(sorted((x for x in out if x[0]), reverse=True))
 
