@@ -48,13 +48,9 @@ class RankScores:
         self.chances: tuple[float, ...] | None = None
         self.known: dict[int, tuple[int, float, bool]] = {}
 
-    def of(self, r: int) -> tuple[int, float, bool]:
-        known = self.known.get(r)
-        if known is None:
-            known = self.known[r] = self._work_out(r)
-        return known
-
-    def _work_out(self, r: int) -> tuple[int, float, bool]:
+    def work_out(self, r: int) -> tuple[int, float, bool]:
+        """(points, expected reply, followed) of laying ``r``; :func:`answer` keeps it in
+        :attr:`known`."""
         count_after = self.count + VALUE[r]
         points, replies = laid_and_replies(self.pile + (r,))
         if count_after == MAX_COUNT:
@@ -89,8 +85,10 @@ def answer(hand: tuple[int, ...], count: int, scores: RankScores) -> int:
         last = r
         if count + VALUE[r] > MAX_COUNT:
             break
-        known = scores.known.get(r)  # scores.of(r), without a method call on a hit
-        points, reply, followed = scores.of(r) if known is None else known
+        known = scores.known.get(r)
+        if known is None:
+            known = scores.known[r] = scores.work_out(r)
+        points, reply, followed = known
         if not followed:  # nobody else can lay: the go is ours unless we can lay on
             rest = hand[:i] + hand[i + 1 :]
             if not (rest and VALUE[rest[0]] <= MAX_COUNT - count - VALUE[r]):

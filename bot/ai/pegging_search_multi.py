@@ -328,7 +328,7 @@ class _Search:
                         break
                 if nxt < 0:
                     return value if self.ending is None else value + self.ending.residual(path)
-            if self.searched(nxt, path, 1):
+            if nxt == seat and self.least <= 1 and self.searched(nxt, path, 1):
                 return value + max(
                     self.solo(me, hands, unseen, held, pile, count, nxt, r, path)
                     for r in fitting_ranks(me, count)
