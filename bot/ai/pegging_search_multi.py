@@ -44,6 +44,7 @@ side's ``-1 / (sides - 1)``, as the old play-outs weighed them), divided by the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from .pegging import VALUE, fitting_ranks, peg_points
@@ -57,6 +58,8 @@ World = tuple[float, Hands, Hands]
 per seat and rank what that seat cannot see at the root of the search)."""
 Path = tuple[tuple[int, int], ...]
 """(seat, rank) for each card laid in the search so far (the same in every world of a node)."""
+Laid = Sequence[tuple[int, int]]
+"""A :data:`Path`, or the list a play-out of one world extends as it goes."""
 
 
 class PathEnding(Protocol):
@@ -129,7 +132,7 @@ class _Search:
         self.unshown = unshown
         self.ending = ending
 
-    def searched(self, mover: int, path: Path, worlds: int) -> bool:
+    def searched(self, mover: int, path: Laid, worlds: int) -> bool:
         """Whether the seat chooses here by search: not past :attr:`depth`, and over at least
         :attr:`least` worlds."""
         if mover != self.seat or worlds < self.least:
@@ -139,12 +142,12 @@ class _Search:
     def answer(
         self,
         hand: tuple[int, ...],
-        held: tuple[int, ...],
+        held: Sequence[int],
         pile: tuple[int, ...],
         count: int,
         mover: int,
         unseen: tuple[int, ...],
-        path: Path,
+        path: Laid,
     ) -> int:
         """The rank the model lays from ``hand`` (``mover``'s; ``unseen``: what it could not see
         at the root), told the cards of the next seat that still holds any."""
@@ -156,7 +159,7 @@ class _Search:
         # of its own (about 4% asked again), where storing each is more work than it saves.
         return answer(hand, count, RankScores(pile, count, now, held[self.after(mover, held)]))
 
-    def after(self, mover: int, held: tuple[int, ...]) -> int:
+    def after(self, mover: int, held: Sequence[int]) -> int:
         """The next seat after ``mover`` that still holds a card (``mover`` itself if none)."""
         after = (mover + 1) % self.n
         while not held[after] and after != mover:
@@ -296,16 +299,18 @@ class _Search:
         rank: int,
         path: Path,
     ) -> float:
-        """:meth:`lay` in a single world (the seat sees every hand from here on), faster."""
+        """:meth:`lay` in a single world (the seat sees every hand from here on), faster: the
+        hands, the cards held and the path are kept in lists of its own."""
         n, seat, weights = self.n, self.seat, self.weights
+        now = list(hands)
+        now[seat] = me  # every seat's hand in one list (a world's entry for the seat is unread)
+        holding = list(held)
+        laid = list(path)
         value = 0.0
         while True:
-            if turn == seat:
-                me = remove_rank(me, rank)
-            else:
-                hands = _without(hands, turn, rank)
-            held = held[:turn] + (held[turn] - 1,) + held[turn + 1 :]
-            path = path + ((turn, rank),)
+            now[turn] = remove_rank(now[turn], rank)
+            holding[turn] -= 1
+            laid.append((turn, rank))
             pile = pile + (rank,)
             count += VALUE[rank]
             value += weights[turn] * peg_points(pile)
@@ -314,7 +319,7 @@ class _Search:
                 room = MAX_COUNT - count
                 for step in range(1, n + 1):
                     s = (turn + step) % n
-                    if held[s] and VALUE[me[0] if s == seat else hands[s][0]] <= room:
+                    if holding[s] and VALUE[now[s][0]] <= room:
                         nxt = s
                         break
             if nxt < 0:
@@ -323,19 +328,21 @@ class _Search:
                 pile, count = (), 0
                 for step in range(1, n + 1):
                     s = (turn + step) % n
-                    if held[s]:
+                    if holding[s]:
                         nxt = s
                         break
                 if nxt < 0:
-                    return value if self.ending is None else value + self.ending.residual(path)
-            if nxt == seat and self.least <= 1 and self.searched(nxt, path, 1):
+                    if self.ending is None:
+                        return value
+                    return value + self.ending.residual(tuple(laid))
+            if nxt == seat and self.least <= 1 and self.searched(nxt, laid, 1):
+                state = (tuple(now), unseen, tuple(holding), pile, count, nxt)
                 return value + max(
-                    self.solo(me, hands, unseen, held, pile, count, nxt, r, path)
-                    for r in fitting_ranks(me, count)
+                    self.solo(now[seat], *state, r, tuple(laid))
+                    for r in fitting_ranks(now[seat], count)
                 )
-            hand = me if nxt == seat else hands[nxt]
             reads = self.unshown if self.unshown is not None and nxt != seat else unseen[nxt]
-            rank = self.answer(hand, held, pile, count, nxt, reads, path)
+            rank = self.answer(now[nxt], holding, pile, count, nxt, reads, laid)
             turn = nxt
 
 
@@ -343,7 +350,7 @@ def _without(hands: Hands, seat: int, rank: int) -> Hands:
     return hands[:seat] + (remove_rank(hands[seat], rank),) + hands[seat + 1 :]
 
 
-def _unseen_now(unseen: tuple[int, ...], mover: int, path: Path) -> tuple[int, ...]:
+def _unseen_now(unseen: tuple[int, ...], mover: int, path: Laid) -> tuple[int, ...]:
     """What ``mover`` cannot see once the others have laid their cards of ``path``. Not
     memoized: nearly every call of a search comes with a path of its own."""
     out = list(unseen)
