@@ -336,9 +336,9 @@ class _Search:
                         return value
                     return value + self.ending.residual(tuple(laid))
             if nxt == seat and self.least <= 1 and self.searched(nxt, laid, 1):
-                state = (tuple(now), unseen, tuple(holding), pile, count, nxt)
+                hands, held, path = tuple(now), tuple(holding), tuple(laid)
                 return value + max(
-                    self.solo(now[seat], *state, r, tuple(laid))
+                    self.solo(now[seat], hands, unseen, held, pile, count, nxt, r, path)
                     for r in fitting_ranks(now[seat], count)
                 )
             reads = self.unshown if self.unshown is not None and nxt != seat else unseen[nxt]
