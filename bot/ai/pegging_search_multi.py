@@ -335,7 +335,7 @@ class _Search:
                     if self.ending is None:
                         return value
                     return value + self.ending.residual(tuple(laid))
-            if nxt == seat and self.least <= 1 and self.searched(nxt, laid, 1):
+            if self.searched(nxt, laid, 1):
                 hands, held, path = tuple(now), tuple(holding), tuple(laid)
                 return value + max(
                     self.solo(now[seat], hands, unseen, held, pile, count, nxt, r, path)

@@ -46,9 +46,9 @@ def _cards_of(ranks: tuple[int, ...]) -> list[Card]:
 
 
 def test_rank_pegging_points_match_the_engine_on_every_short_pile_and_long_runs():
-    # Every pile of up to four ranks within 31, and every order of the longest runs a count
-    # allows (ace to seven, 28) with its tails: the pairs, the runs found inside a tail of
-    # distinct ranks, and a run broken by a repeat.
+    # Every pile of up to four ranks within 31 (pairs, short runs, fifteens, 31), every order of
+    # the longest run a count allows (ace to seven, 28), and every order of ace to six followed
+    # by a repeat of its fourth card (the distinct tail ends short of the whole pile).
     piles = [
         p
         for n in range(1, 5)
