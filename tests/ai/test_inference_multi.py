@@ -1,14 +1,21 @@
 """What the other hands may hold with three or four players (bot.ai.inference_multi)."""
 
 import random
+from collections import Counter
 
 import pytest
 
 from bot.ai import inference_multi
 from bot.ai.inference import PLAY_MISMATCH
-from bot.ai.inference_multi import play_likelihood_multi, weighted_worlds_multi
+from bot.ai.inference_multi import (
+    model_keep_five,
+    others_by_discards,
+    play_likelihood_multi,
+    weighted_worlds_multi,
+)
+from bot.ai.players import choose_discard
 from bot.ai.view import SeatView
-from bot.engine import Variant
+from bot.engine import FULL_PACK, Variant
 from tests.support.engine_positions import position
 
 
@@ -96,3 +103,76 @@ def test_a_partners_plays_weigh_the_worlds_only_while_read(
     assert play_likelihood_multi(view, fives) == 1.0
     read = not (partnerships and leader == 2) or read_partner
     assert play_likelihood_multi(view, kings) == pytest.approx(PLAY_MISMATCH if read else 1.0)
+
+
+@pytest.mark.parametrize("key", ["3", "4", "4p"])
+def test_the_keep_of_five_is_standards_discard_told_by_ranks(key):
+    # The worlds read a seat's hand from what ``standard`` keeps of five; by ranks alone (no
+    # flush, no nobs) it keeps what ``standard`` keeps on about 95% of hands.
+    rng = random.Random(11)
+    players, partnerships = int(key[0]), key.endswith("p")
+    agree = 0
+    for _ in range(300):
+        hand = rng.sample(FULL_PACK, 5)
+        own = rng.random() < 0.5
+        thrown = choose_discard(
+            hand, dealer=own, players=players, partnerships=partnerships, level="standard"
+        )
+        ranks = tuple(sorted(c.rank for c in hand))
+        kept = model_keep_five(ranks, key, own)
+        assert not Counter(kept) - Counter(ranks) and len(kept) == 4  # four of the five
+        agree += kept == tuple(sorted(c.rank for c in hand if c not in thrown))
+    assert agree >= 0.9 * 300
+
+
+def test_the_opponents_hands_are_read_from_what_they_laid_away(monkeypatch):
+    # Partnerships, seat 0 deals: no one lays a five into the other side's crib, so the
+    # opponents (seats 1 and 3) hold fives more often than a random deal gives them; the
+    # partner's discard (an expert's, not read) leaves its hand as random as it was.
+    game = position(
+        Variant(players=4, partnerships=True),
+        dealer=0,
+        kept=["KH QH 9C 8S", "AS 2S 3S 4S", "9D 8D 7D 6D", "JC QC KC 10S"],
+        starter="2C",
+    )
+    view = SeatView.of(game, 0)
+
+    def fives(read: bool) -> list[float]:
+        monkeypatch.setattr(inference_multi, "READ_DISCARDS", read)
+        worlds = others_by_discards(view, random.Random(1), 4000)
+        assert all(len(w[s]) == 4 for w in worlds for s in (1, 2, 3))
+        return [sum(w[s].count(5) for w in worlds) / len(worlds) for s in (1, 2, 3)]
+
+    read, random_deal = fives(True), fives(False)
+    assert read[0] > random_deal[0] + 0.05 and read[2] > random_deal[2] + 0.05
+    assert abs(read[1] - random_deal[1]) < 0.04
+
+
+def test_a_card_laid_is_read_as_a_card_kept(monkeypatch):
+    # Seat 1 (an opponent of the dealer) led a king: the worlds give it, with the king, four
+    # cards ``standard`` keeps from some five far more often than a random deal does (a world
+    # it would not have kept the king in is kept only now and then: players are not all models).
+    game = position(
+        Variant(players=4, partnerships=True),
+        dealer=0,
+        kept=["KH QH 9C 8S", "KS 2S 3S 4S", "9D 8D 7D 6D", "JC QC KC 10S"],
+        starter="2C",
+        held=["KH QH 9C 8S", "2S 3S 4S", "9D 8D 7D 6D", "JC QC KC 10S"],
+        pile="KS",
+        turn=2,
+    )
+    view = SeatView.of(game, 0)
+    pool = sorted({c.rank for c in view.unseen_cards()})
+
+    def kept_by_the_model(read: bool) -> float:
+        monkeypatch.setattr(inference_multi, "READ_DISCARDS", read)
+        worlds = others_by_discards(view, random.Random(2), 600)
+        assert [len(worlds[0][s]) for s in (1, 2, 3)] == [3, 4, 4]
+        kept = [tuple(sorted(w[1] + (13,))) for w in worlds]
+        return sum(
+            any(model_keep_five(tuple(sorted(k + (x,))), "4p", False) == k for x in pool)
+            for k in kept
+        ) / len(kept)
+
+    read, random_deal = kept_by_the_model(True), kept_by_the_model(False)
+    assert read > 0.85 and read > random_deal + 0.1
