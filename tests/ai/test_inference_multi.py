@@ -125,17 +125,28 @@ def test_the_keep_of_five_is_standards_discard_told_by_ranks(key):
     assert agree >= 0.9 * 300
 
 
+def partnership_deal(card: str, *, led: bool = False):
+    """Partnerships, seat 0 deals; seat 1 holds ``card`` 2S 3S 4S and, if ``led``, has led it."""
+    hands = ["KH QH 9C 8S", f"{card} 2S 3S 4S", "9D 8D 7D 6D", "JC QC KC 10S"]
+    if not led:
+        return position(Variant(players=4, partnerships=True), dealer=0, kept=hands, starter="2C")
+    held = [h.replace(f"{card} ", "") for h in hands]
+    return position(
+        Variant(players=4, partnerships=True),
+        dealer=0,
+        kept=hands,
+        starter="2C",
+        held=held,
+        pile=card,
+        turn=2,
+    )
+
+
 def test_the_opponents_hands_are_read_from_what_they_laid_away(monkeypatch):
     # Partnerships, seat 0 deals: no one lays a five into the other side's crib, so the
     # opponents (seats 1 and 3) hold fives more often than a random deal gives them; the
     # partner's discard (an expert's, not read) leaves its hand as random as it was.
-    game = position(
-        Variant(players=4, partnerships=True),
-        dealer=0,
-        kept=["KH QH 9C 8S", "AS 2S 3S 4S", "9D 8D 7D 6D", "JC QC KC 10S"],
-        starter="2C",
-    )
-    view = SeatView.of(game, 0)
+    view = SeatView.of(partnership_deal("AS"), 0)
 
     def fives(read: bool) -> list[float]:
         monkeypatch.setattr(inference_multi, "READ_DISCARDS", read)
@@ -152,16 +163,7 @@ def test_a_card_laid_is_read_as_a_card_kept(monkeypatch):
     # Seat 1 (an opponent of the dealer) led a king: the worlds give it, with the king, four
     # cards ``standard`` keeps from some five far more often than a random deal does (a world
     # it would not have kept the king in is kept only now and then: players are not all models).
-    game = position(
-        Variant(players=4, partnerships=True),
-        dealer=0,
-        kept=["KH QH 9C 8S", "KS 2S 3S 4S", "9D 8D 7D 6D", "JC QC KC 10S"],
-        starter="2C",
-        held=["KH QH 9C 8S", "2S 3S 4S", "9D 8D 7D 6D", "JC QC KC 10S"],
-        pile="KS",
-        turn=2,
-    )
-    view = SeatView.of(game, 0)
+    view = SeatView.of(partnership_deal("KS", led=True), 0)
     pool = sorted({c.rank for c in view.unseen_cards()})
 
     def kept_by_the_model(read: bool) -> float:
