@@ -101,7 +101,7 @@ def _opponent_sixes(
         attempts += 1
         extra = rng.sample(pool, held + 2)
         six = tuple(sorted(laid + extra))
-        rest_kept = _without_all(model_keep(six, own), laid_ranks)
+        rest_kept = without_all(model_keep(six, own), laid_ranks)
         if rest_kept is not None:
             rest = rest_kept
         elif rng.random() < ACCEPT_INCONSISTENT:
@@ -109,14 +109,14 @@ def _opponent_sixes(
         else:
             continue
         if _fits(rest, floor):
-            worlds.append((rest, _without_all(tuple(sorted(extra)), rest) or ()))
+            worlds.append((rest, without_all(tuple(sorted(extra)), rest) or ()))
     while len(worlds) < samples:
         worlds.append((tuple(sorted(rng.sample(eligible, held))), ()))
     return worlds
 
 
 @memo(1 << 16)
-def _without_all(kept: tuple[int, ...], laid: tuple[int, ...]) -> tuple[int, ...] | None:
+def without_all(kept: tuple[int, ...], laid: tuple[int, ...]) -> tuple[int, ...] | None:
     """``kept`` (sorted) without the cards of ``laid``, or None if it does not hold them all."""
     rest = list(kept)
     for r in laid:

@@ -15,13 +15,14 @@ Everything here works on ranks; suits do not matter in the play.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from operator import mul
 
 from bot.engine import rank_name
 
 from .crib import crib_weight, load_tables, table_key
 from .handvalue import rank_row
-from .inference import ACCEPT_INCONSISTENT, PLAY_MISMATCH, sample_others
+from .inference import ACCEPT_INCONSISTENT, PLAY_MISMATCH, sample_others, without_all
 from .memo import memo
 from .pegging import VALUE, laid_on, unshown_rank_counts
 from .playouts import model_choice
@@ -185,16 +186,12 @@ def others_by_discards(
                     extra = cards[: held + 1]
                     five = tuple(sorted(laid[seat] + extra))
                     own = view.side_of(seat) == dealer_side
-                    rest: list[int] | None = list(model_keep_five(five, key, own))
-                    for r in laid[seat]:
-                        if rest is None or r not in rest:
-                            rest = None
-                            break
-                        rest.remove(r)
-                    if rest is None:
+                    kept = without_all(model_keep_five(five, key, own), tuple(laid[seat]))
+                    if kept is None:
                         if rng.random() >= ACCEPT_INCONSISTENT:
                             break
-                        rest = extra[:held]
+                        kept = tuple(extra[:held])
+                    rest: Sequence[int] = kept
                     del cards[: held + 1]
                 else:
                     rest = cards[:held]
