@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from itertools import combinations
 from operator import mul
 
-from .crib import load_tables, rank_pair_key
+from bot.engine import rank_name
+
+from .crib import crib_weight, load_tables, rank_pair_key
 from .handvalue import rank_row
 from .memo import memo
 from .pegging import VALUE, laid_on, unshown_rank_counts
@@ -26,31 +29,41 @@ ACCEPT_INCONSISTENT = 0.1
 """Chance of keeping a world the discard model disagrees with (players are not all models)."""
 
 
-@lru_cache(maxsize=4)
-def _pair_values(own: bool) -> dict[tuple[int, int], float]:
-    table = load_tables()["crib"]["2"]["own" if own else "other"]
-    return {(a, b): table[rank_pair_key(a, b)] for a in range(1, 14) for b in range(a, 14)}
+@lru_cache(maxsize=8)
+def _throw_values(key: str, own: bool) -> dict[tuple[int, ...], float]:
+    """What each throw (its ranks, sorted) is worth to the player laying it away with the crib
+    tables ``key``: the table's crib, signed and shared as :func:`bot.ai.crib.crib_weight`
+    says. Two players throw two cards; three or four players one."""
+    table = load_tables()["crib"][key]["own" if own else "other"]
+    sign = crib_weight(int(key[0]), key.endswith("p"), own)
+    if key == "2":
+        return {
+            (a, b): sign * table[rank_pair_key(a, b)] for a in range(1, 14) for b in range(a, 14)
+        }
+    return {(r,): sign * table[rank_name(r)] for r in range(1, 14)}
 
 
 @memo(1 << 17)
-def model_keep(ranks: tuple[int, ...], own: bool) -> tuple[int, ...]:
-    """The four ranks a ``standard`` player keeps from six (suits ignored); ``own``: its crib."""
+def model_keep(ranks: tuple[int, ...], key: str, own: bool) -> tuple[int, ...]:
+    """The four ranks a ``standard`` player keeps (suits ignored) from ``ranks`` (sorted: six
+    two-handed, five with 3 or 4 players) with the crib tables ``key``; ``own``: the crib counts
+    for its side. Each keep is valued over every starter it has not seen, by rank, plus its
+    throw's crib; on a tie the first throw in ``combinations`` order."""
     avail = [4] * 14
+    avail[0] = 0
     for r in ranks:
         avail[r] -= 1
-    values = _pair_values(own)
-    sign = 1.0 if own else -1.0
-    best: tuple[int, ...] = ()
+    values = _throw_values(key, own)
+    unseen = 52.0 - len(ranks)
+    best: tuple[int, ...] = ranks[len(ranks) - 4 :]
     best_net = -1e9
-    n = len(ranks)
-    for i in range(n):
-        for j in range(i + 1, n):
-            kept = ranks[:i] + ranks[i + 1 : j] + ranks[j + 1 :]
-            # Every starter it has not seen, by rank (index 0 counts for nothing: row[0] is 0).
-            total = sum(map(mul, avail, rank_row(kept)))
-            net = total / 46.0 + sign * values[(ranks[i], ranks[j])]
-            if net > best_net:
-                best, best_net = kept, net
+    # In lexicographic order the keeps run backwards against the throws they leave.
+    keeps = list(combinations(ranks, 4))
+    keeps.reverse()
+    for thrown, kept in zip(combinations(ranks, len(ranks) - 4), keeps, strict=True):
+        net = sum(map(mul, avail, rank_row(kept))) / unseen + values[thrown]
+        if net > best_net:
+            best, best_net = kept, net
     return best
 
 
@@ -101,7 +114,7 @@ def _opponent_sixes(
         attempts += 1
         extra = rng.sample(pool, held + 2)
         six = tuple(sorted(laid + extra))
-        rest_kept = without_all(model_keep(six, own), laid_ranks)
+        rest_kept = without_all(model_keep(six, "2", own), laid_ranks)
         if rest_kept is not None:
             rest = rest_kept
         elif rng.random() < ACCEPT_INCONSISTENT:

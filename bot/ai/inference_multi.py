@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from operator import mul
 
-from bot.engine import rank_name
-
-from .crib import crib_weight, load_tables, table_key
-from .handvalue import rank_row
-from .inference import ACCEPT_INCONSISTENT, PLAY_MISMATCH, sample_others, without_all
-from .memo import memo
+from .crib import table_key
+from .inference import (
+    ACCEPT_INCONSISTENT,
+    PLAY_MISMATCH,
+    model_keep,
+    sample_others,
+    without_all,
+)
 from .pegging import VALUE, laid_on, unshown_rank_counts
 from .playouts import model_choice
 from .view import MAX_COUNT, SeatView
@@ -114,37 +115,18 @@ def play_likelihood_multi(view: SeatView, hands: Hands) -> float:
 
 READ_DISCARDS = True
 """The worlds of the search deal each other seat five cards and keep the four a ``standard``
-player keeps (:func:`model_keep_five`), so a world's hands are as likely as their discards make
-them; off: each seat's unlaid cards dealt at random (:func:`bot.ai.inference.sample_others`).
-On duplicate deals against ``standard`` (``benchmarks/duplicate.py``, paired with it off on the
-same seeds) an expert team pegged +0.170 ± 0.088 points a deal more (4,000 deals: +0.138 ±
-0.122 from seed 540000, +0.202 ± 0.126 from 550000), the expert with three players +0.095 ±
-0.058 (1,200 deals from 520000). Tried before the search, in the play-outs and as weights on
-96 worlds rather than dealt this way, it lost 0.33 ± 0.18 a deal: the uneven weights left few
-worlds doing the work. The play-outs near the end of a partnership game deal at random."""
+player keeps (:func:`bot.ai.inference.model_keep`), so a world's hands are as likely as their
+discards make them; off: each seat's unlaid cards dealt at random
+(:func:`bot.ai.inference.sample_others`). On duplicate deals against ``standard``
+(``benchmarks/duplicate.py``, paired with it off on the same seeds) an expert team pegged
++0.170 ± 0.088 points a deal more (4,000 deals: +0.138 ± 0.122 from seed 540000, +0.202 ±
+0.126 from 550000), the expert with three players +0.095 ± 0.058 (1,200 deals from 520000).
+Tried before the search, in the play-outs and as weights on 96 worlds rather than dealt this
+way, it lost 0.33 ± 0.18 a deal: the uneven weights left few worlds doing the work. The
+play-outs near the end of a partnership game deal at random."""
 READ_PARTNER_DISCARD = False
 """In partnerships, the partner's hand read from its discard too (an expert partner does not
 lay away as ``standard`` does); off: only the opponents' hands."""
-
-
-@memo(1 << 16)
-def model_keep_five(ranks: tuple[int, ...], key: str, own: bool) -> tuple[int, ...]:
-    """The four ranks a ``standard`` player keeps from five (sorted; suits ignored) with the
-    crib tables ``key``; ``own``: the crib counts for its side."""
-    avail = [4] * 14
-    avail[0] = 0
-    for r in ranks:
-        avail[r] -= 1
-    table = load_tables()["crib"][key]["own" if own else "other"]
-    sign = crib_weight(int(key[0]), key.endswith("p"), own)
-    best: tuple[int, ...] = ranks[1:]
-    best_net = -1e9
-    for i, thrown in enumerate(ranks):
-        kept = ranks[:i] + ranks[i + 1 :]
-        net = sum(map(mul, avail, rank_row(kept))) / 47.0 + sign * table[rank_name(thrown)]
-        if net > best_net:
-            best, best_net = kept, net
-    return best
 
 
 def others_by_discards(
@@ -186,7 +168,7 @@ def others_by_discards(
                     extra = cards[: held + 1]
                     five = tuple(sorted(laid[seat] + extra))
                     own = view.side_of(seat) == dealer_side
-                    kept = without_all(model_keep_five(five, key, own), tuple(laid[seat]))
+                    kept = without_all(model_keep(five, key, own), tuple(laid[seat]))
                     if kept is None:
                         if rng.random() >= ACCEPT_INCONSISTENT:
                             break

@@ -119,7 +119,7 @@ def play_out(kept: Ranks, dealer: bool, rng: random.Random) -> float:
         pack.remove(r)
     rng.shuffle(pack)
     ours_thrown, theirs, starter = pack[:2], tuple(sorted(pack[2:8])), pack[8]
-    opponent = model_keep(theirs, not dealer)
+    opponent = model_keep(theirs, "2", not dealer)
     unseen_ours = [0] + [4] * 13
     for r in (*kept, *ours_thrown, starter):
         unseen_ours[r] -= 1

@@ -6,9 +6,8 @@ from collections import Counter
 import pytest
 
 from bot.ai import inference_multi
-from bot.ai.inference import PLAY_MISMATCH
+from bot.ai.inference import PLAY_MISMATCH, model_keep
 from bot.ai.inference_multi import (
-    model_keep_five,
     others_by_discards,
     play_likelihood_multi,
     weighted_worlds_multi,
@@ -119,7 +118,7 @@ def test_the_keep_of_five_is_standards_discard_told_by_ranks(key):
             hand, dealer=own, players=players, partnerships=partnerships, level="standard"
         )
         ranks = tuple(sorted(c.rank for c in hand))
-        kept = model_keep_five(ranks, key, own)
+        kept = model_keep(ranks, key, own)
         assert not Counter(kept) - Counter(ranks) and len(kept) == 4  # four of the five
         agree += kept == tuple(sorted(c.rank for c in hand if c not in thrown))
     assert agree >= 0.9 * 300
@@ -172,8 +171,7 @@ def test_a_card_laid_is_read_as_a_card_kept(monkeypatch):
         assert [len(worlds[0][s]) for s in (1, 2, 3)] == [3, 4, 4]
         kept = [tuple(sorted(w[1] + (13,))) for w in worlds]
         return sum(
-            any(model_keep_five(tuple(sorted(k + (x,))), "4p", False) == k for x in pool)
-            for k in kept
+            any(model_keep(tuple(sorted(k + (x,))), "4p", False) == k for x in pool) for k in kept
         ) / len(kept)
 
     read, random_deal = kept_by_the_model(True), kept_by_the_model(False)
