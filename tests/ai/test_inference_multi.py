@@ -104,24 +104,26 @@ def test_a_partners_plays_weigh_the_worlds_only_while_read(
     assert play_likelihood_multi(view, kings) == pytest.approx(PLAY_MISMATCH if read else 1.0)
 
 
-@pytest.mark.parametrize("key", ["3", "4", "4p"])
-def test_the_keep_of_five_is_standards_discard_told_by_ranks(key):
-    # The worlds read a seat's hand from what ``standard`` keeps of five; by ranks alone (no
-    # flush, no nobs) it keeps what ``standard`` keeps on about 95% of hands.
+@pytest.mark.parametrize("key", ["2", "3", "4", "4p"])
+def test_the_model_keep_is_standards_discard_told_by_ranks(key):
+    # The worlds read a seat's hand from what ``standard`` keeps of six (two-handed) or five;
+    # by ranks alone (no flush, no nobs) it keeps what ``standard`` keeps on about 92-95% of
+    # hands, with every table.
     rng = random.Random(11)
     players, partnerships = int(key[0]), key.endswith("p")
+    dealt = 6 if players == 2 else 5
     agree = 0
     for _ in range(300):
-        hand = rng.sample(FULL_PACK, 5)
+        hand = rng.sample(FULL_PACK, dealt)
         own = rng.random() < 0.5
         thrown = choose_discard(
             hand, dealer=own, players=players, partnerships=partnerships, level="standard"
         )
         ranks = tuple(sorted(c.rank for c in hand))
         kept = model_keep(ranks, key, own)
-        assert not Counter(kept) - Counter(ranks) and len(kept) == 4  # four of the five
+        assert not Counter(kept) - Counter(ranks) and len(kept) == 4  # four of the hand
         agree += kept == tuple(sorted(c.rank for c in hand if c not in thrown))
-    assert agree >= 0.9 * 300
+    assert agree >= 0.88 * 300
 
 
 def partnership_deal(card: str, *, led: bool = False):
