@@ -48,7 +48,8 @@ SEARCH_WORLDS = 400
 as pone (1,200 paired deals from seed 110000), 1,200 (300, 600) +0.068 ± 0.054 and -0.005 ±
 0.062, for 1.6 and 1.9 times the time; up to 800 in stages of 100, 200 and 400 +0.043 ±
 0.052 and +0.028 ± 0.057 for 1.36 times, with the p99 of the 800 (the close choices are the
-slow ones): more than the time goals leave room for."""
+slow ones), but on 1,200 more deals (seed 120000) +0.007 ± 0.046 and -0.053 ± 0.041: not a
+gain to be seen, for more time than the time goals leave room for."""
 SEARCH_STAGES: tuple[int, ...] = (100, 200)
 """After how many worlds the two-handed search looks whether one card is clearly best."""
 SEARCH_CLEAR = 0.5
