@@ -168,12 +168,13 @@ def others_by_discards(
                     extra = cards[: held + 1]
                     five = tuple(sorted(laid[seat] + extra))
                     own = view.side_of(seat) == dealer_side
-                    kept = without_all(model_keep(five, key, own), tuple(laid[seat]))
-                    if kept is None:
+                    rest: Sequence[int] | None = without_all(
+                        model_keep(five, key, own), tuple(laid[seat])
+                    )
+                    if rest is None:
                         if rng.random() >= ACCEPT_INCONSISTENT:
                             break
-                        kept = tuple(extra[:held])
-                    rest: Sequence[int] = kept
+                        rest = extra[:held]
                     del cards[: held + 1]
                 else:
                     rest = cards[:held]

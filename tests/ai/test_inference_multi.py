@@ -107,7 +107,7 @@ def test_a_partners_plays_weigh_the_worlds_only_while_read(
 @pytest.mark.parametrize("key", ["2", "3", "4", "4p"])
 def test_the_model_keep_is_standards_discard_told_by_ranks(key):
     # The worlds read a seat's hand from what ``standard`` keeps of six (two-handed) or five;
-    # by ranks alone (no flush, no nobs) it keeps what ``standard`` keeps on about 92-95% of
+    # by ranks alone (no flush, no nobs) it keeps what ``standard`` keeps on 93-96% of these
     # hands, with every table.
     rng = random.Random(11)
     players, partnerships = int(key[0]), key.endswith("p")
@@ -123,7 +123,7 @@ def test_the_model_keep_is_standards_discard_told_by_ranks(key):
         kept = model_keep(ranks, key, own)
         assert not Counter(kept) - Counter(ranks) and len(kept) == 4  # four of the hand
         agree += kept == tuple(sorted(c.rank for c in hand if c not in thrown))
-    assert agree >= 0.88 * 300
+    assert agree >= 0.9 * 300
 
 
 def partnership_deal(card: str, *, led: bool = False):
