@@ -50,6 +50,16 @@ as pone (1,200 paired deals from seed 110000), 1,200 (300, 600) +0.068 ± 0.054 
 0.052 and +0.028 ± 0.057 for 1.36 times, with the p99 of the 800 (the close choices are the
 slow ones), but on 1,200 more deals (seed 120000) +0.007 ± 0.046 and -0.053 ± 0.041: not a
 gain to be seen, for more time than the time goals leave room for."""
+DEALER_AGAINST = 0.8
+"""Two-handed and far from the end, the expert's dealer counts the pone's pegging points at this
+weight against its own (the pone counts the dealer's in full). At 1 the expert dealer was the
+cautious side: against the yardstick's pone it pegged 0.10 ± 0.07 a deal less than the yardstick
+dealt, and gave 0.23 ± 0.08 less away (1,800 deals). At 0.8, paired on the same deals with the
+same pones: against ``standard`` (600 deals from seed 130000, ``benchmarks/yardstick.py
+--against standard``) its edge as dealer +0.158 ± 0.069 a deal, as pone (its dealer giving more
+away) -0.077 ± 0.073, a margin of +0.08; at 0.9 +0.095 and -0.032 (+0.06), at 0.6 +0.195 and
+-0.250 (-0.06). Against the yardstick (1,200 deals from seed 110000) +0.106 ± 0.040 and
+-0.072 ± 0.042. The coach and the review value the dealer's cards the same way."""
 SEARCH_STAGES: tuple[int, ...] = (100, 200)
 """After how many worlds the two-handed search looks whether one card is clearly best."""
 SEARCH_CLEAR = 0.5
@@ -170,20 +180,23 @@ def searched(
     searched in stages: when the best card leads the next by ``clear`` after the first stage,
     or by ``clear`` shrunk as the worlds grow (their noise falls as one over the square root)
     after a later one, the search stops there (defaults: :data:`SEARCH_WORLDS` in the stages
-    of :data:`SEARCH_STAGES`, :data:`SEARCH_CLEAR`; with ``worlds`` given, one stop at half)."""
+    of :data:`SEARCH_STAGES`, :data:`SEARCH_CLEAR`; with ``worlds`` given, one stop at half).
+    Without ``ending``, the dealer counts the pone's points at :data:`DEALER_AGAINST`."""
     from .inference import weighted_worlds
     from .pegging_search import search_values
 
     me = tuple(sorted(c.rank for c in view.hand))
     pile = pile_ranks(view)
     ranks = [c.rank for c in legal]
+    dealing = ending is None and view.dealer == view.seat
+    against = DEALER_AGAINST if dealing else 1.0
     total = SEARCH_WORLDS if worlds is None else worlds
     stops = SEARCH_STAGES if worlds is None else (total // 2,)
     stops = (*(s for s in stops if 0 < s < total), total)
 
     def stage(n: int) -> tuple[dict[int, float], float]:
         part, unseen = weighted_worlds(view, rng, n)
-        more = search_values(me, pile, view.count, part, unseen, ranks, ending)
+        more = search_values(me, pile, view.count, part, unseen, ranks, ending, against)
         return more, sum(w for w, _ in part)
 
     return in_stages(stops, SEARCH_CLEAR if clear is None else clear, stage)

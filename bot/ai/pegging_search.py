@@ -15,9 +15,11 @@ Each world follows one line of answers, so the work per world is about the numbe
 which the seat can lay its own cards (at most 24): a few hundred worlds fit in a decision.
 
 Everything here works on ranks; suits do not matter in the play. Values are the seat's pegging
-points minus the opponent's over the rest of the deal, weighted and summed over the worlds;
-near the end of a game an :class:`Ending` values the play instead: reaching the target wins at
-once (:data:`~bot.ai.pegging.WIN`), and a play that ends with nobody out is valued by the show.
+points minus the opponent's (which the expert's dealer counts at a weight:
+:data:`bot.ai.expert_pegging.DEALER_AGAINST`) over the rest of the deal, weighted and summed over
+the worlds; near the end of a game an :class:`Ending` values the play instead: reaching the
+target wins at once (:data:`~bot.ai.pegging.WIN`), and a play that ends with nobody out is valued
+by the show.
 """
 
 from __future__ import annotations
@@ -64,14 +66,18 @@ def search_values(
     unseen: Unseen,
     ranks: list[int],
     ending: Ending | None = None,
+    against: float = 1.0,
 ) -> dict[int, float]:
     """Per rank in ``ranks`` (each must fit the count), the weighted average over ``worlds`` of
-    laying it now and playing on as the search does: the seat's points minus the opponent's,
-    or with ``ending`` the value it gives (``WIN`` for reaching the target first)."""
+    laying it now and playing on as the search does: the seat's points minus ``against`` times
+    the opponent's, or with ``ending`` the value it gives (``WIN`` for reaching the target
+    first; ``against`` must then be 1: the ending values the points as they are)."""
+    if ending is not None and against != 1.0:
+        raise ValueError("Near the end the search values the chance to win, not weighted points")
     total = sum(w for w, _ in worlds)
     if not worlds or total <= 0:
         raise ValueError("The search needs at least one world of positive weight")
-    search = _Search(ending)
+    search = _Search(ending, against)
     held = len(worlds[0][1])
     worlds = _merged(worlds)
     return {
@@ -82,11 +88,13 @@ def search_values(
 
 class _Search:
     """The tree of what the seat will see. Each method returns the weighted sum over its worlds
-    of the points diff from here on; with an ending, the points made so far (``got``) are
-    checked against the needs, and the end of the play adds what the ending says beyond them."""
+    of the points diff from here on (the opponent's points counted ``against`` times); with an
+    ending, the points made so far (``got``) are checked against the needs, and the end of the
+    play adds what the ending says beyond them."""
 
-    def __init__(self, ending: Ending | None) -> None:
+    def __init__(self, ending: Ending | None, against: float = 1.0) -> None:
         self.ending = ending
+        self.against = against
 
     def residual(self, weight: float, got: Got, laid: tuple[int, ...], out: int | None) -> float:
         """At an end (``out``: the side that reached the target, or None at the end of the
@@ -248,23 +256,24 @@ class _Search:
             got = (got[0], got[1] + points)
             if (out := self.out(got)) is not None:
                 weight = sum([w for w, _ in worlds])
-                return -weight * points + self.residual(weight, got, laid, out)
+                return -self.against * weight * points + self.residual(weight, got, laid, out)
         if count == MAX_COUNT:
             weight = sum([w for w, _ in worlds])
             rest = self.next(me, held, (), 0, worlds, unseen, got, laid, opp_first=False)
-            return -weight * points + rest
+            return -self.against * weight * points + rest
         room = MAX_COUNT - count
         if me and VALUE[me[0]] <= room:
             weight = sum([w for w, _ in worlds])
-            return -weight * points + self.mine(me, held, pile, count, worlds, unseen, got, laid)
+            value = -self.against * weight * points
+            return value + self.mine(me, held, pile, count, worlds, unseen, got, laid)
         # The seat says go: the opponent lays on while it can, else takes the go.
         on, stuck, weight, stuck_weight = _split(worlds, held, room)
-        value = -weight * points
+        value = -self.against * weight * points
         if on:
             value += self.theirs(me, held, pile, count, on, unseen, got, laid)
         if stuck:
             got = (got[0], got[1] + 1)
-            value -= stuck_weight
+            value -= self.against * stuck_weight
             if (out := self.out(got)) is not None:
                 value += self.residual(stuck_weight, got, laid, out)
             else:

@@ -133,6 +133,34 @@ def test_the_search_is_never_worse_than_standard_and_never_better_than_seeing_th
             assert values[r] <= seeing / total + 1e-9
 
 
+@pytest.mark.parametrize("against", [1.0, 0.8, 0.5, 0.0])
+def test_the_opponents_points_count_at_the_weight_asked(against):
+    # After a king, the seat's last card (5) makes fifteen for 2; the opponent's last card (the
+    # other 5) pairs it for 2 and takes the last card for 1: no choice on either side.
+    values = search_values(
+        (5,), (13,), 10, [(1.0, (5,))], tuple([0] + [4] * 13), [5], None, against
+    )
+    assert values[5] == pytest.approx(2 - 3 * against)
+
+
+class _PointsEnding:
+    """An ending that values the end of the play by the points made (reaching 5 wins)."""
+
+    needs = (5, 5)
+
+    def value(self, got, laid):
+        return float(got[0] - got[1])
+
+
+def test_near_the_end_the_search_values_points_as_they_are():
+    ending = _PointsEnding()
+    assert search_values((5,), (13,), 10, [(1.0, (5,))], tuple([0] + [4] * 13), [5], ending) == {
+        5: pytest.approx(-1.0)
+    }
+    with pytest.raises(ValueError):
+        search_values((5,), (13,), 10, [(1.0, (5,))], tuple([0] + [4] * 13), [5], ending, 0.8)
+
+
 def test_the_search_refuses_no_worlds():
     with pytest.raises(ValueError):
         search_values((1, 2, 3, 4), (), 0, [], tuple([0] + [4] * 13), [1])
@@ -232,21 +260,27 @@ def test_the_fast_model_follows_its_specification_on_random_positions():
     assert forced_seen > 200  # and hands whose higher ranks do not fit
 
 
-def _search_sizes(monkeypatch, view: SeatView) -> list[int]:
-    """The expert's two-handed search on ``view``: the worlds of each stage it searched."""
+def _searches(monkeypatch, view: SeatView) -> list[tuple[int, float]]:
+    """The expert's two-handed search on ``view``: the worlds of each stage it searched, and the
+    weight it gave the opponent's points."""
     from bot.ai import expert_pegging, pegging_search
 
-    sizes: list[int] = []
+    stages: list[tuple[int, float]] = []
     real = pegging_search.search_values
 
-    def counting(me, pile, count, worlds, unseen, ranks, ending=None):
-        sizes.append(len(worlds))
-        return real(me, pile, count, worlds, unseen, ranks, ending)
+    def counting(me, pile, count, worlds, unseen, ranks, ending=None, against=1.0):
+        stages.append((len(worlds), against))
+        return real(me, pile, count, worlds, unseen, ranks, ending, against)
 
     monkeypatch.setattr(pegging_search, "search_values", counting)
     legal = distinct_by_rank(legal_cards(view))  # as expert_play asks
-    expert_pegging.searched(view, random.Random(5), legal)
-    return sizes
+    expert_pegging.expert_values(view, random.Random(5), legal)
+    return stages
+
+
+def _search_sizes(monkeypatch, view: SeatView) -> list[int]:
+    """The worlds of each stage the expert's two-handed search searched on ``view``."""
+    return [size for size, _ in _searches(monkeypatch, view)]
 
 
 def test_the_search_stops_at_its_first_stage_when_one_card_is_clearly_best(monkeypatch):
@@ -269,6 +303,39 @@ def test_a_close_choice_is_searched_over_every_world_in_stages(monkeypatch):
         Variant(players=2), dealer=0, kept=["9S 10H QC KD", "3C 4D 7H 8S"], starter="AC"
     )
     assert _search_sizes(monkeypatch, SeatView.of(game, 1)) == [100, 100, 200]
+
+
+def test_the_dealer_counts_the_pones_points_at_a_weight_the_pone_the_dealers_in_full(monkeypatch):
+    from bot.ai.expert_pegging import DEALER_AGAINST
+
+    assert 0 < DEALER_AGAINST < 1
+    kept = ["3H 4S QC QH", "3D 8C 6H 10H"]
+    game = position(
+        Variant(players=2),
+        dealer=0,
+        kept=kept,
+        starter="8S",
+        pile="3D",
+        turn=0,
+        held=["3H 4S QC QH", "8C 6H 10H"],
+    )
+    assert {against for _, against in _searches(monkeypatch, SeatView.of(game, 0))} == {
+        DEALER_AGAINST
+    }
+    pone = position(Variant(players=2), dealer=0, kept=kept, starter="8S")
+    assert {against for _, against in _searches(monkeypatch, SeatView.of(pone, 1))} == {1.0}
+    # Near the end the dealer plays for the chance to win: every point as it is.
+    late = position(
+        Variant(players=2),
+        dealer=0,
+        kept=kept,
+        starter="8S",
+        pile="3D",
+        turn=0,
+        held=["3H 4S QC QH", "8C 6H 10H"],
+        scores=[110, 112],
+    )
+    assert {against for _, against in _searches(monkeypatch, SeatView.of(late, 0))} == {1.0}
 
 
 def test_the_opening_lead_and_the_later_cards_are_evidence_of_their_own_weight(monkeypatch):
