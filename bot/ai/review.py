@@ -402,7 +402,8 @@ def _play(game_id: int, view: SeatView, action: Play, where: tuple[int, int]) ->
 
 def play_values(view: SeatView, legal: list[Card], rng: random.Random) -> dict[int, float]:
     """Per rank of ``legal`` (one card per rank), the expert's average value of laying it: the
-    side's points minus the others' for the rest of the play, over sampled worlds (the expert's
+    side's points minus the others' for the rest of the play (two-handed, the dealer counts the
+    pone's at :data:`~bot.ai.expert_pegging.DEALER_AGAINST`), over sampled worlds (the expert's
     search, run :data:`ROUNDS_TWO` or :data:`ROUNDS_MULTI` times).
 
     The scores are left out of the view searched (all 0), so the expert values points even near
