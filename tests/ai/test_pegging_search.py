@@ -310,32 +310,16 @@ def test_the_dealer_counts_the_pones_points_at_a_weight_the_pone_the_dealers_in_
 
     assert 0 < DEALER_AGAINST < 1
     kept = ["3H 4S QC QH", "3D 8C 6H 10H"]
-    game = position(
-        Variant(players=2),
-        dealer=0,
-        kept=kept,
-        starter="8S",
-        pile="3D",
-        turn=0,
-        held=["3H 4S QC QH", "8C 6H 10H"],
-    )
-    assert {against for _, against in _searches(monkeypatch, SeatView.of(game, 0))} == {
-        DEALER_AGAINST
-    }
-    pone = position(Variant(players=2), dealer=0, kept=kept, starter="8S")
-    assert {against for _, against in _searches(monkeypatch, SeatView.of(pone, 1))} == {1.0}
+
+    def weights(seat: int, **play) -> set[float]:
+        game = position(Variant(players=2), dealer=0, kept=kept, starter="8S", **play)
+        return {against for _, against in _searches(monkeypatch, SeatView.of(game, seat))}
+
+    after_the_lead = {"pile": "3D", "turn": 0, "held": ["3H 4S QC QH", "8C 6H 10H"]}
+    assert weights(0, **after_the_lead) == {DEALER_AGAINST}
+    assert weights(1) == {1.0}  # the pone's lead
     # Near the end the dealer plays for the chance to win: every point as it is.
-    late = position(
-        Variant(players=2),
-        dealer=0,
-        kept=kept,
-        starter="8S",
-        pile="3D",
-        turn=0,
-        held=["3H 4S QC QH", "8C 6H 10H"],
-        scores=[110, 112],
-    )
-    assert {against for _, against in _searches(monkeypatch, SeatView.of(late, 0))} == {1.0}
+    assert weights(0, **after_the_lead, scores=[110, 112]) == {1.0}
 
 
 def test_the_opening_lead_and_the_later_cards_are_evidence_of_their_own_weight(monkeypatch):
