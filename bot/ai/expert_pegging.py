@@ -53,14 +53,14 @@ gain to be seen, for more time than the time goals leave room for."""
 DEALER_AGAINST = 0.8
 """Two-handed and far from the end, the expert's dealer counts the pone's pegging points at this
 weight against its own (the pone counts the dealer's in full). At 1 the expert dealer was the
-cautious side: against the yardstick's pone it pegged 0.10 ± 0.07 a deal less than the yardstick
-dealt, and gave 0.23 ± 0.08 less away (1,800 deals). At 0.8, paired on the same deals: against
+cautious side: against the yardstick's pone it pegged 0.10 ± 0.07 a deal less than the yardstick did
+as dealer, and gave 0.23 ± 0.08 less away (1,800 deals). At 0.8, paired on the same deals: against
 ``standard`` (600 deals from seed 130000, ``benchmarks/yardstick.py --against standard``) the
-expert's dealer edge +0.158 ± 0.069 a deal, its pone edge (which its dealer's points given away
-come off) -0.077 ± 0.073, the pair +0.082 ± 0.081; at 0.9 +0.095 and -0.032, at 0.6 +0.195 and
--0.250. Against the yardstick (2,400 deals from seeds 110000 and 120000) +0.092 ± 0.030 and
--0.110 ± 0.037, the pair -0.018 ± 0.041: level, with the edge where the dealer lacked it. The
-coach and the review value the dealer's cards the same way."""
+expert's dealer edge +0.158 ± 0.069 a deal, its pone edge (which its dealer's points given away come
+off) -0.077 ± 0.073, the pair +0.082 ± 0.081; at 0.9 +0.095 and -0.032, at 0.6 +0.195 and -0.250.
+Against the yardstick (2,400 deals from seeds 110000 and 120000) +0.092 ± 0.030 and -0.110 ± 0.037,
+the pair -0.018 ± 0.041: level, with the edge where the dealer lacked it. The coach and the review
+value the dealer's cards the same way."""
 SEARCH_STAGES: tuple[int, ...] = (100, 200)
 """After how many worlds the two-handed search looks whether one card is clearly best."""
 SEARCH_CLEAR = 0.5
