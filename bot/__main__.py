@@ -72,5 +72,10 @@ def main(argv: list[str] | None = None) -> int:
     return run(config)
 
 
-if __name__ == "__main__":
+def entry() -> None:
+    """The ``cribbage-bot`` console script."""
     raise SystemExit(main())
+
+
+if __name__ == "__main__":
+    entry()

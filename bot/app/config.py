@@ -77,6 +77,25 @@ def database_target(environ: Mapping[str, str] | None = None, *, dotenv: bool = 
     return url or database_path(env, dotenv=False)
 
 
+def database_label(target: Path | str) -> str:
+    """How an operator command names the database it works on: the SQLite file's path, or the
+    PostgreSQL URL with its password replaced by ``***`` (never printed or logged)."""
+    if isinstance(target, Path):
+        return str(target)
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(target)
+    if parts.password is None:
+        return target
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{parts.username or ''}:***@{host}"
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 def load_config(environ: Mapping[str, str] | None = None, *, dotenv: bool = True) -> Config:
     """Read the configuration (after loading ``.env`` when ``dotenv``); raise ConfigError."""
     env = _environment(environ, dotenv)
