@@ -1,5 +1,6 @@
-"""``python -m bot replay DB GAME [--deal K]``: a finished game deal by deal, in words (no token,
-no Discord: the database only, opened read only).
+"""``cribbage-bot replay GAME [--db PATH_OR_URL] [--deal K]``: a finished game deal by deal, in
+words (no token, no Discord: the database only, opened read only; by default the configured one,
+:func:`bot.app.config.database_target`).
 
 The same pages as ``/cribbage replay`` (:mod:`bot.render.replay`), made plain: every hand as
 dealt and what each seat laid away, the starter, the play card by card with the count, the show
@@ -15,17 +16,19 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.app.config import ConfigError, database_target
 from bot.render.replay import replay_text
 from bot.sessions import GameSessionManager
 from bot.sessions.history import Replay
 from bot.sessions.views import Refusal
 from db import Store, StoreError
+from db.pg import is_url
 
 OK, REFUSED, CANNOT_RUN = 0, 1, 2
-PRUNED = "The moves of game {game} are no longer kept (python -m bot prune dropped them)."
+PRUNED = "The moves of game {game} are no longer kept (cribbage-bot prune dropped them)."
 
 
-async def load(path: Path, game_id: int) -> Replay | Refusal:
+async def load(path: Path | str, game_id: int) -> Replay | Refusal:
     """The game rebuilt from its log, as the bot's manager rebuilds it (ended games only)."""
     store = await Store.open(path, read_only=True)
     try:
@@ -42,33 +45,89 @@ def names_of(replay: Replay) -> list[str]:
     ]
 
 
-def replay_main(argv: Sequence[str]) -> int:
-    """``python -m bot replay``; the exit status (0 printed, 1 refused, 2 could not run)."""
-    parser = argparse.ArgumentParser(
-        prog="python -m bot replay",
-        description="A finished game deal by deal: the hands, the discards, the play, the show.",
+def add_database_arguments(parser: argparse.ArgumentParser) -> None:
+    """The game's number, and ``--db`` (replay and review alike)."""
+    parser.add_argument(
+        "game",
+        metavar="GAME",
+        help="the game's number (/cribbage history and the end of cribbage-bot play show it)",
     )
-    parser.add_argument("db", type=Path, help="the database file")
-    parser.add_argument("game", type=int, help="the game's id (/cribbage history shows them)")
+    parser.add_argument("legacy_game", nargs="?", help=argparse.SUPPRESS)  # the old DB GAME form
+    parser.add_argument(
+        "--db",
+        metavar="PATH_OR_URL",
+        help="the database (default: the configured one, CRIBBAGE_DATABASE_URL else "
+        "CRIBBAGE_DB, default cribbage.db)",
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register ``cribbage-bot replay``'s arguments on ``parser``."""
+    add_database_arguments(parser)
     parser.add_argument("--deal", type=int, help="only this deal (1 = the first)")
-    args = parser.parse_args(argv)
-    if not args.db.is_file():
-        print(f"python -m bot replay: no database at {args.db}.", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    """``cribbage-bot replay``; the exit status (0 printed, 1 refused, 2 could not run)."""
+    found = open_game(args, "replay")
+    if not isinstance(found, tuple):
+        return found
+    replay, game = found
+    if not replay.steps or not replay.deals:
+        print(PRUNED.format(game=game), file=sys.stderr)
+        return REFUSED
+    deals = len(replay.deals)
+    if args.deal is not None and not 1 <= args.deal <= deals:
+        print(f"--deal must be 1 to {deals} in game {game}.", file=sys.stderr)
+        return REFUSED
+    print(replay_text(replay, names_of(replay), deal=args.deal))
+    return OK
+
+
+def open_game(args: argparse.Namespace, command: str) -> tuple[Replay, int] | int:
+    """The game ``args`` names, rebuilt, and its number; or the exit status after saying why
+    not on stderr."""
+    db, game_text = args.db, args.game
+    if args.legacy_game is not None:
+        if db is not None:
+            print(f"cribbage-bot {command}: give the database once (--db).", file=sys.stderr)
+            return CANNOT_RUN
+        db, game_text = args.game, args.legacy_game
+    if not game_text.isdigit():
+        print(
+            f"cribbage-bot {command}: GAME is a game's number, not {game_text!r}.", file=sys.stderr
+        )
+        return CANNOT_RUN
+    game = int(game_text)
+    try:
+        target = database_target() if db is None else (db if is_url(db) else Path(db))
+    except ConfigError as err:
+        print(err, file=sys.stderr)
+        return CANNOT_RUN
+    if isinstance(target, Path) and not target.is_file():
+        where = "--db" if db is not None else "CRIBBAGE_DB"
+        print(
+            f"cribbage-bot {command}: no database at {target} ({where}). Name the bot's "
+            "database with --db PATH_OR_URL, or play a game first (cribbage-bot play).",
+            file=sys.stderr,
+        )
         return CANNOT_RUN
     try:
-        replay = asyncio.run(load(args.db, args.game))
+        replay = asyncio.run(load(target, game))
     except StoreError as err:
         print(err, file=sys.stderr)
         return CANNOT_RUN
     if isinstance(replay, Refusal):
         print(replay.message, file=sys.stderr)
         return REFUSED
-    if not replay.steps or not replay.deals:
-        print(PRUNED.format(game=args.game), file=sys.stderr)
-        return REFUSED
-    deals = len(replay.deals)
-    if args.deal is not None and not 1 <= args.deal <= deals:
-        print(f"--deal must be 1 to {deals} in game {args.game}.", file=sys.stderr)
-        return REFUSED
-    print(replay_text(replay, names_of(replay), deal=args.deal))
-    return OK
+    return replay, game
+
+
+def replay_main(argv: Sequence[str]) -> int:
+    """``cribbage-bot replay`` on its own parser; the exit status (see :func:`run`)."""
+    parser = argparse.ArgumentParser(
+        prog="cribbage-bot replay",
+        description="A finished game deal by deal: the hands, the discards, the play, the show.",
+    )
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

@@ -1,5 +1,6 @@
-"""``python -m bot review DB GAME [--seat N | --user ID]``: a finished game's summary and one
-player's review, in words (no token, no Discord: the database only, opened read only).
+"""``cribbage-bot review GAME [--db PATH_OR_URL] [--seat N | --user ID]``: a finished game's
+summary and one player's review, in words (no token, no Discord: the database only, opened read
+only; by default the configured one, as ``cribbage-bot replay``).
 
 The seat: ``--seat N`` (1 = the first seat), or the seat of the Discord user ``--user ID``, or
 by default the first seat a person held (else the first seat). The review is the one the
@@ -9,19 +10,21 @@ by default the first seat a person held (else the first seat). The review is the
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from bot.ai.review import review
-from bot.app.replay_cli import CANNOT_RUN, OK, REFUSED, load, names_of
+from bot.app.replay_cli import (
+    OK,
+    REFUSED,
+    add_database_arguments,
+    names_of,
+    open_game,
+)
 from bot.engine import rank_name
 from bot.render.review_text import review_text
 from bot.sessions.history import Replay
 from bot.sessions.summary import GameSummary, summarize
-from bot.sessions.views import Refusal
-from db import StoreError
 
 
 def pick_seat(replay: Replay, seat: int | None, user: int | None) -> int | str:
@@ -71,26 +74,20 @@ def summary_lines(summary: GameSummary, names: Sequence[str]) -> list[str]:
     return lines
 
 
-def review_main(argv: Sequence[str]) -> int:
-    """``python -m bot review``; the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="python -m bot review",
-        description="A finished game's summary, and one player's decisions against the expert.",
-    )
-    parser.add_argument("db", type=Path, help="the database file")
-    parser.add_argument("game", type=int, help="the game's id (/cribbage history shows them)")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register ``cribbage-bot review``'s arguments on ``parser``."""
+    add_database_arguments(parser)
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--seat", type=int, help="the seat to review (1 = the first)")
     who.add_argument("--user", type=int, help="the Discord user id of the player to review")
-    args = parser.parse_args(argv)
-    try:
-        replay = asyncio.run(load(args.db, args.game))
-    except StoreError as err:
-        print(err, file=sys.stderr)
-        return CANNOT_RUN
-    if isinstance(replay, Refusal):
-        print(replay.message, file=sys.stderr)
-        return REFUSED
+
+
+def run(args: argparse.Namespace) -> int:
+    """``cribbage-bot review``; the exit status (0 printed, 1 refused, 2 could not run)."""
+    found = open_game(args, "review")
+    if not isinstance(found, tuple):
+        return found
+    replay, _ = found
     seat = pick_seat(replay, args.seat, args.user)
     if isinstance(seat, str):
         print(seat, file=sys.stderr)
@@ -100,3 +97,13 @@ def review_main(argv: Sequence[str]) -> int:
     print()
     print(review_text(review(replay, seat), names))
     return OK
+
+
+def review_main(argv: Sequence[str]) -> int:
+    """``cribbage-bot review`` on its own parser; the exit status (see :func:`run`)."""
+    parser = argparse.ArgumentParser(
+        prog="cribbage-bot review",
+        description="A finished game's summary, and one player's decisions against the expert.",
+    )
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

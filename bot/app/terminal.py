@@ -1,4 +1,4 @@
-"""``python -m bot play``: a game of cribbage in the terminal against computer players.
+"""``cribbage-bot play``: a game of cribbage in the terminal against computer players.
 
 It runs through the same session manager and SQLite store as the Discord bot (a temporary
 database unless ``--db`` names one; a game left unfinished in that file is resumed). You sit in
@@ -67,10 +67,8 @@ HELP = """\
   h         this help"""
 
 
-def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot play", description="Play cribbage in the terminal."
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Register ``cribbage-bot play``'s arguments on ``parser``."""
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     parser.add_argument(
         "--partnerships", action="store_true", help="four players in two partnerships"
@@ -80,12 +78,22 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--auto", action="store_true", help="computers take every seat; print the whole game"
     )
-    parser.add_argument("--db", type=Path, help="SQLite file (default: a temporary one)")
+    parser.add_argument(
+        "--db",
+        metavar="PATH_OR_URL",
+        help="the database the game is kept in (default: the configured one, "
+        "CRIBBAGE_DATABASE_URL else CRIBBAGE_DB, default cribbage.db)",
+    )
     parser.add_argument("--seed", type=int, help="deal and decide reproducibly")
-    args = parser.parse_args(argv)
-    if args.partnerships and args.players != 4:
-        parser.error("--partnerships needs --players 4")
-    return args
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cribbage-bot play",
+        description="Play cribbage in the terminal against computer players.",
+    )
+    add_arguments(parser)
+    return parser
 
 
 # --------------------------------------------------------------------------- the table
@@ -376,13 +384,25 @@ def open_manager(store: Store, seed: int | None) -> GameSessionManager:
     )
 
 
+def run(
+    args: argparse.Namespace, *, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
+    """Play one game in the terminal: 0 when the game ends (or is conceded), 1 when it stops
+    unfinished, 2 when the command cannot run."""
+    out = stdout or sys.stdout
+    if args.partnerships and args.players != 4:
+        print("cribbage-bot play: --partnerships needs --players 4", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(play(args, stdin or sys.stdin, out))
+    except KeyboardInterrupt:
+        print("\nInterrupted; the game carries on next time.", file=out)
+        return 130
+
+
 def main(
     argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None
 ) -> int:
-    """Play one game in the terminal; 0 when the game ends (or is conceded)."""
-    args = parse_args(sys.argv[1:] if argv is None else argv)
-    try:
-        return asyncio.run(play(args, stdin or sys.stdin, stdout or sys.stdout))
-    except KeyboardInterrupt:
-        print("\nInterrupted; a game in --db carries on next time.", file=stdout or sys.stdout)
-        return 130
+    """``cribbage-bot play`` on its own parser; the exit status (see :func:`run`)."""
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    return run(args, stdin=stdin, stdout=stdout)
