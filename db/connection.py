@@ -27,6 +27,14 @@ comes out as one of :mod:`db.errors`' classes with a message naming the file and
 (:mod:`db.diagnosis`). ``read_only=True`` opens for reading only (``check``, ``backup``): no
 write, no migration, and every read sees the database as it was when it was opened (one read
 transaction, held until :meth:`Database.close`), however the bot writes meanwhile.
+
+``exclusive=True`` (the bot's own opening): one process per SQLite file. The process holds an
+exclusive ``flock`` on ``<database>.lock`` beside the file (:class:`ProcessLock`) from before it
+connects until it closes; a second exclusive opening of the file is refused with
+:class:`~db.errors.DatabaseBusy` before it reads or writes anything. The operator's commands do
+not take it (``check`` and ``backup`` read, ``prune`` writes in short transactions), and the
+kernel drops the lock with its process, however it ends (``kill -9`` included). PostgreSQL has
+the shards' advisory locks instead (:meth:`Database.hold`).
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sqlite3
 import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
@@ -43,7 +52,7 @@ from typing import Any, Generic, Literal, TypeVar, cast
 import aiosqlite
 
 from . import diagnosis, migrations, pg, pg_schema
-from .errors import CannotOpenDatabase, Conflict, DatabaseNotWritable, StoreError
+from .errors import CannotOpenDatabase, Conflict, DatabaseBusy, DatabaseNotWritable, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +80,12 @@ class Database:
         schema_version: int,
         *,
         read_only: bool = False,
+        process_lock: ProcessLock | None = None,
     ) -> None:
         self.path = path
         self.schema_version = schema_version
         self.read_only = read_only
+        self._process_lock = process_lock
         self._conn = conn
         self._lock = asyncio.Lock()
         self._writers: list[GroupCommit[Any]] = []
@@ -88,6 +99,7 @@ class Database:
         busy_timeout_ms: int = 5000,
         synchronous: Synchronous = "FULL",
         read_only: bool = False,
+        exclusive: bool = False,
     ) -> Database:
         """Open (creating if needed) and migrate the database at ``path``.
 
@@ -96,7 +108,9 @@ class Database:
         :class:`~db.errors.DatabaseBusy`, :class:`~db.errors.DatabaseNotWritable` or
         :class:`~db.errors.CannotOpenDatabase`, each naming the file and the cause.
         ``read_only``: open an existing file for reading only (no write probe, no migration),
-        reading one consistent moment: the database as it was when opened.
+        reading one consistent moment: the database as it was when opened. ``exclusive``
+        (SQLite, not with ``read_only``): hold the file's :class:`ProcessLock` until
+        :meth:`close`; :class:`~db.errors.DatabaseBusy` when another process holds it.
         """
         if pg.is_url(path):
             return await cls._open_postgresql(str(path), read_only=read_only)
@@ -108,6 +122,27 @@ class Database:
         target = str(path)
         if read_only:
             target = f"file:{urllib.parse.quote(str(path.absolute()))}?mode=ro"
+        process_lock = ProcessLock.take(path) if exclusive and not read_only else None
+        try:
+            return await cls._open_sqlite(
+                path, target, busy_timeout_ms, synchronous, read_only, process_lock
+            )
+        except BaseException:
+            if process_lock is not None:
+                process_lock.release()
+            raise
+
+    @classmethod
+    async def _open_sqlite(
+        cls,
+        path: Path,
+        target: str,
+        busy_timeout_ms: int,
+        synchronous: Synchronous,
+        read_only: bool,
+        process_lock: ProcessLock | None,
+    ) -> Database:
+        """Connect to the SQLite file, identify it, and (unless ``read_only``) prepare it."""
         try:
             # Tried first on a worker thread: when aiosqlite's own connect fails, its thread
             # may report to an event loop that has closed meanwhile (a traceback at exit).
@@ -126,15 +161,16 @@ class Database:
             await conn.close()
             raise
         log.info("database %s open%s (schema version %d)", path, " read-only" * read_only, version)
-        return cls(conn, path, version, read_only=read_only)
+        return cls(conn, path, version, read_only=read_only, process_lock=process_lock)
 
     @classmethod
     async def _open_postgresql(cls, url: str, *, read_only: bool) -> Database:
         """Connect and migrate (:mod:`db.pg_schema`); ``read_only``: a read-only session."""
         conn = await pg.connect(url)
         try:
-            if read_only:
+            if read_only:  # every read sees one moment, as SQLite's read-only opening does
                 await conn.execute("SET default_transaction_read_only = on")
+                await conn.raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 version = await pg_schema.current(conn)
             else:
                 version = await pg_schema.migrate(conn)
@@ -173,9 +209,13 @@ class Database:
         if self._closed:
             return
         self._closed = True
-        for writer in self._writers:
-            await writer.close()
-        await self._conn.close()
+        try:
+            for writer in self._writers:
+                await writer.close()
+            await self._conn.close()
+        finally:
+            if self._process_lock is not None:  # the next process may open the file now
+                self._process_lock.release()
         log.info("database %s closed", self.path)
 
     def _check_open(self) -> None:
@@ -320,6 +360,67 @@ class GroupCommit(Generic[T]):
                 await self._write(self._conn, items)
         except sqlite3.IntegrityError as err:
             raise Conflict(f"The action log refused the write: {err}") from err
+
+
+class ProcessLock:
+    """The exclusive ``flock`` on ``<database>.lock`` that the one process running the bot on an
+    SQLite file holds (the lock file stays, empty but for the holder's pid: deleting it would
+    let two processes lock two different files of the same name)."""
+
+    def __init__(self, fd: int, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = fd
+
+    @staticmethod
+    def path_of(database: Path) -> Path:
+        return database.with_name(database.name + ".lock")
+
+    @classmethod
+    def take(cls, database: Path) -> ProcessLock:
+        """Lock ``database``'s lock file without waiting; :class:`~db.errors.DatabaseBusy`
+        naming the holder when another process has it."""
+        import fcntl  # POSIX; the bot runs on Linux and macOS
+
+        path = cls.path_of(database)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as err:
+            detail = f"creating its lock file {path.name}: {err.strerror or err}"
+            raise DatabaseNotWritable(diagnosis.not_writable_message(database, detail)) from err
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(fd)
+            os.close(fd)
+            raise DatabaseBusy(diagnosis.in_use_message(database, path, holder)) from None
+        except OSError as err:
+            os.close(fd)
+            raise StoreError(
+                f"Cannot lock {path} ({err.strerror or err}), which keeps a second bot off the "
+                f"database {database}: keep the database on a local disk."
+            ) from err
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        return cls(fd, path)
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def release(self) -> None:
+        """Give the lock back (closing the file drops it). Safe to call twice."""
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)
+
+
+def _holder(fd: int) -> int | None:
+    """The pid the holder of a lock file wrote in it, if it reads as one."""
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
 
 
 def _try_connect(target: str, uri: bool) -> None:

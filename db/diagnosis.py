@@ -117,6 +117,18 @@ def cannot_open_message(path: Path, says: str | None = None) -> str:
     return f"Cannot open the database {path}" + (f" ({says})" if says else "") + f": {cause}"
 
 
+def in_use_message(path: Path, lock: Path, holder: int | None) -> str:
+    """Why a second bot process may not open ``path``: another one holds its ``lock`` file."""
+    who = "another process" if holder is None else f"another process (pid {holder})"
+    return (
+        f"The database {path} is already in use: {who} runs cribbage-bot on it (it holds "
+        f"the lock {lock}). Two bots on one SQLite file would both resume and answer the same "
+        "games, so this one stops here and changed nothing. Stop the other process first (or "
+        "give this one its own file with CRIBBAGE_DB). The lock goes with its process, even "
+        "one that was killed, so once the other process is gone the bot starts again."
+    )
+
+
 def not_writable_message(path: Path, detail: str) -> str:
     """Why ``path`` can be read but not written, as far as the file system tells."""
     cause = write_blocker(path)

@@ -65,6 +65,7 @@ class Store:
         busy_timeout_ms: int = 5000,
         synchronous: Synchronous = "FULL",
         read_only: bool = False,
+        exclusive: bool = False,
     ) -> Store:
         """Open (creating if needed) and migrate the database at ``path``, after checking that it
         can be written (a write inside a transaction, rolled back).
@@ -75,9 +76,17 @@ class Store:
         :class:`~db.errors.DatabaseNotWritable`, :class:`~db.errors.CannotOpenDatabase`.
         ``synchronous``: ``"FULL"`` (a commit survives a power cut) or ``"NORMAL"`` (a process
         crash only; for benchmarks). ``read_only``: an existing file, read only, not migrated.
+        ``exclusive``: the bot's own opening of an SQLite file, which one process at a time may
+        hold (:class:`~db.connection.ProcessLock`; another process holding it:
+        :class:`~db.errors.DatabaseBusy`, before anything is read or written); ignored on
+        PostgreSQL, where each shard has its lock (:meth:`hold`).
         """
         database = await Database.open(
-            path, busy_timeout_ms=busy_timeout_ms, synchronous=synchronous, read_only=read_only
+            path,
+            busy_timeout_ms=busy_timeout_ms,
+            synchronous=synchronous,
+            read_only=read_only,
+            exclusive=exclusive,
         )
         store = cls(database)
         if not read_only:

@@ -181,7 +181,7 @@ class CribbageBot(commands.AutoShardedBot):
 async def serve(config: Config) -> None:
     """Open the database (failing fast, before any network: :class:`db.StoreError`), then run
     the bot until SIGINT or SIGTERM, then close everything cleanly."""
-    store = await Store.open(config.database)
+    store = await Store.open(config.database, exclusive=True)  # one bot per SQLite file
     try:
         bot = CribbageBot(config, store=store)
     except BaseException:

@@ -188,3 +188,46 @@ def test_the_module_runs_without_the_emulator_too(tmp_path):
         [sys.executable, "-m", "bot"], env=env, capture_output=True, text=True, timeout=60
     )
     assert_one_paragraph(result.returncode, result.stderr, f"{database} is not an SQLite")
+
+
+async def test_a_second_bot_on_the_same_sqlite_file_is_refused_until_the_first_dies(tmp_path):
+    """The first bot runs; a second on its file stops at once with one paragraph (before any
+    network: the emulator sees no second client); once the first is killed with SIGKILL, a new
+    one starts (the lock died with its process)."""
+    import signal
+
+    database = tmp_path / "cribbage.db"
+    async with DiscordEmulator() as emu:
+        first = await asyncio.create_subprocess_exec(
+            *emu.launch_command(module="bot"),
+            cwd=tmp_path,
+            env=bot_environment(database),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        try:
+            await emu.wait_ready(timeout=60)
+            session = emu.gateway.target()
+            status, stderr = await start_bot(emu, database)
+            assert emu.gateway.target() is session and session.connected
+        finally:
+            first.send_signal(signal.SIGKILL)
+            await first.wait()
+        assert_one_paragraph(
+            status, stderr, f"The database {database} is already in use", f"pid {first.pid}"
+        )
+        await emu.wait_for(lambda: not session.connected, timeout=30, what="the socket to close")
+        third = await asyncio.create_subprocess_exec(
+            *emu.launch_command(module="bot"),
+            cwd=tmp_path,
+            env=bot_environment(database),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        try:
+            await emu.wait_ready(require_commands=False, timeout=60)
+            assert emu.gateway.target() is not session
+        finally:
+            third.send_signal(signal.SIGTERM)
+            _, err = await asyncio.wait_for(third.communicate(), 30)
+        assert third.returncode == 0, err.decode()
