@@ -4,14 +4,16 @@ words (no token, no Discord: the database only, opened read only; by default the
 
 The same pages as ``/cribbage replay`` (:mod:`bot.render.replay`), made plain: every hand as
 dealt and what each seat laid away, the starter, the play card by card with the count, the show
-with each count's breakdown, the scores after each deal. People are named by their Discord user
-id, computers by level. A game in progress is refused (as on Discord, for anyone).
+with each count's breakdown, the scores after each deal. The seats are named as
+``cribbage-bot play`` names them (:func:`seat_names`). A game in progress is refused (as on
+Discord, for anyone).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +22,7 @@ from bot.app.config import ConfigError, database_target
 from bot.render.replay import replay_text
 from bot.sessions import GameSessionManager
 from bot.sessions.history import Replay
-from bot.sessions.views import Refusal
+from bot.sessions.views import Refusal, SeatView
 from db import Store, StoreError
 from db.pg import is_url
 
@@ -37,12 +39,30 @@ async def load(path: Path | str, game_id: int) -> Replay | Refusal:
         await store.close()
 
 
+TERMINAL_PLAYER = 1
+"""The user id ``cribbage-bot play`` seats its player under (no Discord account has it)."""
+
+
+def seat_names(seats: Sequence[SeatView | None]) -> list[str]:
+    """What play, replay and review call each seat, numbered as ``--seat`` counts them:
+    'Player 1' (the terminal's player), 'Player 2 (user 123)' (a Discord user, known here by
+    id only), 'Computer 3 (expert)'."""
+    names = []
+    for number, seat in enumerate(seats, 1):
+        if seat is None:
+            names.append(f"Seat {number}")
+        elif seat.user_id is None:
+            names.append(f"Computer {number} ({seat.level or 'standard'})")
+        elif seat.user_id == TERMINAL_PLAYER:
+            names.append(f"Player {number}")
+        else:
+            names.append(f"Player {number} (user {seat.user_id})")
+    return names
+
+
 def names_of(replay: Replay) -> list[str]:
-    """'user 123', 'computer (expert)' per seat."""
-    return [
-        f"user {s.user_id}" if s.user_id is not None else f"computer ({s.level or 'standard'})"
-        for s in replay.seats
-    ]
+    """The names of ``replay``'s seats (:func:`seat_names`)."""
+    return seat_names(replay.seats)
 
 
 def add_database_arguments(parser: argparse.ArgumentParser) -> None:
@@ -80,7 +100,21 @@ def run(args: argparse.Namespace) -> int:
     if args.deal is not None and not 1 <= args.deal <= deals:
         print(f"--deal must be 1 to {deals} in game {game}.", file=sys.stderr)
         return REFUSED
-    print(replay_text(replay, names_of(replay), deal=args.deal))
+    return emit(replay_text(replay, names_of(replay), deal=args.deal))
+
+
+def emit(text: str) -> int:
+    """Print ``text`` to stdout: :data:`OK`, or :data:`REFUSED` when the reader went away
+    first (``| head``). Then stdout is pointed at the null device, as Python's documentation
+    recommends (the note on SIGPIPE in :mod:`signal`), so that the flush at exit does not
+    fail again with a traceback."""
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return REFUSED
     return OK
 
 

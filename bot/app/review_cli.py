@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 from bot.ai.review import review
 from bot.app.replay_cli import (
-    OK,
     REFUSED,
     add_database_arguments,
+    emit,
     names_of,
     open_game,
 )
@@ -93,10 +93,8 @@ def run(args: argparse.Namespace) -> int:
         print(seat, file=sys.stderr)
         return REFUSED
     names = names_of(replay)
-    print("\n".join(summary_lines(summarize(replay), names)))
-    print()
-    print(review_text(review(replay, seat), names))
-    return OK
+    summary = "\n".join(summary_lines(summarize(replay), names))
+    return emit(f"{summary}\n\n{review_text(review(replay, seat), names)}")
 
 
 def review_main(argv: Sequence[str]) -> int:

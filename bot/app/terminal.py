@@ -1,29 +1,37 @@
 """``cribbage-bot play``: a game of cribbage in the terminal against computer players.
 
-It runs through the same session manager and SQLite store as the Discord bot (a temporary
-database unless ``--db`` names one; a game left unfinished in that file is resumed). You sit in
-seat 1; computers take the other seats. With ``--auto`` a computer plays your seat as well and
-the whole game is printed unattended.
+It runs through the same session manager and store as the Discord bot, and keeps its games
+in a database of its own (:data:`TERMINAL_DB`, or the one ``--db`` names): a game left
+unfinished there is resumed next time, and a finished one is there for ``cribbage-bot replay``
+and ``review`` (the end of the game prints both commands). You sit in seat 1; computers take
+the other seats. With ``--auto`` a computer plays your seat as well and the whole game is
+printed unattended. The seats are named as replay and review name them
+(:func:`bot.app.replay_cli.seat_names`).
 
-Commands at a prompt: card numbers or codes (``1 4``, ``5h qs``), Enter to cut at random,
-``?`` for the coach, ``s`` for the scores, ``q`` to concede, ``h`` for help.
+Commands at a prompt (line editing and history where Python has ``readline``): card numbers or
+codes (``1 4``, ``5h qs``), Enter to cut at random, ``?`` for the coach, ``s`` for the scores,
+``q`` to concede, ``h`` for help.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import enum
 import hashlib
+import os
 import random
+import shlex
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Final, TextIO
 
 from bot.ai import choose_action, coach
+from bot.app.config import database_label
 from bot.app.narrator import Narrator
+from bot.app.replay_cli import TERMINAL_PLAYER, seat_names
 from bot.engine import (
     Action,
     Card,
@@ -45,7 +53,8 @@ from bot.sessions import (
     Refusal,
     StepEvent,
 )
-from db import Store
+from db import Store, StoreError
+from db.pg import is_url
 
 
 class _Input(enum.Enum):
@@ -53,11 +62,15 @@ class _Input(enum.Enum):
 
 
 END_OF_INPUT: Final = _Input.END
-HUMAN = 1
+HUMAN = TERMINAL_PLAYER
 """The terminal player's user id (seat 1, the host)."""
+TERMINAL_DB = Path("cribbage-terminal.db")
+"""Where ``cribbage-bot play`` keeps its games unless ``--db`` names another database: a file
+of its own, so that the games played here stay out of the bot's standings and live tables."""
 CHANNEL = 1
 LEVELS = ("easy", "standard", "expert")
 
+HELP_HINT = " Type h for help."
 HELP = """\
   cards     numbers from your hand (1 4) or codes (5h qs, 10d, a♠)
   Enter     cut the pack at random (when cutting)
@@ -81,8 +94,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
         metavar="PATH_OR_URL",
-        help="the database the game is kept in (default: the configured one, "
-        "CRIBBAGE_DATABASE_URL else CRIBBAGE_DB, default cribbage.db)",
+        help=f"the database the game is kept in (default: {TERMINAL_DB} in this directory); "
+        "an unfinished game there is resumed",
     )
     parser.add_argument("--seed", type=int, help="deal and decide reproducibly")
 
@@ -126,8 +139,8 @@ class Table:
         self.out = out
         self.variant = Variant(args.players, args.partnerships, args.target)
         self._game_id: int | None = None
-        seats = [f"Seat {seat + 1}" for seat in range(self.variant.players)]
-        self.narrator = Narrator(seats, self.variant, out)  # named by _names once seated
+        seats: list[None] = [None] * self.variant.players
+        self.narrator = Narrator(seat_names(seats), self.variant, out)  # renamed once seated
         self.last_discard: tuple[tuple[Card, ...], tuple[Card, ...], bool] | None = None
 
     @property
@@ -157,14 +170,14 @@ class Table:
             action = await self._choose(mine, outcome.view)
             if action is END_OF_INPUT:
                 self.say()
-                where = f"it is saved in {self.args.db}" if self.args.db else "it is not saved"
-                self.say(f"(end of input: the game stops here; {where})")
+                self.say(f"(end of input: the game stops here; {carry_on(self.args)})")
                 return 1
             if action is None:
                 conceded = await self.manager.forfeit(self.game_id, HUMAN)
                 if isinstance(conceded, Outcome):
                     self._tell(conceded)
                 self.say("You conceded the game.")
+                self._where_to_see_it()
                 return 0
             result = await self.manager.act(self.game_id, HUMAN, action, step=mine.step)
             if isinstance(result, Refusal):
@@ -177,7 +190,17 @@ class Table:
                 self.last_discard = (kept, action.cards, own)
             outcome = result
             self._tell(outcome)
+        self._where_to_see_it()
         return 0
+
+    def _where_to_see_it(self) -> None:
+        """The game's number, and the commands that show it again."""
+        db = f" --db {shlex.quote(database_label(database_of(self.args)))}"
+        whose = "the computers'" if self.args.auto else "your"
+        self.say()
+        self.say(f"This was game {self.game_id}. To see it again:")
+        self.say(f"  cribbage-bot replay {self.game_id}{db}   deal by deal")
+        self.say(f"  cribbage-bot review {self.game_id}{db}   {whose} play against the expert's")
 
     async def _open(self) -> Outcome | _Resumed | None:
         """Resume this file's unfinished game, or open a lobby, seat computers, start."""
@@ -188,7 +211,7 @@ class Table:
             self._game_id = current.game_id
             self.variant = current.variant
             self._names(current)
-            self.say(f"Resuming game {current.game_id} ({current.variant.name}).")
+            self.say(f"Resuming game {current.game_id} ({current.variant.name}).{HELP_HINT}")
             self.say(self._scores_line(current))
             return _Resumed(current)
         if current is not None:
@@ -211,19 +234,12 @@ class Table:
             return None
         self._names(outcome.view)
         who = "computers" if self.args.auto else "you"
-        self.say(f"Cribbage, {self.variant.name}: {who} against {level} computer players.")
+        hint = "" if self.args.auto else HELP_HINT
+        self.say(f"Cribbage, {self.variant.name}: {who} against {level} computer players.{hint}")
         return outcome
 
     def _names(self, view: GameView) -> None:
-        names = []
-        for seat in view.seats:
-            if seat is None or not seat.is_computer:
-                names.append(f"Seat 1 ({self.args.level})" if self.args.auto else "Player")
-            elif self.args.auto:
-                names.append(f"Seat {seat.seat + 1} ({seat.level})")
-            else:
-                names.append(f"Computer {seat.seat + 1} ({seat.level})")
-        self.narrator = Narrator(names, self.variant, self.out)
+        self.narrator = Narrator(seat_names(view.seats), self.variant, self.out)
 
     def _tell(self, outcome: Outcome | _Resumed) -> None:
         for step_event in outcome.events:
@@ -266,10 +282,8 @@ class Table:
             return END_OF_INPUT if isinstance(choice, Refusal) else choice
         self._show_position(mine, view)
         while True:
-            self.out.write(self._prompt(mine, view))
-            self.out.flush()
-            line = self.inp.readline()
-            if not line:
+            line = self._read_line(self._prompt(mine, view))
+            if line is None:
                 return END_OF_INPUT
             text = line.strip()
             if text.lower() in ("q", "quit", "concede"):
@@ -288,6 +302,19 @@ class Table:
             if action is not None:
                 return action
             self.say(problem)
+
+    def _read_line(self, prompt: str) -> str | None:
+        """A line typed after ``prompt``; ``None`` at the end of input. At a terminal through
+        :func:`input`, which edits the line and keeps its history when ``readline`` is loaded
+        (:func:`line_editing`)."""
+        if self.inp is sys.stdin and self.out is sys.stdout and self.inp.isatty():
+            try:
+                return input(prompt)
+            except EOFError:
+                return None
+        self.out.write(prompt)
+        self.out.flush()
+        return self.inp.readline() or None
 
     def _show_position(self, mine: PrivateView, view: GameView) -> None:
         if mine.phase is Phase.DISCARD:
@@ -360,28 +387,60 @@ class _Resumed:
         self.finished: Finished | None = None
 
 
+def database_of(args: argparse.Namespace) -> Path | str:
+    """The database the game is kept in: ``--db`` (a file, or a PostgreSQL URL), else
+    :data:`TERMINAL_DB`."""
+    if args.db is None:
+        return TERMINAL_DB
+    return str(args.db) if is_url(args.db) else Path(args.db)
+
+
+def carry_on(args: argparse.Namespace) -> str:
+    """Where an unfinished game stays, and the command that carries it on."""
+    db = database_label(database_of(args))
+    again = "cribbage-bot play" + ("" if args.db is None else f" --db {shlex.quote(db)}")
+    return f"it is kept in {db}; {again} carries it on"
+
+
 async def play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
-    with tempfile.TemporaryDirectory(prefix="cribbage-") as tmp:
-        path = args.db or Path(tmp) / "cribbage.db"
-        store = await Store.open(path)
-        try:
-            return await Table(args, open_manager(store, args.seed), inp, out).run()
-        finally:
-            await store.close()
+    try:
+        store = await Store.open(database_of(args))
+    except StoreError as err:
+        print(err, file=sys.stderr)
+        return 2
+    try:
+        return await Table(args, open_manager(store, args.seed), inp, out).run()
+    finally:
+        await store.close()
+
+
+def line_editing() -> None:
+    """Arrows and history at the prompt: loading ``readline`` (where Python has it) makes
+    :func:`input` edit the line."""
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401
 
 
 def open_manager(store: Store, seed: int | None) -> GameSessionManager:
     """The session manager of a terminal game: computers decide (and shuffle, with a ``seed``)
-    reproducibly; the coach advises."""
+    reproducibly; the coach advises. It serves the tables of no Discord server (a terminal
+    table has none), so a database shared with the bot keeps its Discord games to the bot."""
     if seed is None:
-        return GameSessionManager(store, strategy=make_strategy(seed), coach=coach.hint)
+        return GameSessionManager(
+            store, strategy=make_strategy(seed), coach=coach.hint, owns=_terminal_tables
+        )
     seeds = random.Random(seed)
     return GameSessionManager(
         store,
         strategy=make_strategy(seed),
         coach=coach.hint,
         seed_source=lambda: seeds.getrandbits(64),
+        owns=_terminal_tables,
     )
+
+
+def _terminal_tables(guild_id: int | None) -> bool:
+    return guild_id is None
 
 
 def run(
@@ -393,11 +452,17 @@ def run(
     if args.partnerships and args.players != 4:
         print("cribbage-bot play: --partnerships needs --players 4", file=sys.stderr)
         return 2
+    if stdin is None and sys.stdin.isatty():
+        line_editing()
     try:
         return asyncio.run(play(args, stdin or sys.stdin, out))
     except KeyboardInterrupt:
-        print("\nInterrupted; the game carries on next time.", file=out)
+        print(f"\nInterrupted; {carry_on(args)}.", file=out)
         return 130
+    except BrokenPipeError:  # | head: the reader has gone (as replay_cli.emit explains)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 def main(
