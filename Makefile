@@ -36,5 +36,17 @@ test: lint typecheck
 bench: $(STAMP)
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
+# The container image end to end, apart from `make test`: podman builds a Debian base with
+# debootstrap (once; no registry needed), the bot's image from the Dockerfile and a PostgreSQL
+# image, then the bot's container plays a game against the Discord emulator through a restart,
+# and the build times and image size are printed (deploy/container/game_test.py). podman, runc
+# and debootstrap are installed with apt-get when missing. CONTAINERS_CONF: podman's settings
+# for these machines (deploy/container/containers.conf, docs/admin/deploy.md).
+.PHONY: container-test
+container-test: $(STAMP)
+	deploy/container/install-tools.sh
+	CONTAINERS_CONF=$(CURDIR)/deploy/container/containers.conf PYTHONPATH=$(CURDIR) \
+		$(BIN)/python deploy/container/game_test.py
+
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .mypy_cache
