@@ -41,6 +41,10 @@ async def load(path: Path | str, game_id: int) -> Replay | Refusal:
 
 TERMINAL_PLAYER = 1
 """The user id ``cribbage-bot play`` seats its player under (no Discord account has it)."""
+TERMINAL_DB = Path("cribbage-terminal.db")
+"""Where ``cribbage-bot play`` keeps its games unless ``--db`` names another database: a file
+of its own, so that the games played in the terminal stay out of the bot's standings and live
+tables."""
 
 
 def seat_names(seats: Sequence[SeatView | None]) -> list[str]:
@@ -139,10 +143,10 @@ def open_game(args: argparse.Namespace, command: str) -> tuple[Replay, int] | in
         print(err, file=sys.stderr)
         return CANNOT_RUN
     if isinstance(target, Path) and not target.is_file():
-        where = "--db" if db is not None else "CRIBBAGE_DB"
+        where = "given with --db" if db is not None else "CRIBBAGE_DB, default cribbage.db"
         print(
-            f"cribbage-bot {command}: no database at {target} ({where}). Name the bot's "
-            "database with --db PATH_OR_URL, or play a game first (cribbage-bot play).",
+            f"cribbage-bot {command}: no database at {target} ({where}). Name one with "
+            f"--db PATH_OR_URL (cribbage-bot play keeps its games in {TERMINAL_DB}).",
             file=sys.stderr,
         )
         return CANNOT_RUN

@@ -31,7 +31,7 @@ from typing import Final, TextIO
 from bot.ai import choose_action, coach
 from bot.app.config import database_label
 from bot.app.narrator import Narrator
-from bot.app.replay_cli import TERMINAL_PLAYER, seat_names
+from bot.app.replay_cli import TERMINAL_DB, TERMINAL_PLAYER, seat_names
 from bot.engine import (
     Action,
     Card,
@@ -64,9 +64,6 @@ class _Input(enum.Enum):
 END_OF_INPUT: Final = _Input.END
 HUMAN = TERMINAL_PLAYER
 """The terminal player's user id (seat 1, the host)."""
-TERMINAL_DB = Path("cribbage-terminal.db")
-"""Where ``cribbage-bot play`` keeps its games unless ``--db`` names another database: a file
-of its own, so that the games played here stay out of the bot's standings and live tables."""
 CHANNEL = 1
 LEVELS = ("easy", "standard", "expert")
 
@@ -142,6 +139,7 @@ class Table:
         seats: list[None] = [None] * self.variant.players
         self.narrator = Narrator(seat_names(seats), self.variant, out)  # renamed once seated
         self.last_discard: tuple[tuple[Card, ...], tuple[Card, ...], bool] | None = None
+        self.cuts = random.Random(args.seed)  # Enter cuts at random: reproducibly with --seed
 
     @property
     def game_id(self) -> int:
@@ -233,7 +231,7 @@ class Table:
             self.say(outcome.message)
             return None
         self._names(outcome.view)
-        who = "computers" if self.args.auto else "you"
+        who = "computers" if self.args.auto else "you (Player 1)"
         hint = "" if self.args.auto else HELP_HINT
         self.say(f"Cribbage, {self.variant.name}: {who} against {level} computer players.{hint}")
         return outcome
@@ -342,7 +340,7 @@ class Table:
         legal = mine.legal_actions
         if mine.phase in (Phase.CUT_FOR_DEAL, Phase.CUT_FOR_STARTER):
             if not text:
-                return random.choice(legal), ""
+                return self.cuts.choice(legal), ""
             if text.isdigit() and Cut(int(text)) in legal:
                 return Cut(int(text)), ""
             return None, "Press Enter to cut, or give a depth in range."

@@ -75,10 +75,10 @@ def test_a_missing_database_is_named_and_not_created(games, tmp_path, monkeypatc
     missing = tmp_path / "missing.db"
     assert replay_main(["1", "--db", str(missing)]) == 2
     err = capsys.readouterr().err
-    assert f"no database at {missing} (--db)" in err and "Traceback" not in err
+    assert f"no database at {missing} (given with --db)" in err and "Traceback" not in err
     monkeypatch.setenv("CRIBBAGE_DB", str(missing))
     assert replay_main(["1"]) == 2
-    assert f"no database at {missing} (CRIBBAGE_DB)" in capsys.readouterr().err
+    assert f"no database at {missing} (CRIBBAGE_DB, default cribbage.db)" in capsys.readouterr().err
     assert not missing.exists()
 
 

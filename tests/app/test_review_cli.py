@@ -66,7 +66,7 @@ def test_a_missing_database_is_named_and_not_created(tmp_path, monkeypatch, caps
     missing = tmp_path / "missing.db"
     monkeypatch.setenv("CRIBBAGE_DB", str(missing))
     assert review_main(["1"]) == 2
-    assert f"no database at {missing} (CRIBBAGE_DB)" in capsys.readouterr().err
+    assert f"no database at {missing} (CRIBBAGE_DB, default cribbage.db)" in capsys.readouterr().err
     assert not missing.exists()
 
 

@@ -64,7 +64,7 @@ def test_a_scripted_game_on_stdin():
     script = "h\ns\n" + "?\n1 2\n1\n\n" * 300
     code, text = run(["--seed", "5", "--level", "easy", "--target", "61"], script)
     assert code == 0
-    assert text.startswith("Cribbage, 2 players, to 61: you against easy computer players.")
+    assert text.startswith("Cribbage, 2 players, to 61: you (Player 1) against easy computer")
     assert "Type h for help." in text.splitlines()[0]  # said before the first prompt
     assert "  h         this help" in text
     assert "Your hand: 1) " in text
@@ -72,6 +72,16 @@ def test_a_scripted_game_on_stdin():
     assert "Lay the " in text
     assert "Player 1 plays " in text
     assert " won " in final_line(text)
+
+
+def test_a_scripted_game_is_reproducible_with_a_seed(tmp_path):
+    """Enter cuts at random, the same way again with the same --seed."""
+    script = "\n1 2\n" + "1\n\n" * 100 + "q\n"
+    args = ["--seed", "8", "--target", "61", "--db"]
+    first = run([*args, str(tmp_path / "a.db")], script)[1]
+    assert "Player 1 cuts " in first
+    again = run([*args, str(tmp_path / "b.db")], script)[1]
+    assert again == first.replace("a.db", "b.db")
 
 
 def test_bad_input_is_explained_and_asked_again():
