@@ -15,10 +15,13 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.app.operations import OperationError, backup, check
+from bot.app import operations
+from bot.app.operations import OperationError, backup, check, describe
 from bot.engine import Variant
-from db import MIGRATIONS, Store
-from tests.db.test_startup import read_only
+from db import LATEST_VERSION, MIGRATIONS, Store
+from db.connection import ProcessLock
+from tests.db.test_startup import a_database_with_a_lobby, read_only
+from tests.support.postgres import connect
 from tests.support.sessions import (
     BOB,
     CAROL,
@@ -171,14 +174,19 @@ def test_python_m_bot_check_exit_statuses(tmp_path, played):
     assert "Traceback" not in good.stderr + bad.stderr + refused.stderr + damaged.stderr
 
 
-async def test_check_upgrades_a_copy_of_an_older_database_not_the_file(tmp_path):
-    path = tmp_path / "old.db"
+def an_older_database(path: Path) -> Path:
+    """A database of the schema before this version's."""
     conn = sqlite3.connect(path, isolation_level=None)
     for migration in MIGRATIONS[:-1]:
         for statement in migration.statements:
             conn.execute(statement)
     conn.execute(f"PRAGMA user_version = {MIGRATIONS[-2].version}")
     conn.close()
+    return path
+
+
+async def test_check_upgrades_a_copy_of_an_older_database_not_the_file(tmp_path):
+    path = an_older_database(tmp_path / "old.db")
     before = digest(path)
     report = await check(path)
     assert report.ok and report.upgraded_copy
@@ -324,4 +332,181 @@ def test_backup_and_check_read_cribbage_db_from_the_environment(
     assert main(["check"]) == 0
     out = capsys.readouterr().out
     assert f"Backed up {path} to copy.db" in out and f"{path}: schema version" in out
-    assert main(["chekc"]) == 2 and "unknown command 'chekc'" in capsys.readouterr().err
+    assert main(["chekc"]) == 2 and "invalid choice: 'chekc'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------- the configured database
+
+
+def configure(monkeypatch, tmp_path: Path, database: Path | str) -> Path:
+    """The environment of an operator whose bot keeps its games in ``database``, working in
+    ``tmp_path``, where a stale ``cribbage.db`` (another database) lies; that file."""
+    for name in ("CRIBBAGE_DB", "CRIBBAGE_DATABASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    if isinstance(database, str):
+        monkeypatch.setenv("CRIBBAGE_DATABASE_URL", database)
+    else:
+        monkeypatch.setenv("CRIBBAGE_DB", str(database))
+    monkeypatch.chdir(tmp_path)
+    stale = tmp_path / "cribbage.db"
+    asyncio.run(a_database_with_a_lobby(stale))
+    return stale
+
+
+def first_line(out: str) -> str:
+    return out.splitlines()[0]
+
+
+def test_check_replays_the_configured_database_on_sqlite_and_postgresql(
+    tmp_path, database, monkeypatch, capsys
+):
+    ids = asyncio.run(a_played_database(database))
+    stale = configure(monkeypatch, tmp_path, database)
+    before = digest(stale)
+    assert main(["check"]) == 0, capsys.readouterr()
+    out = capsys.readouterr().out
+    assert first_line(out) == describe(database)
+    assert "Games: 3 (1 active, 1 finished, 1 lobby); 2 logs replayed" in out
+    assert out.rstrip().endswith("OK: no problem found.")
+    with connect(database) as conn:
+        conn.execute(
+            "UPDATE results SET final_score = final_score + 5 WHERE game_id = ?",
+            (ids["finished"],),
+        )
+    if not isinstance(database, str):
+        conn.close()
+    # The same database named explicitly, with nothing configured.
+    monkeypatch.delenv("CRIBBAGE_DB", raising=False)
+    monkeypatch.delenv("CRIBBAGE_DATABASE_URL", raising=False)
+    assert main(["check", "--db", str(database)]) == 1
+    out = capsys.readouterr().out
+    assert first_line(out) == describe(database)
+    assert f"PROBLEM game {ids['finished']} (finished): seat" in out
+    assert digest(stale) == before
+
+
+def test_the_operator_commands_name_postgresql_without_its_password(tmp_path, monkeypatch, capsys):
+    url = "postgresql://bot:s3cret@db.example:5432/cribbage?schema=club"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.setattr(operations, "PG_BIN_DIRS", "/nonexistent")
+    assert main(["backup", "nightly.dump", "--db", url]) == 2
+    out, err = capsys.readouterr()
+    assert first_line(out) == (
+        "Database: postgresql://bot:***@db.example:5432/cribbage?schema=club (PostgreSQL)"
+    )
+    assert "pg_dump --format=custom --schema=club --file=nightly.dump" in err
+    assert "--dbname=postgresql://bot@db.example:5432/cribbage" in err and "PGPASSWORD" in err
+    assert "s3cret" not in out + err and not Path("nightly.dump").exists()
+    assert main(["check", "--db", "mysql://bot:s3cret@db/x"]) == 2
+    err = capsys.readouterr().err
+    assert "is not a PostgreSQL URL" in err and "s3cret" not in err
+
+
+@pytest.mark.parametrize("command", [["check"], ["backup", "copy.db"], ["prune", "--days", "5"]])
+def test_a_missing_sqlite_database_is_refused_and_not_created(
+    tmp_path, monkeypatch, capsys, command
+):
+    for name in ("CRIBBAGE_DB", "CRIBBAGE_DATABASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(command) == 2
+    out, err = capsys.readouterr()
+    assert first_line(out) == "Database: cribbage.db (SQLite)"
+    assert "There is no database at cribbage.db; nothing was done and nothing was created" in err
+    assert "Traceback" not in err and list(tmp_path.iterdir()) == []
+
+
+def test_backup_of_postgresql_is_a_pg_dump_that_pg_restore_brings_back(
+    tmp_path, postgres_server, monkeypatch, capsys
+):
+    url = postgres_server.migrated_url()
+    try:
+        ids = asyncio.run(a_played_database(url))
+        stale = configure(monkeypatch, tmp_path, url)
+        before = digest(stale)
+        assert main(["backup", "nightly.dump"]) == 0, capsys.readouterr().err
+        out = capsys.readouterr().out
+        assert first_line(out) == describe(url)
+        assert f"Backed up {url} to nightly.dump:" in out and "3 games" in out
+        assert (tmp_path / "nightly.dump").read_bytes()[:5] == b"PGDMP"  # pg_dump's custom format
+        assert digest(stale) == before and sorted(p.name for p in tmp_path.iterdir()) == [
+            "cribbage.db",
+            "nightly.dump",
+        ]
+
+        # A game started after the backup; the restore brings the database back as it was.
+        asyncio.run(a_lobby(url))
+        restore = operations.find_pg_program("pg_restore")
+        assert restore is not None
+        done = subprocess.run(
+            [str(restore), "--clean", "--if-exists", f"--dbname={url}", "nightly.dump"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert main(["check"]) == 0
+        out = capsys.readouterr().out
+        assert "Games: 3 (1 active, 1 finished, 1 lobby); 2 logs replayed" in out, out
+        assert ids["lobby"] == 3
+    finally:
+        postgres_server.give_back(url)
+
+
+async def a_lobby(target: Path | str) -> None:
+    store = await Store.open(target)
+    try:
+        await store.games.create_lobby(
+            guild_id=1,
+            channel_id=99,
+            host_id=DAVE,
+            players=2,
+            partnerships=False,
+            target=121,
+            now=0.0,
+        )
+    finally:
+        await store.close()
+
+
+# ---------------------------------------------------------------------- migrate
+
+
+def test_migrate_creates_then_finds_the_database_up_to_date(databases, monkeypatch, capsys):
+    target = databases("migrated", fresh=True)
+    assert main(["migrate", "--db", str(target)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        describe(target),
+        "Schema version before: none (no database yet)",
+        f"Schema version after: {LATEST_VERSION} (created.)",
+    ]
+    assert main(["migrate", "--db", str(target)]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        f"Schema version before: {LATEST_VERSION}",
+        f"Schema version after: {LATEST_VERSION} (up to date; nothing was changed.)",
+    ]
+
+
+def test_migrate_upgrades_an_older_file_unless_a_bot_runs_on_it(tmp_path, capsys):
+    path = an_older_database(tmp_path / "old.db")
+    lock = ProcessLock.take(path)  # as the running bot holds it
+    try:
+        assert main(["migrate", "--db", str(path)]) == 2
+        assert "is already in use" in capsys.readouterr().err
+    finally:
+        lock.release()
+    assert main(["migrate", "--db", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        f"Schema version before: {MIGRATIONS[-2].version}",
+        f"Schema version after: {LATEST_VERSION} (migrated.)",
+    ]
+
+
+def test_prune_refuses_an_older_schema_rather_than_upgrading_it(tmp_path, capsys):
+    path = an_older_database(tmp_path / "old.db")
+    before = digest(path)
+    assert main(["prune", "--days", "1", "--db", str(path)]) == 2
+    assert "cribbage-bot migrate" in capsys.readouterr().err
+    assert digest(path) == before

@@ -206,7 +206,7 @@ async def test_a_second_bot_on_the_same_sqlite_file_is_refused_until_the_first_d
             stderr=asyncio.subprocess.DEVNULL,
         )
         try:
-            await emu.wait_ready(timeout=60)
+            await emu.wait_ready(require_commands=False, timeout=60)
             session = emu.gateway.target()
             status, stderr = await start_bot(emu, database)
             assert emu.gateway.target() is session and session.connected

@@ -9,9 +9,11 @@ import time
 from pathlib import Path
 
 from bot.__main__ import main
-from bot.app.operations import check
+from bot.app.operations import check, describe
 from bot.app.retention import DAY, prune
 from db import Store
+from tests.app.test_operations import configure, digest
+from tests.support.postgres import connect
 from tests.support.sessions import play_one, play_to_end, running, started_game
 
 
@@ -67,4 +69,46 @@ def test_prune_command_line(tmp_path, capsys):
     assert "--days must be 0 or more" in capsys.readouterr().err
     missing = tmp_path / "nowhere" / "x.db"
     assert main(["prune", "--days", "5", "--db", str(missing)]) == 2
-    assert "Traceback" not in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"There is no database at {missing}" in err and "Traceback" not in err
+    assert not missing.parent.exists()
+
+
+def test_prune_works_on_the_configured_database_not_a_file_in_the_directory(
+    tmp_path, database, monkeypatch, capsys
+):
+    """With CRIBBAGE_DATABASE_URL (or CRIBBAGE_DB) set, a stale cribbage.db where the command
+    runs is left alone: the bot's own database is pruned, SQLite or PostgreSQL."""
+    finished, active = asyncio.run(two_games(database))
+    stale = configure(monkeypatch, tmp_path, database)
+    before = digest(stale)
+    assert main(["prune", "--days", "0"]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        describe(database),
+        "Dropped the moves of 1 game that ended more than 0 days ago.",
+    ]
+    assert asyncio.run(facts(database, finished))[2] is True
+    assert asyncio.run(facts(database, active))[0] > 0
+    assert digest(stale) == before
+
+
+def test_prune_of_a_postgresql_schema_that_does_not_exist_creates_nothing(
+    tmp_path, postgres_server, monkeypatch, capsys
+):
+    url = postgres_server.url()  # a schema nothing has created
+    schema = url.rsplit("schema=", 1)[1]
+    monkeypatch.chdir(tmp_path)
+    assert main(["prune", "--days", "5", "--db", url]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [describe(url)]
+    assert f"schema {schema} holds no cribbage tables" in err and "cribbage-bot migrate" in err
+    conn = connect(postgres_server.url("public"))
+    try:
+        found = conn.execute(
+            "SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = ?", (schema,)
+        ).fetchone()
+    finally:
+        conn.close()
+    assert found == (0,)
+    assert list(tmp_path.iterdir()) == []
