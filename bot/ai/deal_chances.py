@@ -2,9 +2,9 @@
 table and measured distributions of :mod:`bot.ai.winchance`: what the expert weighs near the end
 (:func:`discard_chance`, :func:`play_chances`) and what the after-game review reports.
 
-A deal is valued stage by stage in the order it is scored (RULES.md 7): the pegging as measured
-in self-play (who reaches first while both do: even odds), then the pone's hand, then the
-dealer's hand and crib, then the table's chance for the next deal.
+A deal is valued stage by stage in the order it is scored (docs/players/rules.md, "Winning"): the
+pegging as measured in self-play (who reaches first while both do: even odds), then the pone's hand,
+then the dealer's hand and crib, then the table's chance for the next deal.
 """
 
 from __future__ import annotations

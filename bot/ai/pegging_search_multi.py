@@ -25,12 +25,12 @@ worlds than that are left (the others' cards split them at every turn, three tim
 of its own in a four-handed game), the seat lays as the model would, rather than pick the best
 card for a handful of worlds it would then as good as see.
 
-The go rules are the engine's (RULES.md, :meth:`bot.engine.Game._play`): after a card the turn
-passes to the first seat to the left that can lay without passing 31 (the seat that laid
-included, last); a seat that cannot is passed over until the count is reset. When nobody can lay,
-the last to lay pegs 1 (the go, or the last card); reaching 31 pegs 2 (in the card's points) and
-is never also a go. After a reset the seat to the left of the last to lay leads, skipping seats
-with no cards.
+The go rules are the engine's (:meth:`bot.engine.Game._play`; docs/players/rules.md, "The
+play"): after a card the turn passes to the first seat to the left that can lay without passing
+31 (the seat that laid included, last); a seat that cannot is passed over until the count is
+reset. When nobody can lay, the last to lay pegs 1 (the go, or the last card); reaching 31 pegs
+2 (in the card's points) and is never also a go. After a reset the seat to the left of the last
+to lay leads, skipping seats with no cards.
 
 Near the end of a partnership game an ``ending`` values the play instead of its points (the
 chance to win: :class:`bot.ai.team_ending.TeamEnding`): every line of the search runs to the end

@@ -1,12 +1,12 @@
 """Near the end of a partnership game, the chance to win of a way to lay away (issue 16 item 3
 for four players in two sides), from the partnership table of :mod:`bot.ai.winchance`.
 
-The deal is valued in the order it is scored (RULES.md 7), as :mod:`bot.ai.deal_chances` does
-for two players: the play as measured in partnership self-play (each side's pegging; who
-reaches first while both do: even odds), moved by the kept cards' pegging prospects; then the
-hands in counting order, to the dealer's left first, so the sides alternate (the pone side's,
-the dealer side's, the pone side's, the dealer's with the crib): the seat's own hand exactly
-over every starter it has not seen, the others' as measured; each of the first three either
+The deal is valued in the order it is scored (docs/players/rules.md, "Winning"), as
+:mod:`bot.ai.deal_chances` does for two players: the play as measured in partnership self-play (each
+side's pegging; who reaches first while both do: even odds), moved by the kept cards' pegging
+prospects; then the hands in counting order, to the dealer's left first, so the sides alternate (the
+pone side's, the dealer side's, the pone side's, the dealer's with the crib): the seat's own hand
+exactly over every starter it has not seen, the others' as measured; each of the first three either
 puts its side out or adds its mean below the need, the dealer's hand and crib are read point by
 point; a game nobody wins goes on from the table, the pone side dealing.
 """

@@ -1,9 +1,9 @@
 """The end of a partnership play-out near the end of the game, in chances to win.
 
-Near the end of a partnership game (:func:`bot.ai.expert_pegging.near_the_end`) a point is not
-worth a point: a side that reaches the target wins at once (RULES.md 7), and the show goes in
-counting order, the hand to the dealer's left first, so the sides' hands alternate (the pone
-side's, the dealer side's, the pone side's, the dealer's, then the crib). The expert's
+Near the end of a partnership game (:func:`bot.ai.expert_pegging.near_the_end`) a point is not worth
+a point: a side that reaches the target wins at once (docs/players/rules.md, "Winning"), and the
+show goes in counting order, the hand to the dealer's left first, so the sides' hands alternate (the
+pone side's, the dealer side's, the pone side's, the dealer's, then the crib). The expert's
 partnership play-outs (:func:`bot.ai.playouts.multi_rollout`) then stop when a side reaches its
 need, and a play that ends with nobody out is valued by :class:`WorldEnding`:
 

@@ -15,9 +15,10 @@ How the table is made (deterministic from ``--seed``):
    hands alternate, the pone side's first), the crib.
 2. **A dynamic programme over the points each side still needs.** With the dealer needing ``x``
    and the pone ``y``, a deal is won at once by the side that first reaches its need in the
-   deal's order (RULES.md 7: nothing after that is scored); otherwise the deal moves the game to
-   (``y - pone's points``, ``x - dealer's points``) with the deal passing to the pone. Every deal
-   scores at least 1 (the last card), so the needs fall and the table is filled by their sum.
+   deal's order (nothing after that is scored: docs/players/rules.md, "Winning"); otherwise the
+   deal moves the game to (``y - pone's points``, ``x - dealer's points``) with the deal passing
+   to the pone. Every deal scores at least 1 (the last card), so the needs fall and the table is
+   filled by their sum.
    ``W(x, y)``, the dealer's chance, depends on the needs only: the 61 game reads the same table.
 
 The per-deal points do not depend on the score (a simplification: near the end real players

@@ -23,7 +23,7 @@ class ScoreReason(enum.Enum):
     LAST_CARD = "last card"
     HAND = "hand"
     CRIB = "crib"
-    MUGGINS = "muggins"  # points an opponent missed in their count (RULES.md 9)
+    MUGGINS = "muggins"  # points an opponent missed in their count (docs/players/muggins.md)
 
 
 @dataclass(frozen=True, slots=True)

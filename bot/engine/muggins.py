@@ -1,4 +1,5 @@
-"""Muggins (RULES.md 9): with it on, each hand's owner counts it; an opponent may take a miss.
+"""Muggins (docs/players/muggins.md): with it on, each hand's owner counts it; an opponent may
+take a miss.
 
 After the last card of the play the game enters :attr:`Phase.SHOW`. In counting order (the pone
 first … the dealer, then the dealer again for the crib) the owner of each hand makes one

@@ -1,4 +1,4 @@
-"""The game variants of RULES.md: 2, 3 or 4 players, partnerships, 121 or 61 points."""
+"""The game variants (docs/players/rules.md): 2, 3 or 4 players, partnerships, 121 or 61 points."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ class Variant:
     partnerships: bool = False
     target: int = 121
     muggins: bool = False
-    """RULES.md 9: players count their own hands; an opponent may take the points they miss."""
+    """Muggins (docs/players/muggins.md): players count their own hands; an opponent may take the
+    points they miss."""
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):

@@ -126,7 +126,8 @@ def _hole_x(column: int) -> float:
 
 
 def skunk_lines(target: int) -> dict[int, str]:
-    """The skunk lines of a game to ``target`` (RULES.md 8): first hole above it -> caption."""
+    """The skunk lines of a game to ``target`` (docs/players/rules.md, "Skunks"): first hole
+    above it -> caption."""
     variant = Variant(target=target)
     lines = {variant.skunk_line: f"skunk line {variant.skunk_line}"}
     if variant.double_skunk_line:
