@@ -194,10 +194,11 @@ async def test_check_upgrades_a_copy_of_an_older_database_not_the_file(tmp_path)
     assert digest(path) == before
 
 
-async def test_check_while_games_are_played_sees_one_moment_and_no_false_problem(tmp_path):
+async def test_check_while_games_are_played_sees_one_moment_and_no_false_problem(database):
     """Each game's snapshot and log are read from the same moment, whatever is committed
-    between the two reads (the clicks run on the same event loop as the check)."""
-    path = tmp_path / "cribbage.db"
+    between the two reads (the clicks run on the same event loop as the check); on SQLite and
+    on PostgreSQL."""
+    path = database
     rng = random.Random(3)
     async with running(path, seed_source=lambda: 99) as manager:
         games = [
