@@ -69,9 +69,9 @@ def explain(err: sqlite3.Error, path: Path, doing: str) -> StoreError:
         return DatabaseCorrupt(
             f"The database {path} is damaged ({says}, while {doing}). cribbage-bot did not "
             "change it. Stop the bot, keep a copy of the damaged file, restore your latest "
-            "backup over it and run `python -m bot check` before starting again (README: "
-            "Backups and restore). Do not start the bot on a new file: it would begin with no "
-            "games and no standings."
+            "backup over it and run `cribbage-bot check` before starting again "
+            "(docs/admin/operations.md: Restore). Do not start the bot on a new file: it would "
+            "begin with no games and no standings."
         )
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return DatabaseBusy(
