@@ -129,14 +129,16 @@ def start_postgres(name: str, port: int, password: str) -> None:
     raise Failure(f"PostgreSQL did not become ready:\n{(logs.stdout + logs.stderr)[-3000:]}")
 
 
-def start_bot(name: str, emulator_url: str, database_url: str, http_port: int) -> None:
+def start_bot(name: str, emulator_url: str, *database: str) -> None:
+    """The image's bot in container ``name``, launched at the emulator; ``database``: the
+    podman options that give it its database (an --env with the URL, or a --volume)."""
     from tests.support.discord_players import TOKEN
 
     podman(
         "run", "--detach", "--name", name, "--network", "host",
         "--volume", f"{ROOT / 'tests'}:{CONTAINER_TESTS}/tests:ro", "--workdir", CONTAINER_TESTS,
-        "--env", f"DISCORD_TOKEN={TOKEN}", "--env", f"CRIBBAGE_DATABASE_URL={database_url}",
-        "--env", f"CRIBBAGE_HTTP_PORT={http_port}", "--env", "CRIBBAGE_HTTP_HOST=127.0.0.1",
+        "--env", f"DISCORD_TOKEN={TOKEN}", *database,
+        "--env", f"CRIBBAGE_HTTP_PORT={free_port()}", "--env", "CRIBBAGE_HTTP_HOST=127.0.0.1",
         "--entrypoint", "python3", BOT_IMAGE,
         "-m", "tests.support.emulator.launch", "--url", emulator_url, "-m", "bot",
     )
@@ -257,7 +259,9 @@ async def game(args: argparse.Namespace, pg_port: int, password: str) -> None:
         alice = emu.add_user("alice")
         with container(name):
             began = time.perf_counter()
-            await asyncio.to_thread(start_bot, name, emu.url, database_url, free_port())
+            await asyncio.to_thread(
+                start_bot, name, emu.url, "--env", f"CRIBBAGE_DATABASE_URL={database_url}"
+            )
             first = await wait_connected(emu, name, set())
             figure("bot container start to ready", f"{time.perf_counter() - began:.1f}", "s")
             said = await wait_healthy(name)
@@ -310,11 +314,34 @@ async def game(args: argparse.Namespace, pg_port: int, password: str) -> None:
                 raise Failure(f"the bot's log has a traceback:\n{logs[-4000:]}")
             if "Shutting down" not in logs:
                 raise Failure(f"the restart did not shut the bot down cleanly:\n{logs[-4000:]}")
-            del second
-    deals, best = await check_database(database_url, game_id)
-    figure("game deals", deals, "deals")
-    figure("winner's score", best, "points")
-    figure("game finished across a restart", "yes")
+            known = {first, second}
+        deals, best = await check_database(database_url, game_id)
+        figure("game deals", deals, "deals")
+        figure("winner's score", best, "points")
+        figure("game finished across a restart", "yes")
+        await sqlite_on_the_volume(emu, known)
+
+
+async def sqlite_on_the_volume(emu, known: set[str]) -> None:
+    """The image as ``docker run -v VOLUME:/data`` runs it, with no database setting: its
+    unprivileged user makes the SQLite database on a new named volume, and /healthz (a write
+    to the database among its checks) passes."""
+    name = f"cribbage-container-test-sqlite-{os.getpid()}"
+    volume = f"{name}-data"
+    podman("volume", "rm", "--force", volume, check=False)
+    try:
+        with container(name):
+            await asyncio.to_thread(start_bot, name, emu.url, "--volume", f"{volume}:/data")
+            await wait_connected(emu, name, known)
+            said = await wait_healthy(name)
+            if said not in ("healthy", "none"):
+                raise Failure(f"the HEALTHCHECK failed on SQLite in /data: {said}")
+            made = podman("exec", name, "test", "-s", "/data/cribbage.db", check=False)
+            if made.returncode != 0:
+                raise Failure(f"no database in /data:\n{bot_logs(name)[-4000:]}")
+            figure("SQLite on the /data volume", said)
+    finally:
+        podman("volume", "rm", "--force", volume, check=False)
 
 
 def main(argv: list[str] | None = None) -> int:
