@@ -39,9 +39,10 @@ import tempfile
 import time
 import urllib.parse
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot.app.config import ConfigError, database_label, database_target
 from bot.app.verify import verify_game
@@ -502,7 +503,10 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def run_on_database(
-    given: Target | None, work: Callable[[Target], Awaitable[int]], *, problem: int = CANNOT_RUN
+    given: Target | None,
+    work: Callable[[Target], Coroutine[Any, Any, int]],
+    *,
+    problem: int = CANNOT_RUN,
 ) -> int:
     """Resolve the database (``given``, else the configured one), say which it is, then run
     ``work`` on it; one paragraph on stderr and exit 2 when it cannot (``problem`` for a
