@@ -107,10 +107,8 @@ def removal_options(
     """Options with the card-removal crib model where it helps (our own crib, two-handed),
     else the tables.
 
-    Measured against a ``standard`` opponent on the same deals (3,500 as dealer and as many as
-    pone, exact expectations): in our own crib the removal model chose better than the table
-    (+0.008 to +0.023 points a deal over three samples), in the opponent's crib it chose worse
-    (-0.006 to -0.033), so there the table decides.
+    In our own crib the removal model chooses better than the table; in the opponent's crib it
+    chose worse, so there the table decides (docs/research/measurements.md, "The discards").
 
     With ``pegging`` (two-handed) each option also carries the kept cards' pegging prospects
     (:func:`~bot.ai.pegging_prospects.pegging_prospect`; ``dealer``: whether we deal; by
@@ -145,27 +143,21 @@ def removal_options(
 
 
 PEGGING_WEIGHT = 1.0
-"""Two-handed, how much a point of the kept cards' pegging prospects counts against a point of
-hand or crib (a switch for measuring: on 4,000 duplicate deals against ``standard``, 1.5 lost
-0.037 ± 0.030 points a deal and 0.7 lost 0.012 ± 0.026, so a point is a point)."""
+"""Two-handed, how much a point of the kept cards' pegging prospects counts against a point of hand
+or crib: a point is a point (heavier and lighter weights both lost; docs/research/measurements.md,
+"The discards")."""
 
 MULTI_PEGGING = True
-"""With 3 or 4 players, whether the expert weighs the pegging prospects of the cards it keeps
-(a switch for measuring). In partnerships they trade show for play: off, an expert team
-against a standard team (2,000 duplicate deals from seed 540000) pegged 0.159 ± 0.077 a deal
-less and showed 0.164 more, +0.005 ± 0.100 in all."""
+"""With 3 or 4 players, whether the expert weighs the pegging prospects of the cards it keeps (a
+switch for measuring). In partnerships they trade show for play, about level in all at a full point,
+hence :data:`PEGGING_WEIGHT_PARTNERS` (docs/research/measurements.md, "The discards")."""
 
 PEGGING_WEIGHT_PARTNERS = 0.5
-"""In partnerships, how much a point of the kept cards' pegging prospects counts against a point
-of hand or crib (with :data:`MULTI_PEGGING`; three or four each for themselves: a point). At a
-full point the team traded 0.164 of show for 0.159 of play (against none, above); the show given
-up grows with the square of the weight and the play gained about linearly, which put the best
-near half a point, +0.04 a deal. Measured, half against a full point (2,000 duplicate deals from
-seed 540000): pegging -0.048 ± 0.050, hands +0.038 ± 0.024, cribs +0.063 ± 0.037, **+0.053 ±
-0.065 in all**: as predicted, though not beyond doubt on its own. In games the expert team won
-52.5% of 6,000 (``benchmarks/ai.py --games-partners 2000``, pairs from 10000, 12000 and
-14000) where at a full point it had won 53.2% of 6,000: -0.7 ± 1.8 points of percentage, too
-little to tell either way, so the duplicate deals' figure decides."""
+"""In partnerships, how much a point of the kept cards' pegging prospects counts against a point of
+hand or crib (with :data:`MULTI_PEGGING`; three or four each for themselves: a point). The show
+given up grows with the square of the weight and the play gained about linearly, which puts the best
+near half a point; measured so on duplicate deals (docs/research/measurements.md, "The
+discards")."""
 
 MULTI_REMOVAL = {True: True, False: True}
 """With 3 or 4 players, whether the expert values the crib with the card-removal model (per

@@ -31,11 +31,8 @@ EXPERT_SAMPLES_TWO = 64
 PLAYOUT_STAGES: tuple[int, ...] = (96, 192)
 """With 3 or 4 players where the expert plays each card out (near the end of a partnership
 game, or with a search switched off), the worlds dealt before it looks whether one card is
-clearly best (:data:`SEARCH_CLEAR`), then more up to the next. Far from the end, where the
-play-outs served partnerships until the search replaced them: 192 on a close choice pegged
-+0.04 ± 0.10 points a deal over 96 (2,000 duplicate partnership deals,
-``benchmarks/duplicate.py``; all 192 every time, +0.04 ± 0.10 too); (192, 384) +0.03 ± 0.13
-and 1,000 worlds -0.02 ± 0.26 (1,000 and 300 deals), but 64 worlds -0.21 ± 0.16."""
+clearly best (:data:`SEARCH_CLEAR`), then more up to the next. Fewer worlds lost points; more
+gained nothing to be seen (docs/research/measurements.md, "Three and four players")."""
 ENDGAME_CRIB = 4.7
 ENDGAME_REACH = 31
 """Points from the target within which the expert plays for the win, not the points."""
@@ -43,24 +40,17 @@ SEARCH = True
 """Two-handed and far from the end, the expert searches what it may know
 (:mod:`bot.ai.pegging_search`); off: one play-out per world and card (a switch for measuring)."""
 SEARCH_WORLDS = 400
-"""Worlds the two-handed search deals (:func:`bot.ai.inference.weighted_worlds`). 800 (stages
-200, 400) pegged +0.052 ± 0.053 a deal more as dealer against the yardstick and +0.032 ± 0.058
-as pone (1,200 paired deals from seed 110000), 1,200 (300, 600) +0.068 ± 0.054 and -0.005 ±
-0.062, for 1.6 and 1.9 times the time; up to 800 in stages of 100, 200 and 400 +0.043 ±
-0.052 and +0.028 ± 0.057 for 1.36 times, with the p99 of the 800 (the close choices are the
-slow ones), but on 1,200 more deals (seed 120000) +0.007 ± 0.046 and -0.053 ± 0.041: not a
-gain to be seen, for more time than the time goals leave room for."""
+"""Worlds the two-handed search deals at most (:func:`bot.ai.inference.weighted_worlds`), in the
+stages of :data:`SEARCH_STAGES`. More worlds showed no gain that held up on other deals, for more
+time than the decision-time goals leave room for (docs/research/measurements.md, "How many
+worlds")."""
 DEALER_AGAINST = 0.8
 """Two-handed and far from the end, the expert's dealer counts the pone's pegging points at this
-weight against its own (the pone counts the dealer's in full). At 1 the expert dealer was the
-cautious side: against the yardstick's pone it pegged 0.10 ± 0.07 a deal less than the yardstick did
-as dealer, and gave 0.23 ± 0.08 less away (1,800 deals). At 0.8, paired on the same deals: against
-``standard`` (600 deals from seed 130000, ``benchmarks/yardstick.py --against standard``) the
-expert's dealer edge +0.158 ± 0.069 a deal, its pone edge (which its dealer's points given away come
-off) -0.077 ± 0.073, the pair +0.082 ± 0.081; at 0.9 +0.095 and -0.032, at 0.6 +0.195 and -0.250.
-Against the yardstick (2,400 deals from seeds 110000 and 120000) +0.092 ± 0.030 and -0.110 ± 0.037,
-the pair -0.018 ± 0.041: level, with the edge where the dealer lacked it. The coach and the review
-value the dealer's cards the same way."""
+weight against its own (the pone counts the dealer's in full). At full weight the expert dealer was
+the cautious side, pegging less than it could for little given away; at 0.8 it pegs more for a
+little more given back, the same strength over a pair of deals put where the dealer lacked it
+(docs/research/measurements.md, "The dealer's weight"). The coach and the review value the dealer's
+cards the same way."""
 SEARCH_STAGES: tuple[int, ...] = (100, 200)
 """After how many worlds the two-handed search looks whether one card is clearly best."""
 SEARCH_CLEAR = 0.5
@@ -282,22 +272,17 @@ SEARCH_MULTI = True
 (:mod:`bot.ai.pegging_search_multi`); off: one play-out per world and card (a switch for
 measuring)."""
 SEARCH_PARTNERS = True
-"""Likewise in partnerships, far from the end (near it the play-outs of :data:`PLAYOUT_STAGES`
-value the chance to win). The search there is the same one with more worlds
+"""Likewise in partnerships, far from the end (near it the play-outs of :data:`PLAYOUT_STAGES` value
+the chance to win). The search there is the same one with more worlds
 (:data:`SEARCH_STAGES_PARTNERS`) and the seat's later cards chosen only where enough of them are
-left (:data:`SEARCH_LEAST_PARTNERS`). An expert team against a standard team, the same deals
-with the teams swapped (``benchmarks/duplicate.py --kind partners``), it pegged +0.172 ± 0.096
-points a deal more than the play-outs (2,000 deals from seed 510000). As it was first tried, on
-64 worlds and choosing the seat's second card over however few were left, it pegged 0.20 ±
-0.17 a deal less than the play-outs (1,000 deals), and so did the play-outs on 64 worlds: the
-worlds, not the search, were short."""
+left (:data:`SEARCH_LEAST_PARTNERS`): with too few worlds, or a later card chosen over however few
+were left, it lost to the play-outs; so it pegs more than they do (docs/research/measurements.md,
+"Three and four players")."""
 SEARCH_STAGES_MULTI: tuple[int, ...] = (64,)
 """The worlds the multi-player search deals (:func:`bot.ai.inference_multi.weighted_worlds_multi`)
 before it looks whether one card is clearly best (:data:`SEARCH_CLEAR`), then more up to the
-next. One stage: 128 on a close choice, ``(64, 128)``, pegged +0.037 ± 0.033 points a deal over
-64 with three players (2,000 duplicate deals, ``benchmarks/duplicate.py``), but made the
-three-player matches of ``benchmarks/ai.py --games 400`` 43% slower (23 -> 33 s; p99 117 ->
-180 ms) and the run as a whole went past its five minutes (284 -> 307 s in the same hour)."""
+next. One stage: a second one on close choices gained too little for the time the decision-time
+goals leave (docs/research/measurements.md, "Three and four players")."""
 SEARCH_DEPTH_MULTI: int | None = 2
 """How many of its own cards the multi-player search chooses (None: all; past it, the model):
 two keeps a decision within its time and the seat from "knowing" the hands deep in the tree."""
@@ -313,32 +298,20 @@ will have seen."""
 SEARCH_PARTNERS_END = False
 """Near the end of a partnership game too, the search (valued in the chance to win: a play that
 ends is worth what :meth:`bot.ai.team_ending.TeamEnding.residual` says); off: the play-outs of
-:data:`PLAYOUT_STAGES`, valued the same way. Off, as measured: from scores of 95-115 against a
-standard team (``benchmarks/duplicate.py --kind partners --deals 1000 --ends 95:115
---first-seed 320000``, 2,000 games paired with the play-outs') it won 1.75 ± 1.21 points of
-percentage less, and with only its first card searched 1.80 ± 1.20 less: that is the
-play-outs themselves on the search's worlds, so the loss is in the worlds (weighted by the
-others' plays, :func:`bot.ai.inference_multi.weighted_worlds_multi`), not in searching the
-seat's later cards. On the play-outs' own unweighted worlds (the same worlds, dealt from the
-same generator) the search was level with them: -0.15 ± 0.17 points of percentage (the seat's
-later cards changed the play on a handful of the 1,000 seeds). With only the opponents' plays
-weighing the worlds (:data:`bot.ai.inference_multi.READ_PARTNER_PLAYS` off; the expert partner
-does not lay as ``standard``) it won 0.60 ± 1.11 less than the play-outs on the same seeds."""
+:data:`PLAYOUT_STAGES`, valued the same way. Off: it won less often than the play-outs, and
+the loss was in its worlds (weighted by the others' plays,
+:func:`bot.ai.inference_multi.weighted_worlds_multi`), not in searching the seat's later cards
+(docs/research/measurements.md, "Near the end in partnerships")."""
 SHARED_MODEL_MULTI = True
 """With three or four players each for themselves the search's model of every other seat reads
 the same unseen cards in every world (what no seat has been shown, its own cards not taken
 out), as the two-handed search's does, and so scores its ranks once a turn for all the worlds;
 off: each world's seat reads its own exact view (a model of its own per world, most of the
 search's time). The worlds' weights read the others' plays from their exact views either way.
-With three players, the same 2,400 duplicate deals (seeds 520000, 521000 and 522000) pegged
--0.016 ± 0.028 a deal against each world's own view (-0.005, -0.046, -0.007 on the three runs),
-in 20% less time (348 s against 434 s for the last 1,200 deals, run back to back)."""
+It pegs as well in less time (docs/research/measurements.md, "Three and four players")."""
 SHARED_MODEL_PARTNERS = True
-"""The same in partnerships. Against each world's own view, an expert team against a standard
-team pegged +0.003 ± 0.089 points a deal (2,000 duplicate deals from seed 540000; earlier
--0.013 ± 0.149 over 800 from 530000), and its play decisions took 15% less time (154 positions
-from partnership games, 21.3 s against 18.1 s of process time; the whole duplicate run 1,393 s
-against 1,620 s)."""
+"""The same in partnerships: as strong as each world's own view, in less time
+(docs/research/measurements.md, "Three and four players")."""
 
 
 def _expert_multi(view: SeatView, rng: random.Random, legal: list[Card]) -> dict[int, float]:

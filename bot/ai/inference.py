@@ -184,14 +184,10 @@ PLAY_MISMATCH = 0.3
 that world's cards would not have laid (a card kept back or avoided is evidence, not proof)."""
 
 LEAD_MISMATCH = PLAY_MISMATCH
-"""The same for the opponent's opening lead (the first card of the play, the pone's), where
-players differ most (the yardstick's opening differs from ``standard``'s on 39% of hands).
-Weaker evidence there only moves points between the roles: paired on the same duels with the
-yardstick, 0.6 pegged +0.074 ± 0.038 points a deal more as dealer and gave the yardstick's pone
-+0.037 ± 0.052 more on seeds 80000 (1,200 deals), +0.031 ± 0.037 and +0.070 ± 0.050 on seeds
-90000: about nothing over a pair of deals, and 0.020 ± 0.016 lost against ``standard`` (4,000
-duplicate deals); 1.0 (no evidence) +0.110 and +0.059 on seeds 80000, 0.050 ± 0.022 lost
-against ``standard``. So it stays with the other cards."""
+"""The same for the opponent's opening lead (the first card of the play, the pone's), where players
+differ most. Weaker evidence there only moved points between the roles against the yardstick and
+lost against ``standard``, so it stays with the other cards (docs/research/measurements.md, "The
+opponent model")."""
 
 
 def weighted_worlds(

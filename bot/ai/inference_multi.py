@@ -33,12 +33,11 @@ Hands = tuple[tuple[int, ...], ...]
 
 READ_PARTNER_PLAYS = True
 """In partnerships, the partner's plays weigh the worlds too (read as ``standard``'s, as the
-opponents' are); off: only the opponents' plays do (a switch for measuring: an expert partner
-does not lay as ``standard`` would). Far from the end it makes no difference to be seen: off,
-an expert team against a standard team pegged +0.017 ± 0.057 a deal more (2,000 duplicate
-deals from seed 540000); near it, the partnership search on worlds weighted by the opponents'
-plays alone won 0.60 ± 1.11 points of percentage less than the play-outs (1,000 seeds from
-95-115, seed 320000), where reading the partner too lost 1.75 ± 1.21."""
+opponents' are); off: only the opponents' plays do (a switch for measuring: an expert partner does
+not lay as ``standard`` would). Far from the end it makes no difference to be seen; near it,
+reading the partner too costs the partnership search there
+(:data:`bot.ai.expert_pegging.SEARCH_PARTNERS_END`, off)
+(docs/research/measurements.md, "Near the end in partnerships")."""
 
 
 def weighted_worlds_multi(
@@ -114,16 +113,12 @@ def play_likelihood_multi(view: SeatView, hands: Hands) -> float:
 
 
 READ_DISCARDS = True
-"""The worlds of the search deal each other seat five cards and keep the four a ``standard``
-player keeps (:func:`bot.ai.inference.model_keep`), so a world's hands are as likely as their
-discards make them; off: each seat's unlaid cards dealt at random
-(:func:`bot.ai.inference.sample_others`). On duplicate deals against ``standard``
-(``benchmarks/duplicate.py``, paired with it off on the same seeds) an expert team pegged
-+0.170 ± 0.088 points a deal more (4,000 deals: +0.138 ± 0.122 from seed 540000, +0.202 ±
-0.126 from 550000), the expert with three players +0.095 ± 0.058 (1,200 deals from 520000).
-Tried before the search, in the play-outs and as weights on 96 worlds rather than dealt this
-way, it lost 0.33 ± 0.18 a deal: the uneven weights left few worlds doing the work. The
-play-outs near the end of a partnership game deal at random."""
+"""The worlds of the search deal each other seat five cards and keep the four a ``standard`` player
+keeps (:func:`bot.ai.inference.model_keep`), so a world's hands are as likely as their discards make
+them; off: each seat's unlaid cards dealt at random (:func:`bot.ai.inference.sample_others`). Dealt
+this way every world counts alike; read as weights on the worlds instead, the uneven weights left
+few worlds doing the work and lost points (docs/research/measurements.md, "Three and four players").
+The play-outs near the end of a partnership game deal at random."""
 READ_PARTNER_DISCARD = False
 """In partnerships, the partner's hand read from its discard too (an expert partner does not
 lay away as ``standard`` does); off: only the opponents' hands."""

@@ -4,9 +4,8 @@
 objects the garbage collector must walk on every full collection (pauses of a few hundred
 milliseconds in the middle of a decision). Without a size (``functools.cache``) it is a plain
 dict of argument tuples to results, looked up in C, which costs the collector almost nothing and
-a hit less than a Python wrapper's lookup did (101 against 118 ns a call, timed with the call
-itself; about 3% of a duplicate run). To keep it bounded, the misses are counted and the dict
-is simply emptied when it fills up.
+a hit less than a Python wrapper's lookup. To keep it bounded, the misses are counted and the
+dict is simply emptied when it fills up.
 """
 
 from __future__ import annotations

@@ -15,11 +15,9 @@ as ``standard`` does in their roles, the points weighed as the expert weighs the
 (its side's minus the others', an opponent's shared out when each plays for himself). Each entry
 is seeded by the seed, the variant, the seat and the ranks: any worker count gives the same.
 
-The two-handed table replaced a linear fit (an intercept, the count of each rank and four kinds
-of pairs) of the same play-outs: the fit's errors spread by 0.30 points a hand as dealer and
-0.55 as pone (sampling error of an entry at 4,000 deals: 0.04). Choosing by the table instead of
-the fit changed the expert's discard on 13% of deals and gained +0.044 ± 0.007 points a deal
-(hand and crib exact, the play on 400 common opponents a deal, 3,000 deals).
+A table of every set of ranks, not a fitted formula: a linear fit of the same play-outs erred by far
+more than an entry's sampling error, and chose worse discards (docs/research/measurements.md, "The
+discards").
 """
 
 from __future__ import annotations

@@ -35,12 +35,10 @@ from .view import MAX_COUNT
 World = tuple[float, tuple[int, ...]]
 """(weight, the opponent's unlaid ranks lowest first). What the opponent cannot see (``unseen``,
 per rank) is the same in every world: the cards it holds itself are not taken out, and worlds
-holding the same cards are searched once. That makes the model lay otherwise than ``standard``
-on 10.1% of its choices (3.5% with the world's hand taken out, 0.2% with its discards too; 7,757
-choices of ``standard`` against ``standard``), yet taking both out changed the expert's edge
-over ``standard`` by -0.006 ± 0.022 points a deal (4,000 duplicate deals) and made it 77%
-slower: the worlds' weights already read the opponent's plays from its exact view
-(:func:`bot.ai.inference.play_likelihood`)."""
+holding the same cards are searched once. The model then lays a little otherwise than
+``standard`` would, which changed nothing measurable against an exact view that is far slower:
+the worlds' weights already read the opponent's plays from its exact view
+(:func:`bot.ai.inference.play_likelihood`; docs/research/measurements.md, "The opponent model")."""
 
 Got = tuple[int, int]
 """Points the seat and the opponent have made since the search began."""

@@ -77,10 +77,8 @@ ROUNDS_TWO = 4
 ROUNDS_MULTI = 2
 """How many times the expert's valuation of a card laid is run, each on worlds of its own
 (two-handed: 4 searches of 100 to 400 worlds, or near the end one search of 4 x 200; more players:
-twice). Four times the expert's sample halved the noise of a cost when it was measured with the
-play-outs (its standard deviation over seeds, on 43 decisions of two games, went from 0.16
-points with 64 worlds to 0.08 with 256); a review of a 121 game takes about 1.6 s
-(``benchmarks/review.py``)."""
+twice): four times the expert's sample halves the noise of a cost, and a whole game's review
+still fits in its time (docs/research/measurements.md, "The review")."""
 
 
 # --------------------------------------------------------------------------- what is read

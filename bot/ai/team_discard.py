@@ -1,5 +1,5 @@
-"""Near the end of a partnership game, the chance to win of a way to lay away (issue 16 item 3
-for four players in two sides), from the partnership table of :mod:`bot.ai.winchance`.
+"""Near the end of a partnership game, the chance to win of a way to lay away (four players in
+two sides), from the partnership table of :mod:`bot.ai.winchance`.
 
 The deal is valued in the order it is scored (docs/players/rules.md, "Winning"), as
 :mod:`bot.ai.deal_chances` does for two players: the play as measured in partnership self-play (each
