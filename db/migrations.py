@@ -381,8 +381,8 @@ async def identify(conn: aiosqlite.Connection, path: Path) -> tuple[int, int]:
         raise NotACribbageDatabase(
             f"{path} claims to be a cribbage-bot database (schema version {version}) but lacks "
             f"the tables {', '.join(sorted(missing))}: it is damaged. It was not changed. Stop "
-            "the bot, restore your latest backup over it and run `python -m bot check` "
-            "(README: Backups and restore)."
+            "the bot, restore your latest backup over it and run `cribbage-bot check` "
+            "(docs/admin/operations.md: Restore)."
         )
     return app_id, version
 
