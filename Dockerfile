@@ -18,6 +18,9 @@ RUN if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then \
     fi
 
 FROM python AS build
+# Marks this stage's images, which only the final stage uses: `podman image prune --filter
+# label=org.cribbage-bot.stage=build` drops the ones a later build left behind.
+LABEL org.cribbage-bot.stage=build
 RUN python3 -m venv /opt/venv
 # The dependencies first, from the lock alone (its hashes checked), so a change to the code
 # reuses this layer; then the project itself, resolving nothing more.
@@ -33,6 +36,9 @@ RUN /opt/venv/bin/pip install --no-cache-dir --disable-pip-version-check --quiet
     && /opt/venv/bin/pip check
 
 FROM python
+LABEL org.opencontainers.image.title="cribbage-bot" \
+      org.opencontainers.image.description="A Discord bot for games of cribbage" \
+      org.opencontainers.image.licenses="MIT"
 # The bot runs as its own unprivileged user; its SQLite database lives on the /data volume
 # (owned by that user, so a new named volume is writable), unless CRIBBAGE_DATABASE_URL names
 # a PostgreSQL database.

@@ -86,6 +86,9 @@ def build_base() -> None:
 
 def build_bot() -> None:
     podman("build", *build_flags(), "--build-arg", f"BASE={BASE}", "-t", BOT_IMAGE, str(ROOT))
+    # what earlier builds left untagged: their build stages, and images since replaced
+    for label in ("org.cribbage-bot.stage=build", "org.opencontainers.image.title=cribbage-bot"):
+        podman("image", "prune", "--force", "--filter", f"label={label}")
 
 
 def build_postgres() -> None:
