@@ -42,7 +42,8 @@ LABEL org.opencontainers.image.title="cribbage-bot" \
 # The bot runs as its own unprivileged user; its SQLite database lives on the /data volume
 # (owned by that user, so a new named volume is writable), unless CRIBBAGE_DATABASE_URL names
 # a PostgreSQL database.
-RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home \
+RUN groupadd --gid 10001 cribbage \
+    && useradd --uid 10001 --gid 10001 --no-log-init --home-dir /data --no-create-home \
         --shell /usr/sbin/nologin cribbage \
     && mkdir /data && chown cribbage:cribbage /data
 COPY --from=build /opt/venv /opt/venv
