@@ -44,6 +44,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import time
 import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
@@ -63,6 +64,8 @@ T = TypeVar("T")
 Connection = aiosqlite.Connection | pg.PgConnection
 #: Writes a batch of queued items inside the transaction the writer opened.
 BatchWrite = Callable[[Connection, Sequence[T]], Awaitable[None]]
+#: Told of each group commit: its seconds (``BEGIN`` to ``COMMIT``) and its number of items.
+CommitObserver = Callable[[float, int], None]
 Params = Sequence[Any] | Mapping[str, Any]
 #: ``FULL``: a commit survives a power cut (the default); ``NORMAL``: only a process crash.
 Synchronous = Literal["FULL", "NORMAL"]
@@ -89,6 +92,7 @@ class Database:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._writers: list[GroupCommit[Any]] = []
+        self.commit_observers: list[CommitObserver] = []  # every writer's, e.g. metrics
         self._closed = False
 
     @classmethod
@@ -281,7 +285,9 @@ class Database:
     def group_commit(self, write: BatchWrite[T], *, max_batch: int = 256) -> GroupCommit[T]:
         """A writer that commits the items queued on it in batches with ``write``; the database
         commits what it holds queued before it closes."""
-        writer = GroupCommit(self._conn, self._lock, write, max_batch=max_batch)
+        writer = GroupCommit(
+            self._conn, self._lock, write, max_batch=max_batch, observers=self.commit_observers
+        )
         self._writers.append(writer)
         return writer
 
@@ -297,8 +303,10 @@ class GroupCommit(Generic[T]):
         write: BatchWrite[T],
         *,
         max_batch: int,
+        observers: Sequence[CommitObserver] = (),
     ) -> None:
         self.max_batch = max_batch
+        self._observers = observers
         self._conn = conn
         self._lock = lock
         self._write = write
@@ -355,11 +363,18 @@ class GroupCommit(Generic[T]):
                         _settle(fut, None)
 
     async def _commit(self, items: Sequence[T]) -> None:
+        started = time.perf_counter()
         try:
             async with _atomic(self._conn):
                 await self._write(self._conn, items)
         except sqlite3.IntegrityError as err:
             raise Conflict(f"The action log refused the write: {err}") from err
+        seconds = time.perf_counter() - started
+        for observe in self._observers:
+            try:  # committed: an observer's failure must not make the items look unwritten
+                observe(seconds, len(items))
+            except Exception:
+                log.exception("A commit observer failed")
 
 
 class ProcessLock:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .connection import Database, Synchronous
+from .connection import CommitObserver, Database, Synchronous
 from .games import Games
 from .leaderboard import Standings
 from .maintenance import Maintenance
@@ -103,6 +103,26 @@ class Store:
         await self.games.stop_archiving()
         await self._database.close()
 
+    async def check_writable(self) -> None:
+        """Check that the database takes a write now, as opening does: a row written inside a
+        transaction that is rolled back (nothing changes). Raises what refuses it
+        (:class:`~db.errors.StoreError` once closed, ``sqlite3.Error`` when the file is locked
+        or the disk refuses); for a health check."""
+        try:
+            async with self._database.transaction() as conn:
+                await conn.execute(
+                    "INSERT INTO meta (key, value) VALUES ('write_check', '') "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+                )
+                raise _RolledBack
+        except _RolledBack:
+            pass
+
+    def observe_commits(self, observer: CommitObserver) -> None:
+        """Call ``observer(seconds, actions)`` after each group commit of the games' actions
+        (e.g. a latency histogram)."""
+        self._database.commit_observers.append(observer)
+
     async def hold(self, name: str) -> bool:
         """Hold the lock ``name`` (e.g. ``shard/3``) for as long as the store is open, unless
         another process holds it; whether this one does. PostgreSQL: a session advisory lock
@@ -126,3 +146,7 @@ class Store:
     @property
     def schema_version(self) -> int:
         return self._database.schema_version
+
+
+class _RolledBack(Exception):
+    """Ends :meth:`Store.check_writable`'s transaction, which rolls it back."""
