@@ -16,6 +16,12 @@ commands. Before resuming, ``setup_hook`` takes each of its shards' advisory loc
 exit status 2). Its shards IDENTIFY one per :attr:`CribbageBot.identify_spacing` seconds
 (Discord's Gateway docs, "Session Start Limit Object": ``max_concurrency`` "identify requests
 allowed per 5 seconds", 1 unless Discord raised it for a large bot).
+
+The bot measures itself (:mod:`bot.app.metrics`: interactions answered and their latency,
+Discord's 429s, the database's commits, live games, gateway latency) and, when
+``CRIBBAGE_HTTP_PORT`` is set, serves ``/healthz`` and ``/metrics`` (:mod:`bot.app.health`)
+from ``setup_hook`` until ``close``. It has no voice: discord.py's start-up warnings about the
+voice libraries are switched off.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import gc
 import hashlib
 import json
 import logging
+import os
 import signal
 import sys
 from typing import Any
@@ -34,8 +41,11 @@ from discord.ext import commands
 
 from bot.ai import choose_action
 from bot.ai.coach import hint
-from bot.app.config import Config
+from bot.app.config import Config, ConfigError
 from bot.app.failures import start_failure
+from bot.app.health import Endpoint, EndpointUnavailable, HttpSettings, http_settings
+from bot.app.logs import configure
+from bot.app.metrics import Metrics, Snapshot
 from bot.app.shards import ShardTaken, lock_name
 from bot.sessions import GameSessionManager, ResumeReport
 from db import Store
@@ -55,18 +65,34 @@ class CribbageBot(commands.AutoShardedBot):
     ``store``, ``manager`` and ``resume_report`` exist from ``setup_hook`` on (the extensions
     are loaded after them); reading one earlier raises :class:`NotSetUp`. A ``store`` already
     open may be handed in: the bot then uses it, and closes it with itself. It runs the shards
-    of ``config.shards`` (all of one, by default).
+    of ``config.shards`` (all of one, by default). ``http``: where to serve ``/healthz`` and
+    ``/metrics`` (none by default).
     """
 
     identify_spacing: float = 5.0
     """Seconds between two of this process's shards' IDENTIFYs (Discord: ``max_concurrency``
     of 1 per 5 s; tests against the emulator set 0)."""
 
-    def __init__(self, config: Config, *, store: Store | None = None, **options: Any) -> None:
+    health_timeout: float = 2.0
+    """Seconds the health check waits for the database's write check."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        store: Store | None = None,
+        http: HttpSettings | None = None,
+        **options: Any,
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         options.setdefault("shard_count", config.shards.count)
         options.setdefault("shard_ids", list(config.shards.ids))
+        self.metrics = Metrics(self.snapshot)
+        options.setdefault("http_trace", self.metrics.trace_config())  # answers and 429s
+        # discord.py's Client warns once per process that PyNaCl and davey (voice) are missing
+        # unless these flags of VoiceClient are off: this bot never joins a voice channel.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -79,6 +105,9 @@ class CribbageBot(commands.AutoShardedBot):
         self._manager: GameSessionManager[str] | None = None  # the coach answers in words
         self._resume_report: ResumeReport | None = None
         self._held: list[str] = []  # the shards' advisory locks this bot holds (hold_shards)
+        self.endpoint = None if http is None else Endpoint(http, self.metrics, self.health)
+        self._database_trouble: str | None = None  # the last write check's error, if it failed
+        self._write_checking: asyncio.Future[None] | None = None  # the write check under way
 
     @property
     def store(self) -> Store:
@@ -105,6 +134,9 @@ class CribbageBot(commands.AutoShardedBot):
         store = self._store
         if store is None:
             store = self._store = await Store.open(self.config.database)
+        store.observe_commits(self.metrics.commit_seen)
+        if self.endpoint is not None:
+            await self.endpoint.start()
         await self.hold_shards(store)
         manager = self._manager = GameSessionManager(
             store,
@@ -143,6 +175,67 @@ class CribbageBot(commands.AutoShardedBot):
         if self._held and store.dialect == "postgresql":
             log.info("Holding the locks of shards %s", ",".join(map(str, shards.ids)))
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.metrics.received(interaction)  # its answer is counted when the callback succeeds
+
+    def snapshot(self) -> Snapshot:
+        """Live lobbies and games by status, and this process's shards (for the metrics)."""
+        live: dict[str, int] = {}
+        if self._manager is not None:
+            for view in self._manager.live_games():
+                live[view.status.value] = live.get(view.status.value, 0) + 1
+        shards = {}
+        for shard_id in self.config.shards.ids:
+            shard = self.get_shard(shard_id)
+            if shard is not None:
+                shards[shard_id] = (shard.latency, not shard.is_closed())
+        return Snapshot(live, shards)
+
+    async def health(self) -> list[str]:
+        """What is wrong now (nothing: healthy), one short line each, for ``/healthz``: every
+        shard of this process connected to the gateway, and the database taking a write
+        (within :attr:`health_timeout`; the cause is logged, not answered)."""
+        problems = []
+        if self.is_closed():
+            problems.append("gateway: closed")
+        elif not self.is_ready():
+            problems.append("gateway: connecting")
+        else:
+            down = [
+                str(shard_id)
+                for shard_id in self.config.shards.ids
+                if (shard := self.get_shard(shard_id)) is None or shard.is_closed()
+            ]
+            if down:
+                problems.append(f"gateway: shard {','.join(down)} not connected")
+        trouble = await self._write_check()
+        if trouble is not None:
+            problems.append(f"database: {trouble}")
+        return problems
+
+    async def _write_check(self) -> str | None:
+        """Why the database does not take a write now (``None``: it does); logs each new
+        cause once."""
+        if self._store is None:
+            return "not open"
+        check = self._write_checking
+        if check is None or check.done():  # else the last one still waits: wait for it again
+            check = self._write_checking = asyncio.ensure_future(self._store.check_writable())
+            check.add_done_callback(lambda done: done.cancelled() or done.exception())
+        # not cancelled when late: cancelling would wait for the database anyway (its rollback)
+        await asyncio.wait({check}, timeout=self.health_timeout)
+        if not check.done():
+            answer, cause = "no write within the time", f"no write in {self.health_timeout} s"
+        elif (error := check.exception()) is not None:
+            answer, cause = "not writable", f"{type(error).__name__}: {error}"
+        else:
+            self._database_trouble = None
+            return None
+        if cause != self._database_trouble:
+            log.warning("Health check: the database refused a write (%s)", cause)
+            self._database_trouble = cause
+        return answer
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Space this process's shards' IDENTIFYs by :attr:`identify_spacing` (the first goes
         at once)."""
@@ -167,6 +260,10 @@ class CribbageBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         await super().close()
+        if self.endpoint is not None:
+            await self.endpoint.stop()
+        if self._write_checking is not None:
+            self._write_checking.cancel()
         if self._store is not None:
             held, self._held = self._held, []
             for name in held:  # the next process of these shards may start at once
@@ -178,12 +275,13 @@ class CribbageBot(commands.AutoShardedBot):
             self._store = None
 
 
-async def serve(config: Config) -> None:
+async def serve(config: Config, *, http: HttpSettings | None = None) -> None:
     """Open the database (failing fast, before any network: :class:`db.StoreError`), then run
-    the bot until SIGINT or SIGTERM, then close everything cleanly."""
+    the bot until SIGINT or SIGTERM, then close everything cleanly. ``http``: where to serve
+    ``/healthz`` and ``/metrics``."""
     store = await Store.open(config.database, exclusive=True)  # one bot per SQLite file
     try:
-        bot = CribbageBot(config, store=store)
+        bot = CribbageBot(config, store=store, http=http)
     except BaseException:
         await store.close()
         raise
@@ -215,11 +313,22 @@ async def settle_memory(bot: CribbageBot) -> None:
 
 
 def run(config: Config) -> int:
-    """Start the bot (blocking); the exit status for ``python -m bot``: 0 after a clean stop;
-    2 (a configuration or database error) or 1 (Discord unreachable) with one paragraph on
-    stderr and no traceback."""
+    """Set up the logs (:func:`bot.app.logs.configure`: ``LOG_LEVEL``, ``LOG_FORMAT``, the
+    redaction), then start the bot (blocking), serving ``/healthz`` and ``/metrics`` when
+    ``CRIBBAGE_HTTP_PORT`` is set; the exit status for ``python -m bot``: 0 after a clean
+    stop; 2 (a configuration or database error) or 1 (Discord unreachable) with one paragraph
+    on stderr and no traceback."""
     try:
-        asyncio.run(serve(config))
+        configure(config.token)  # no token, webhook URL or interaction payload in any line
+        http = http_settings(os.environ)
+    except ConfigError as err:
+        print(err, file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(serve(config, http=http))
+    except EndpointUnavailable as err:
+        print(err, file=sys.stderr)
+        return 2
     except Exception as err:
         failure = start_failure(err, config.database)
         if failure is None:

@@ -1,4 +1,10 @@
-"""Logs without secrets: the filter on every log handler of ``python -m bot``.
+"""The bot's logs: their level and format (:func:`configure`), and without secrets: the filter
+on every log handler of ``python -m bot``.
+
+:func:`configure` (called once at start) reads ``LOG_LEVEL`` (``DEBUG``, ``INFO``, the default,
+``WARNING``, ``ERROR`` or ``CRITICAL``) and ``LOG_FORMAT`` (``text``, the default: ``time level
+logger: message``; or ``json``: one JSON object per line, :class:`JsonLines`), puts one handler
+on stderr, and installs the filter below on every handler of the root logger.
 
 discord.py logs at DEBUG the URL of every request it makes, the payload it sent and the one it
 received, and every gateway event. An interaction's token is in the URL of its replies
@@ -20,19 +26,33 @@ it is formatted:
   webhook tokens in URLs, ``"token"`` fields and the bot's own token are replaced by
   ``[redacted]``.
 
+The JSON lines pass the same filter, and :class:`JsonLines` redacts every string it writes once
+more (the exception's text, and any field a caller added with ``extra=``, which the filter
+does not see).
+
 >>> RedactSecrets(["sekrit"]).redact("POST /api/v10/interactions/1/aW50ZXJ.abc/callback sekrit")
 'POST /api/v10/interactions/1/[redacted]/callback [redacted]'
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import logging
+import os
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from pythonjsonlogger.json import JsonFormatter
+
+from bot.app.config import ConfigError
 
 REDACTED = "[redacted]"
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+FORMATS = ("text", "json")
 WITHHELD = "[payload withheld: an interaction's reply]"
 
 # /interactions/<id>/<token>... and /webhooks/<application>/<token>...
@@ -117,4 +137,100 @@ def install(*secrets: str, logger: logging.Logger | None = None) -> RedactSecret
     redactor = RedactSecrets(secrets)
     for handler in target.handlers:
         handler.addFilter(redactor)
+    return redactor
+
+
+@dataclass(frozen=True)
+class LogSettings:
+    """``LOG_LEVEL`` (a :mod:`logging` level) and ``LOG_FORMAT`` (``text`` or ``json``)."""
+
+    level: int = logging.INFO
+    format: str = "text"
+
+
+def log_settings(environ: Mapping[str, str]) -> LogSettings:
+    """The settings of ``environ``; :class:`~bot.app.config.ConfigError` for an unknown level
+    or format."""
+    level = environ.get("LOG_LEVEL", "").strip()
+    if level and level.upper() not in LEVELS:
+        raise ConfigError(
+            f"LOG_LEVEL must be one of {', '.join(LEVELS)}, not {level!r}. Leave it empty for INFO."
+        )
+    form = environ.get("LOG_FORMAT", "").strip()
+    if form and form.lower() not in FORMATS:
+        raise ConfigError(
+            f"LOG_FORMAT must be text or json, not {form!r}. Leave it empty for text (one line "
+            "per record: time, level, logger, message)."
+        )
+    number = logging.getLevelNamesMapping()[level.upper() or "INFO"]
+    return LogSettings(number, form.lower() or "text")
+
+
+class JsonLines(JsonFormatter):
+    """One JSON object per record: ``time`` (ISO 8601, UTC), ``level``, ``logger``,
+    ``message``, then ``exception`` (the traceback's text) and ``stack`` when the record has
+    them, and any field a caller added with ``extra=``; every string redacted by ``redactor``."""
+
+    def __init__(self, redactor: RedactSecrets) -> None:
+        super().__init__(
+            "{levelname}{name}{message}",
+            style="{",
+            rename_fields={
+                "levelname": "level",
+                "name": "logger",
+                "exc_info": "exception",
+                "stack_info": "stack",
+            },
+            json_ensure_ascii=False,
+        )
+        self.redactor = redactor
+
+    def process_log_record(self, log_data: dict[str, Any]) -> dict[str, Any]:
+        return {key: self._redacted(value) for key, value in log_data.items()}
+
+    def add_fields(
+        self, log_data: dict[str, Any], record: logging.LogRecord, message_dict: dict[str, Any]
+    ) -> None:
+        log_data["time"] = dt.datetime.fromtimestamp(record.created, tz=dt.UTC).isoformat(
+            timespec="milliseconds"
+        )
+        super().add_fields(log_data, record, message_dict)
+
+    def _redacted(self, value: object) -> object:
+        if isinstance(value, str):
+            return self.redactor.redact(value)
+        if isinstance(value, Mapping):
+            return {
+                str(k): REDACTED if str(k).lower() == "token" else self._redacted(v)
+                for k, v in value.items()
+            }
+        if isinstance(value, list | tuple):
+            return [self._redacted(v) for v in value]
+        if value is None or isinstance(value, bool | int | float):
+            return value
+        return self.redactor.redact(str(value))
+
+
+def configure(
+    token: str,
+    environ: Mapping[str, str] | None = None,
+    *,
+    stream: TextIO | None = None,
+    logger: logging.Logger | None = None,
+) -> RedactSecrets:
+    """Set up the bot's logs from ``environ`` (default: the process's environment, ``.env``
+    loaded): one handler writing to ``stream`` (stderr) in ``LOG_FORMAT``, ``logger`` (the
+    root logger) at ``LOG_LEVEL``, and :class:`RedactSecrets` (``token`` among its secrets) on
+    every handler it has. :class:`~bot.app.config.ConfigError` for a bad setting (nothing
+    changed then)."""
+    settings = log_settings(os.environ if environ is None else environ)
+    target = logging.getLogger() if logger is None else logger
+    handler = logging.StreamHandler(stream)
+    target.addHandler(handler)
+    target.setLevel(settings.level)
+    redactor = install(token, logger=target)
+    if settings.format == "json":
+        handler.setFormatter(JsonLines(redactor))
+    else:
+        handler.setFormatter(logging.Formatter(TEXT_FORMAT))
     return redactor
