@@ -105,6 +105,11 @@ class Metrics:
             ["scope"],
             registry=self.registry,
         )
+        for kind in KINDS.values():  # every series from the start, at 0: rates need no gap
+            self.answered.labels(kind=kind)
+            self.answer_latency.labels(kind=kind)
+        for scope in (*SCOPES, "unknown"):
+            self.rate_limited.labels(scope=scope)
         self.registry.register(_StateCollector(snapshot))
         self._pending: dict[int, str] = {}
 

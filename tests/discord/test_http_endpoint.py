@@ -59,6 +59,8 @@ async def test_healthz_is_ok_when_connected_and_metrics_count_each_click_and_com
         assert await get(f"{base}/healthz") == (200, "ok\n", "text/plain; charset=utf-8")
         before = await samples(base)
         assert before[("cribbage_db_commit_seconds_count", ())] == 0
+        assert before[("cribbage_interactions_answered_total", (("kind", "click"),))] == 0
+        assert before[("cribbage_discord_rate_limited_total", (("scope", "user"),))] == 0
         assert before[("cribbage_live_games", (("status", "active"),))] == 0
         assert before[("cribbage_gateway_connected", (("shard", "0"),))] == 1
         assert before[("cribbage_gateway_latency_seconds", (("shard", "0"),))] >= 0
