@@ -239,3 +239,25 @@ async def answer(port: int, path: str) -> tuple[int, str] | None:
     except aiohttp.ClientConnectorError:
         return None
     return status, text
+
+
+@pytest.mark.slow  # a bot process
+async def test_python_m_bot_on_a_port_in_use_stops_with_one_paragraph(tmp_path):
+    async with DiscordEmulator() as emu:
+        emu.add_text_channel(emu.add_guild("Club"), "cribbage")
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            process = await asyncio.create_subprocess_exec(
+                *emu.launch_command(module="bot"),
+                cwd=tmp_path,
+                env=bot_environment(tmp_path / "cribbage.db")
+                | {"CRIBBAGE_HTTP_PORT": str(taken.getsockname()[1])},
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            _, errors = await asyncio.wait_for(process.communicate(), timeout=60)
+    assert process.returncode == 2
+    text = errors.decode()
+    assert "Cannot serve /healthz and /metrics on 127.0.0.1:" in text
+    assert "Traceback" not in text
