@@ -23,8 +23,10 @@ import hashlib
 import os
 import random
 import shlex
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final, TextIO
 
@@ -412,6 +414,25 @@ async def play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
         await store.close()
 
 
+@contextlib.contextmanager
+def _interrupted_at_the_prompt() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt where it lands, the prompt's wait for a line included.
+    (Under Python's own handler :func:`asyncio.run` only cancels the game's task, which a wait
+    for input never notices, so Ctrl-C would do nothing until Enter.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, _raise_keyboard_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _raise_keyboard_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def line_editing() -> None:
     """Arrows and history at the prompt: loading ``readline`` (where Python has it) makes
     :func:`input` edit the line."""
@@ -453,7 +474,8 @@ def run(
     if stdin is None and sys.stdin.isatty():
         line_editing()
     try:
-        return asyncio.run(play(args, stdin or sys.stdin, out))
+        with _interrupted_at_the_prompt():
+            return asyncio.run(play(args, stdin or sys.stdin, out))
     except KeyboardInterrupt:
         print(f"\nInterrupted; {carry_on(args)}.", file=out)
         return 130

@@ -1,6 +1,7 @@
 """The terminal table: unattended games, a scripted game on stdin, resuming from --db, where a
 finished game is kept and the commands that show it again, line editing at a terminal."""
 
+import fcntl
 import io
 import os
 import pty
@@ -9,6 +10,7 @@ import select
 import shlex
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -166,51 +168,81 @@ def test_play_replay_and_review_name_the_seats_alike(tmp_path, capsys):
         assert not re.search(r"\bcomputer \(|\buser 1\b|\bPlayer (?!1\b)", output), output
 
 
-def test_line_editing_and_history_at_a_terminal(tmp_path):
-    """At a terminal the arrows edit the line: Up brings back the last line typed (h)."""
-    main_fd, seat_fd = pty.openpty()
-    env = {**os.environ, "TERM": "xterm", "PYTHONPATH": str(ROOT)}
-    code = "from bot.app.terminal import main; raise SystemExit(main(['--seed', '3']))"
-    child = subprocess.Popen(
-        [sys.executable, "-c", code],
-        stdin=seat_fd,
-        stdout=seat_fd,
-        stderr=seat_fd,
-        cwd=tmp_path,
-        env=env,
-        close_fds=True,
-    )
-    os.close(seat_fd)
-    seen = b""
+class AtATerminal:
+    """``cribbage-bot play`` run at a pseudo-terminal, as a person at a keyboard runs it."""
 
-    def read_until(marker, count=1):
-        nonlocal seen
+    def __init__(self, directory):
+        self.main_fd, seat_fd = pty.openpty()
+        env = {**os.environ, "TERM": "xterm", "PYTHONPATH": str(ROOT)}
+        code = "from bot.app.terminal import main; raise SystemExit(main(['--seed', '3']))"
+        self.child = subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdin=seat_fd,
+            stdout=seat_fd,
+            stderr=seat_fd,
+            cwd=directory,
+            env=env,
+            close_fds=True,
+            start_new_session=True,  # the terminal's own session: Ctrl-C signals the child
+            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+        )
+        os.close(seat_fd)
+        self.seen = b""
+
+    def type(self, keys):
+        os.write(self.main_fd, keys)
+
+    def read_until(self, marker, count=1):
+        """Whether ``marker`` has been shown ``count`` times within a minute."""
         deadline = time.monotonic() + 60
-        while seen.count(marker) < count and time.monotonic() < deadline:
-            ready, _, _ = select.select([main_fd], [], [], 1)
+        while self.seen.count(marker) < count and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.main_fd], [], [], 1)
             if ready:
                 try:
-                    seen += os.read(main_fd, 4096)
+                    self.seen += os.read(self.main_fd, 4096)
                 except OSError:  # the child has closed the terminal
                     break
-        return seen.count(marker) >= count
+        return self.seen.count(marker) >= count
 
-    try:
-        assert read_until(b"Cut for the deal"), seen
-        os.write(main_fd, b"h\r")
-        assert read_until(b"this help"), seen
-        assert read_until(b"Cut for the deal", 2), seen
-        os.write(main_fd, b"\x1b[A\r")  # Up: the line before again
-        assert read_until(b"this help", 2), seen
-        os.write(main_fd, b"q\r")
-        assert read_until(b"cribbage-bot review 1"), seen
-        assert child.wait(timeout=30) == 0
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        os.close(main_fd)
-    assert b"Press Enter to cut" not in seen  # the arrow was never read as text
+    def close(self):
+        if self.child.poll() is None:
+            self.child.kill()
+            self.child.wait()
+        os.close(self.main_fd)
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    at = AtATerminal(tmp_path)
+    yield at
+    at.close()
+
+
+def test_line_editing_and_history_at_a_terminal(terminal):
+    """At a terminal the arrows edit the line: Up brings back the last line typed (h)."""
+    assert terminal.read_until(b"Cut for the deal"), terminal.seen
+    terminal.type(b"h\r")
+    assert terminal.read_until(b"this help"), terminal.seen
+    assert terminal.read_until(b"Cut for the deal", 2), terminal.seen
+    terminal.type(b"\x1b[A\r")  # Up: the line before again
+    assert terminal.read_until(b"this help", 2), terminal.seen
+    terminal.type(b"q\r")
+    assert terminal.read_until(b"cribbage-bot review 1"), terminal.seen
+    assert terminal.child.wait(timeout=30) == 0
+    assert b"Press Enter to cut" not in terminal.seen  # the arrow was never read as text
+
+
+def test_ctrl_c_at_the_prompt_stops_the_game_at_once(terminal):
+    assert terminal.read_until(b"Cut for the deal"), terminal.seen
+    terminal.type(b"x")  # shown back once the prompt reads keys
+    assert terminal.read_until(b"): x"), terminal.seen
+    # A person's Ctrl-C comes a while after the key shown back, not as readline writes it and
+    # turns to waiting for the next (Python checks for a signal while it waits, not between).
+    time.sleep(0.5)
+    terminal.type(b"\x03")  # Ctrl-C, with no Enter after it
+    assert terminal.read_until(b"Interrupted; it is kept in cribbage-terminal.db"), terminal.seen
+    assert terminal.child.wait(timeout=30) == 130
+    assert b"Traceback" not in terminal.seen
 
 
 def test_help_says_cribbage_bot_play(capsys):
