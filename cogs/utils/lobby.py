@@ -104,5 +104,6 @@ async def lobby_payload(
         embed.description = "This table was closed before the game began."
     elif closed:
         embed.description = "The game is on: the table is below."
-        embed.set_footer(text=None)
+        # no footer at all: an empty one ({}) is refused, Discord requires a footer's text
+        embed.remove_footer()
     return {"embed": embed, "view": view_of(*items), "content": None}

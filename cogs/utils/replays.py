@@ -15,9 +15,11 @@ you must send an initial response within 3 seconds"; a deferred response is type
 DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, "the user sees a loading state"), and the review fills
 that message. Anyone not seated in the game is refused, privately, by the manager.
 
-The game option is an integer from 1 to 2**53: Discord's integer options hold -2^53..2^53
-(developer docs, *Application Commands*, option types); a client that sends anything else is
-refused by :func:`~cogs.utils.checks.check_command` before anything is read.
+The game option is an integer from 1 to 2**53 - 1 (:data:`MAX_GAME`): the largest
+``max_value`` Discord takes for an integer option (its OpenAPI description, schema component
+``Int53Type``: -(2^53 - 1)..2^53 - 1; one more and every command sync is refused, HTTP 400); a
+client that sends anything else is refused by :func:`~cogs.utils.checks.check_command` before
+anything is read.
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ log = logging.getLogger(__name__)
 __all__ = ["Replays", "after_game_buttons", "final_result", "replay_command"]
 
 NO_PINGS = discord.AllowedMentions.none()
+# the largest game number the command takes: Discord's bound on an integer option's
+# max_value (OpenAPI, components.schemas.Int53Type: maximum 9007199254740991)
+MAX_GAME = 2**53 - 1
 SHARED_KEPT = 512  # private pages remembered as shared, newest kept
 HISTORY_LOOKED_AT = 20  # the asker's latest ended games searched for one to replay
 
@@ -239,7 +244,7 @@ def replay_command(cog: Cribbage) -> app_commands.Command[Any, ..., None]:
     @app_commands.check(check_command)  # as the group's other commands (cog.interaction_check)
     async def replay(
         interaction: discord.Interaction,
-        game: app_commands.Range[int, 1, 2**53] | None = None,
+        game: app_commands.Range[int, 1, MAX_GAME] | None = None,
     ) -> None:
         cog.names.learn(interaction.user)
         await cog.replays.command(interaction, game)

@@ -14,7 +14,9 @@ import discord
 import pytest
 from discord.ext import commands
 
+from tests.support.discord_players import make_bot, open_club
 from tests.support.emulator import DiscordEmulator
+from tests.support.emulator.limits import check_commands, schema_problems
 
 AUTH = {"Authorization": "Bot emulator-token", "Content-Type": "application/json"}
 
@@ -137,3 +139,200 @@ async def test_discord_py_waits_out_the_buckets_and_loses_nothing(emu) -> None:
     assert contents == sorted(["edit 5"] + [f"m{i}" for i in range(1, 9)])
     assert took >= 0.6  # it waited for the buckets (9 sends at 3 per 0.3 s)
     assert limits.http_429 <= 2  # at most the first request of each bucket, before headers
+
+
+# --------------------------------------------------------------------------- Discord's schema
+# Invalid Form Body (HTTP 400, code 50035) for what Discord's OpenAPI description and developer
+# docs refuse (emulator/limits.py cites each rule); the bot's own commands and embeds pass.
+
+INT53 = 2**53 - 1  # OpenAPI, components.schemas.Int53Type
+
+
+def integer_command(max_value: int) -> dict:
+    option = {"type": 4, "name": "game", "description": "a game", "min_value": 1,
+              "max_value": max_value}
+    return {"name": "replay", "description": "a replay", "type": 1, "options": [option]}
+
+
+async def put_commands(emu: DiscordEmulator, body) -> tuple[int, dict | list]:
+    url = f"{emu.base_url}/applications/{emu.application_id}/commands"
+    async with aiohttp.ClientSession() as http, http.put(url, json=body, headers=AUTH) as answer:
+        return answer.status, await answer.json()
+
+
+async def test_a_command_option_past_int53_is_refused_as_discord_does(emu) -> None:
+    """Int53Type: an integer option's max_value is at most 2^53 - 1; one more is refused with
+    Discord's error shape, the field's path nested by index, and nothing is registered."""
+    status, body = await put_commands(emu, [integer_command(2**53)])
+    assert status == 400
+    assert body["code"] == 50035 and body["message"] == "Invalid Form Body"
+    [error] = body["errors"]["0"]["options"]["0"]["max_value"]["_errors"]
+    assert error == {
+        "code": "NUMBER_TYPE_MAX",
+        "message": f"int value should be less than or equal to {INT53}.",
+    }
+    assert not emu.registered_commands()
+    [violation] = emu.take_violations("invalid_commands")
+    assert "0.options.0.max_value" in violation.detail
+    status, body = await put_commands(emu, [integer_command(INT53)])
+    assert status == 200 and body[0]["options"][0]["max_value"] == INT53
+
+
+@pytest.mark.parametrize(
+    ("command", "path", "code"),
+    [
+        ({"name": "Cribbage", "description": "x"}, "0.name", "APPLICATION_COMMAND_INVALID_NAME"),
+        ({"name": "c" * 33, "description": "x"}, "0.name", "BASE_TYPE_BAD_LENGTH"),
+        ({"name": "cribbage", "description": ""}, "0.description", "BASE_TYPE_REQUIRED"),
+        ({"name": "cribbage", "description": "d" * 101}, "0.description",
+         "BASE_TYPE_MAX_LENGTH"),
+        (
+            {"name": "cribbage", "description": "x",
+             "options": [{"type": 4, "name": "n", "description": "n", "min_value": -(2**53)}]},
+            "0.options.0.min_value", "NUMBER_TYPE_MIN",
+        ),
+        (
+            {"name": "cribbage", "description": "x",
+             "options": [{"type": 4, "name": "n", "description": "n", "min_value": 5,
+                          "max_value": 4}]},
+            "0.options.0.min_value", "INVALID",
+        ),
+        (
+            {"name": "cribbage", "description": "x",
+             "options": [{"type": 3, "name": "a", "description": "a"},
+                         {"type": 3, "name": "b", "description": "b", "required": True}]},
+            "0.options.1.required", "INVALID",
+        ),
+        (
+            {"name": "cribbage", "description": "x",
+             "options": [{"type": 12, "name": "a", "description": "a"}]},
+            "0.options.0.type", "BASE_TYPE_CHOICES",
+        ),
+        (
+            {"name": "cribbage", "description": "x",
+             "options": [{"type": 3, "name": "a", "description": "a",
+                          "choices": [{"name": str(i), "value": str(i)} for i in range(26)]}]},
+            "0.options.0.choices", "BASE_TYPE_MAX_LENGTH",
+        ),
+    ],
+)
+async def test_commands_discord_refuses_are_refused(emu, command, path, code) -> None:
+    status, body = await put_commands(emu, [command])
+    assert status == 400 and body["code"] == 50035
+    node = body["errors"]
+    for part in path.split("."):
+        node = node[part]
+    assert [e["code"] for e in node["_errors"]] == [code]
+    assert len(emu.take_violations("invalid_commands")) == 1
+
+
+async def test_one_command_created_or_edited_is_checked_too(emu) -> None:
+    """POST (ApplicationCommandCreateRequest) and PATCH (ApplicationCommandPatchRequestPartial)."""
+    url = f"{emu.base_url}/applications/{emu.application_id}/commands"
+    async with aiohttp.ClientSession() as http:
+        async with http.post(url, json=integer_command(2**53), headers=AUTH) as answer:
+            assert answer.status == 400
+        async with http.post(url, json=integer_command(10), headers=AUTH) as answer:
+            assert answer.status == 201
+            command_id = (await answer.json())["id"]
+        patch = {"options": integer_command(2**60)["options"]}
+        async with http.patch(f"{url}/{command_id}", json=patch, headers=AUTH) as answer:
+            assert answer.status == 400
+    [command] = emu.registered_commands()
+    assert command["options"][0]["max_value"] == 10  # the refused edit changed nothing
+    assert len(emu.take_violations("invalid_commands")) == 2
+
+
+async def test_every_command_option_the_bot_syncs_is_within_discords_bounds(emu, tmp_path) -> None:
+    """The bot's whole command tree, synced as at every start: accepted against the OpenAPI
+    request schema and the docs' rules; every integer bound within Int53Type (the replay's
+    game option included)."""
+    emu.add_text_channel(emu.add_guild("G"), "cribbage")
+    async with emu.running(make_bot(tmp_path / "cribbage.db")):
+        commands = emu.registered_commands()
+    assert [c["name"] for c in commands] == ["cribbage"]
+    assert check_commands(commands, "bulk") == []
+    assert not emu.take_violations("invalid_commands")
+
+    def options(node: dict):
+        for option in node.get("options") or []:
+            yield option
+            yield from options(option)
+
+    bounds = [
+        (option["name"], option.get(key))
+        for command in commands
+        for option in options(command)
+        for key in ("min_value", "max_value")
+        if option.get(key) is not None
+    ]
+    assert ("game", INT53) in bounds
+    assert all(-INT53 <= value <= INT53 for _, value in bounds)
+
+
+@pytest.mark.parametrize(
+    ("embed", "path", "code"),
+    [
+        ({"title": "t", "footer": {}}, "footer.text", "BASE_TYPE_REQUIRED"),
+        ({"title": "t", "footer": {"text": ""}}, "footer.text", "BASE_TYPE_REQUIRED"),
+        ({"title": "t", "author": {"url": "https://x.test"}}, "author.name",
+         "BASE_TYPE_REQUIRED"),
+        ({"fields": [{"name": "n", "value": ""}]}, "fields.0.value", "BASE_TYPE_REQUIRED"),
+        ({"fields": [{"value": "v"}]}, "fields.0.name", "BASE_TYPE_REQUIRED"),
+        ({"title": "t", "image": {}}, "image.url", "BASE_TYPE_REQUIRED"),
+        ({"title": "t", "color": 2**24}, "color", "NUMBER_TYPE_MAX"),
+        ({"title": "t", "url": "not a url"}, "url", "URL_TYPE_INVALID_URL"),
+        ({"title": 5}, "title", "BASE_TYPE_COERCE"),
+    ],
+)
+async def test_embeds_discord_refuses_are_refused(emu, embed, path, code) -> None:
+    """RichEmbed (OpenAPI) and the docs' embed structures (a footer's text, an author's name,
+    a field's name and value, an image's url)."""
+    channel = emu.add_text_channel(emu.add_guild("G"), "a")
+    url = f"{emu.base_url}/channels/{channel.id}/messages"
+    async with aiohttp.ClientSession() as http:
+        payload = {"content": "x", "embeds": [embed]}
+        async with http.post(url, json=payload, headers=AUTH) as answer:
+            status, body = answer.status, await answer.json()
+    assert status == 400 and body["code"] == 50035 and body["message"] == "Invalid Form Body"
+    node = body["errors"]["embeds"]["0"]
+    for part in path.split("."):
+        node = node[part]
+    assert code in [e["code"] for e in node["_errors"]]
+    assert not emu.public_messages(channel)
+    assert len(emu.take_violations("invalid_message")) == 1
+
+
+async def test_an_embed_that_shows_nothing_is_an_empty_message(emu) -> None:
+    channel = emu.add_text_channel(emu.add_guild("G"), "a")
+    url = f"{emu.base_url}/channels/{channel.id}/messages"
+    async with aiohttp.ClientSession() as http:
+        async with http.post(url, json={"embeds": [{"color": 5}]}, headers=AUTH) as answer:
+            status, body = answer.status, await answer.json()
+        ok = {"embeds": [{"title": "t", "footer": {"text": "f"}, "color": 5}]}
+        async with http.post(url, json=ok, headers=AUTH) as answer:
+            assert answer.status == 200
+    assert status == 400 and body["code"] == 50006
+    assert len(emu.take_violations("invalid_message")) == 1
+
+
+def test_the_schema_checker_never_passes_what_it_cannot_read() -> None:
+    with pytest.raises(ValueError, match="does not know"):
+        schema_problems(1, {"type": "integer", "multipleOf": 2})
+    assert schema_problems(None, {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/"
+                                                               "Int53Type"}]}) == []
+
+
+async def test_the_lobby_after_start_drops_its_footer(tmp_path) -> None:
+    """The Start click's redraw: the lobby says the game is on, with no footer at all (an empty
+    one, ``{}``, is refused: a footer needs its text)."""
+    async with open_club(tmp_path, names=("alice", "bob")) as driver:
+        alice, bob = driver.users
+        lobby = await driver.start_game(alice, [bob], target=61)
+        [embed] = lobby.embeds
+        assert embed["description"] == "The game is on: the table is below."
+        assert "footer" not in embed
+        assert all(
+            e.get("footer") is None or e["footer"].get("text")
+            for version in lobby.versions for e in version.embeds
+        )

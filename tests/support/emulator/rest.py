@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .limits import Problem
+from .limits import Problem, check_commands
 from .models import (
     FLAG_EPHEMERAL,
     FLAG_LOADING,
@@ -66,13 +66,37 @@ def no_content() -> web.Response:
     return web.Response(status=204)
 
 
+# Discord's code for each kind of form error, by its message
+ERROR_CODES = tuple(
+    (re.compile(pattern), code)
+    for pattern, code in (
+        (r"This field is required", "BASE_TYPE_REQUIRED"),
+        (r"Must be between \d+ and \d+ in length", "BASE_TYPE_BAD_LENGTH"),
+        (r"Must be \d+ or fewer in length", "BASE_TYPE_MAX_LENGTH"),
+        (r"Must be \d+ or more in length", "BASE_TYPE_MIN_LENGTH"),
+        (r"(int|float) value should be less than or equal", "NUMBER_TYPE_MAX"),
+        (r"(int|float) value should be greater than or equal", "NUMBER_TYPE_MIN"),
+        (r"Value must be one of", "BASE_TYPE_CHOICES"),
+        (r"Could not interpret", "BASE_TYPE_COERCE"),
+        (r"Not a well formed URL", "URL_TYPE_INVALID_URL"),
+        (r"Command name is invalid", "APPLICATION_COMMAND_INVALID_NAME"),
+    )
+)
+
+
+def error_code(message: str) -> str:
+    return next((code for found, code in ERROR_CODES if found.match(message)), "INVALID")
+
+
 def form_errors(problems: list[Problem]) -> dict[str, Any]:
+    """Discord's ``errors`` of an "Invalid Form Body": nested by the field's path, each with
+    ``_errors``: [{code, message}]."""
     errors: dict[str, Any] = {}
     for path, message in problems:
         node = errors
         for part in [p for p in path.split(".") if p] or ["_root"]:
             node = node.setdefault(part, {})
-        node.setdefault("_errors", []).append({"code": "INVALID", "message": message})
+        node.setdefault("_errors", []).append({"code": error_code(message), "message": message})
     return errors
 
 
@@ -374,14 +398,26 @@ class RestApi:
         scope = self._scope(app_id, guild_id)
         return json_response(list(self.emu.commands.get(scope, {}).values()))
 
+    def _check_commands(self, request: web.Request, body: Any, way: str) -> None:
+        """Refuse a command sync that Discord would (limits.check_commands): HTTP 400, 50035."""
+        problems = check_commands(body, way)
+        if problems:
+            path = re.sub(r"^/api/v\d+", "", request.path)
+            route = f"{request.method} {path}"
+            detail = "; ".join(f"{where or 'body'}: {msg}" for where, msg in problems)
+            self.emu._violation("invalid_commands", detail, route=route)
+            raise HTTPError(400, 50035, "Invalid Form Body", form_errors(problems))
+
     async def put_commands(self, request: web.Request, app_id: str, guild_id: str | None = None):
         scope = self._scope(app_id, guild_id)
         body, _ = await read_body(request)
-        return json_response(self.emu._sync_commands(scope, body, replace=True))
+        self._check_commands(request, body, "bulk")
+        return json_response(self.emu._sync_commands(scope, body or [], replace=True))
 
     async def post_command(self, request: web.Request, app_id: str, guild_id: str | None = None):
         scope = self._scope(app_id, guild_id)
         body, _ = await read_body(request)
+        self._check_commands(request, body, "create")
         return json_response(self.emu._sync_commands(scope, [body], replace=False)[0], 201)
 
     def _command_args(self, args: tuple[str, ...]) -> tuple[int | None, int]:
@@ -399,6 +435,7 @@ class RestApi:
     async def patch_command(self, request: web.Request, *args: str) -> web.Response:
         scope, command_id = self._command_args(args)
         body, _ = await read_body(request)
+        self._check_commands(request, body, "edit")
         for command in self.emu.commands.get(scope, {}).values():
             if int(command["id"]) == command_id:
                 merged = {**command, **body}
