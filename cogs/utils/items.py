@@ -5,7 +5,8 @@ after a restart rebuilds it from the id alone (``from_custom_id``). A click reac
 :meth:`CribItem.run` with the loaded :class:`~cogs.cribbage.Cribbage` cog, and ``run`` calls the
 cog's handler as a plain method (``cog.hands.on_play(interaction, game, step, card)``). The click is
 guarded in :meth:`CribItem.callback`, for every button and menu alike: a failure is logged with
-the custom id, and the clicker is told privately.
+its kind and game (never the rest of the custom id, which may name a card in the clicker's
+hand), and the clicker is told privately.
 
 Custom-id templates spell digits ``[0-9]``: a click carries whatever id a client sends, and
 ``\\d`` would also take other scripts' digits.
@@ -45,14 +46,20 @@ class CribItem(discord.ui.DynamicItem[ItemT], template=NO_ID):
             cog.table.courier.clicked(interaction)  # a click on the table: its token edits it
         except Exception as error:
             if database_busy(error):  # another process held the database: nothing was done
-                log.warning("Click on %s: the database was locked (%s)", self.custom_id, error)
+                log.warning("Click on %s: the database was locked (%s)", logged_id(self), error)
             else:
-                log.exception("Click on %s failed", self.custom_id)
+                log.exception("Click on %s failed", logged_id(self))
             await tell(interaction, failure_text(error))
 
     async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
         """Hand the click to the cog's handler."""
         raise NotImplementedError
+
+
+def logged_id(item: discord.ui.DynamicItem[Any]) -> str:
+    """The part of a custom id that may be logged: its kind and game (``crib:p:12``). What
+    follows may name a card still in the clicker's hand (a play button's id ends in it)."""
+    return ":".join(item.custom_id.split(":")[:3])
 
 
 def cribbage_cog(client: discord.Client) -> Cribbage:

@@ -262,3 +262,15 @@ async def test_a_failing_click_or_command_is_logged_and_the_user_told(club, monk
     failed = [r for r in caplog.records if r.levelname == "ERROR" and r.exc_info]
     assert [r.getMessage() for r in failed] == ["Command cribbage watch failed"]
     assert str(failed[0].exc_info[1]) == "boom"
+
+
+def test_a_failed_click_is_logged_without_the_card_in_its_id():
+    """A play button's custom id ends in a card still in the clicker's hand: the log line of a
+    failed click names the button's kind and game only."""
+    from bot.engine.cards import card_from_code
+    from cogs.utils.buttons import PlayButton
+    from cogs.utils.items import logged_id
+
+    button = PlayButton(12, 3, card_from_code("5H"))
+    assert button.custom_id == "crib:p:12:3:5H"
+    assert logged_id(button) == "crib:p:12"
