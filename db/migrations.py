@@ -250,7 +250,7 @@ _V5 = (
 )
 
 _V6 = (
-    # Muggins (RULES.md 9): players count their own hands. Part of the variant, like the target.
+    # Muggins (docs/players/muggins.md): players count their own hands. Part of the variant, like the target.
     "ALTER TABLE games ADD COLUMN muggins INTEGER NOT NULL DEFAULT 0 CHECK (muggins IN (0, 1))",
 )
 

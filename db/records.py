@@ -54,7 +54,7 @@ class GameRecord:
     snapshot_seq: int | None = None
     ready: tuple[int, ...] | None = None
     last_seq: int = 0  # the highest seq in the action log
-    muggins: bool = False  # the variant's muggins flag (RULES.md 9)
+    muggins: bool = False  # the variant's muggins flag (docs/players/muggins.md)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Match play: best of 3 or 5 games with the same seats, scored in games (pure, no I/O).
 
-How a match is scored (RULES.md §8, "the win counts as two games"):
+How a match is scored (docs/players/matches.md, "the win counts as two games"):
 
 * a plain win is worth **1 game** to the winning side;
 * a win that skunks a loser is worth **2 games**, a double skunk **3** (with more than two

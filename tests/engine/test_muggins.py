@@ -1,4 +1,4 @@
-"""Muggins in the engine (RULES.md 9): claimed counts, missed points, the window, instant wins."""
+"""Muggins in the engine (docs/players/muggins.md): claimed counts, missed points, the window, instant wins."""
 
 from __future__ import annotations
 

@@ -9,17 +9,11 @@ from bot.engine.enumeration import COMBINATIONS, score_distribution
 
 HERE = Path(__file__).resolve().parent
 OURS = HERE / "data" / "score_distribution.json"
-SHARED = HERE.parents[2] / "shared" / "data" / "score_distribution.json"
 
 
 def expected(kind: str) -> dict[int, int]:
     data = json.loads(OURS.read_text())
     return {int(score): n for score, n in data[kind].items() if n}
-
-
-@pytest.mark.skipif(not SHARED.exists(), reason="../shared is not beside this checkout")
-def test_our_copy_is_the_shared_one():
-    assert json.loads(OURS.read_text()) == json.loads(SHARED.read_text())
 
 
 @pytest.mark.slow  # thirteen million hands

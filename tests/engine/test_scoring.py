@@ -1,4 +1,4 @@
-"""Every scoring rule of RULES.md, for the show and for pegging."""
+"""Every scoring rule of the rules (docs/players/rules.md), for the show and for pegging."""
 
 import random
 from itertools import combinations
