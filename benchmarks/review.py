@@ -1,4 +1,4 @@
-"""Review benchmark: the analysis of a whole 121-point game (issue 17: <= 5 s on 2 cores).
+"""Review benchmark: the analysis of a whole 121-point game (<= 5 s on 2 cores).
 
     .venv/bin/python benchmarks/review.py [--games 5] [--seed 1]
 

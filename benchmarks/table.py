@@ -20,15 +20,15 @@ for each table size (``_2p``, ``_4p``):
   was opened (1 when it played in a thread of its own: the game's line);
 - ``bot_token_requests_per_click`` / ``http_429``: requests made with the bot token per click
   (every click, Next deal included; the interaction callback and webhooks are exempt from
-  Discord's global limit and not counted) and the 429s the emulator answered (issue 15);
+  Discord's global limit and not counted) and the 429s the emulator answered;
 - ``private_in_channel_per_game``: private messages (hands) that landed in that channel while
   the game played elsewhere (a follow-up goes where its interaction was: should be 0).
 
-The issue's goals (issue 13): 0 ghost pings; at most 2 pings per player per game with hands open;
+The goals: 0 ghost pings; at most 2 pings per player per game with hands open;
 at most 5.5 clicks per player per deal in 2-player games; 0 messages below the hand at each
 deal's first click; public edits per deal no more than 12.4.
 
-It runs on older trees too (the baseline of issue 13: copy ``tests/support/emulator`` and this
+It runs on older trees too (for a baseline: copy ``tests/support/emulator`` and this
 file into a worktree of the older commit): it needs only ``Driver.start_game``/``play_out``,
 ``make_bot`` and the table's ``publish``.
 """
@@ -216,7 +216,7 @@ async def main(games: int, sizes: list[int], strict: bool, rate_limits: bool = F
             async with emu.running(bot):
                 meter = Meter(emu, bot)
                 for players in sizes:
-                    limits = getattr(emu.rest, "limits", None)  # ratelimits.py (issue 15)
+                    limits = getattr(emu.rest, "limits", None)  # ratelimits.py
                     before = (limits.bot_token_requests, limits.http_429) if limits else (0, 0)
                     meter.clicks_total = 0
                     played = [await play(emu, guild, bot, meter, players, i) for i in range(games)]

@@ -1,4 +1,4 @@
-"""The Monte Carlo yardstick (issue 16 item 1): the simple pegging method the expert must beat.
+"""The Monte Carlo yardstick: the simple pegging method the expert must beat.
 
 For each legal card (one per rank: suits never matter in the play) the yardstick deals the
 cards its seat has not seen to the opponent many times over ("play-outs"), lays the card, plays

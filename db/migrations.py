@@ -250,7 +250,8 @@ _V5 = (
 )
 
 _V6 = (
-    # Muggins (docs/players/muggins.md): players count their own hands. Part of the variant, like the target.
+    # Muggins (docs/players/muggins.md): players count their own hands. Part of the variant,
+    # like the target.
     "ALTER TABLE games ADD COLUMN muggins INTEGER NOT NULL DEFAULT 0 CHECK (muggins IN (0, 1))",
 )
 
@@ -302,7 +303,7 @@ _V7 = (
 )
 
 _V8 = (
-    # Issue 13: the pause between deals (0: at once) and a thread per game, per server.
+    # The pause between deals (0: at once) and a thread per game, per server.
     """ALTER TABLE guild_settings ADD COLUMN next_deal_seconds INTEGER NOT NULL DEFAULT 20
         CHECK (next_deal_seconds BETWEEN 0 AND 600)""",
     """ALTER TABLE guild_settings ADD COLUMN threads INTEGER NOT NULL DEFAULT 1

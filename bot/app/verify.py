@@ -55,7 +55,7 @@ def _replay_problems(
     record: GameRecord, seed: int, log: list[ActionRecord], results: list[ResultRecord]
 ) -> list[str]:
     variant = Variant(record.players, record.partnerships, record.target, record.muggins)
-    hold = hold_of(record.state)  # the hold between deals (issue 13): from the snapshot
+    hold = hold_of(record.state)  # the hold between deals: from the snapshot
     try:
         rebuilt = rebuild(variant, seed, record.first_dealer, log, hold=hold)
     except REPLAY_ERRORS as err:

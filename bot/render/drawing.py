@@ -6,6 +6,8 @@ needed); :func:`printable` keeps to the characters that font can draw.
 
 >>> printable("Zoë — 🎉")
 'Zoe - ?'
+>>> printable("Ann" + chr(10) + "Lee" + chr(0x202E))
+'Ann Lee'
 """
 
 from __future__ import annotations
@@ -65,7 +67,15 @@ def _has_glyph(char: str) -> bool:
 @lru_cache(maxsize=1024)
 def printable(text: str) -> str:
     """``text`` in characters the built-in font can draw: accents dropped (Zoë → Zoe), dashes
-    simplified, anything else (emoji, other scripts) shown as ``?``."""
+    simplified, anything else (emoji, other scripts) shown as ``?``. Drawn on one line: a
+    control character (a line break in a player's name: Pillow refuses most anchors for
+    multiline text) is a space, and invisible formatting (direction overrides and isolates,
+    which the basic layout does not apply) is left out."""
+    text = "".join(
+        " " if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c
+        for c in text
+        if unicodedata.category(c) != "Cf"
+    )
     text = text.translate(_SPELLED)
     text = unicodedata.normalize("NFKD", text)
     text = "".join(c for c in text if not unicodedata.combining(c))

@@ -1,4 +1,4 @@
-"""The pause between deals (issue 13): after a show the table waits for Next deal, not forever.
+"""The pause between deals: after a show the table waits for Next deal, not forever.
 
 Every game the manager makes holds between deals (``Game.new(..., hold_between_deals=True)``):
 after a show that did not end it, it waits in ``Phase.NEXT_DEAL`` until every seat is ready

@@ -83,11 +83,12 @@ def rebuild(
     """Replay ``log`` on ``Game.new(variant, seed, first_dealer, hold_between_deals=hold)``.
 
     ``hold``: whether the game holds between deals (its snapshot says: :func:`hold_of`). The
-    flag is not in the games table: every game the manager makes since issue 13 has it, older
-    ones do not. ``None`` (no snapshot to say) reads it from the log: a game that logged a Next
-    deal holds; one whose log goes on into a second deal without one does not (the replay with
-    the hold refuses it); any other holds, as every game made now does. So a log that ends in
-    its first pause between deals replays to that pause.
+    flag is not in the games table: every game the manager makes now has it, games made
+    before the pause between deals existed do not. ``None`` (no snapshot to say) reads it
+    from the log: a game that logged a Next deal holds; one whose log goes on into a second
+    deal without one does not (the replay with the hold refuses it); any other holds, as every
+    game made now does. So a log that ends in its first pause between deals replays to that
+    pause.
 
     Raises ``ValueError`` (``IllegalAction`` included) when the log does not replay, or when its
     seq numbers are not 1, 2, 3, ...

@@ -14,7 +14,7 @@ and :meth:`outcome`. A game that ends tells the ``ended`` listeners (:class:`.Ta
 After every step, on every path, :meth:`advance` makes the moves nobody need wait for, each a
 normal durable step: a computer's move; a person's Next deal when the server's pause between
 deals is 0; and a person's card when they must lay one and hold only one, or have exactly one
-legal card and their ``autoplay`` setting on (issue 13: no forced clicks). The steps made for a
+legal card and their ``autoplay`` setting on (no forced clicks). The steps made for a
 person are marked ``StepEvent.automatic``.
 """
 

@@ -183,7 +183,7 @@ def test_hint_speaks_for_the_phase():
 
 
 def test_a_hint_names_every_card_with_its_suit():
-    """Issue 13: "Hint's alternatives drop suits": each line names the very cards to pick."""
+    """A hint's alternatives keep their suits: each line names the very cards to pick."""
     text = coach.discard_hint(parse_cards("5H 5C JD QS 2C 3D"), dealer=True)
     best, *others = text.splitlines()[1:]
     assert best.startswith("1. keep 5♣ 5♥ J♦ Q♠, throw 2♣ 3♦: ")

@@ -1,4 +1,4 @@
-"""Crib expectations with 3 and 4 players from what each seat throws (issue 16 item 4)."""
+"""Crib expectations with 3 and 4 players from what each seat throws."""
 
 import json
 import random

@@ -1,4 +1,4 @@
-"""The expert near the end of a two-handed game plays for the chance to win (issue 16 item 3)."""
+"""The expert near the end of a two-handed game plays for the chance to win."""
 
 import dataclasses
 import random

@@ -1,5 +1,5 @@
-"""Near the end of a partnership game the expert's play-outs count chances to win, not points
-(issue 16 items 3 and 4): the first side to reach its need wins, the show in counting order."""
+"""Near the end of a partnership game the expert's play-outs count chances to win, not points:
+the first side to reach its need wins, the show in counting order."""
 
 import random
 

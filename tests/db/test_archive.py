@@ -1,4 +1,4 @@
-"""Compacting ended games (issue 14, item 12): the database no longer grows by ~11 KB per game.
+"""Compacting ended games: the database no longer grows by ~11 KB per game.
 
 An ended game's log, last snapshot and points per deal move into a few small archive rows in the
 transaction that ends it; everything read back is what it was (replays identical), the log
@@ -262,7 +262,7 @@ async def test_a_log_that_cannot_be_compacted_stays_and_the_game_still_ends(
 
 
 async def test_a_finished_game_takes_under_3_kb(tmp_path):
-    """Issue 14: 11.3 KB per finished game (actions 7.5 KB). Two-player games to 121 with
+    """11.3 KB per finished game (actions 7.5 KB). Two-player games to 121 with
     ratings on: the bytes the rows use grow by less than 3 KB per game."""
     path = tmp_path / "size.db"
     store, manager = await open_store(path)

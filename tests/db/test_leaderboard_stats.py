@@ -176,7 +176,7 @@ async def test_stats_carry_the_rating_and_rank_among_people(played):
 
 
 async def test_an_aborted_game_is_neither_rated_nor_counted(played):
-    """Issue 13: a forfeit before the first show was a rated win. DAVE left HOST's game in its
+    """A forfeit before the first show was a rated win. DAVE left HOST's game in its
     first deal: neither has a rating change, a win, a loss or a forfeit from it."""
     dave = await played.standings.player_stats(DAVE)
     assert dave.games == 1 and dave.forfeits == 0  # his partnership game only

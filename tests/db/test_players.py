@@ -1,5 +1,5 @@
-"""Each person's own settings in the store (issue 13): defaults, updates, validation, cache;
-the cache of each process kept right when several share a PostgreSQL database (issue 15)."""
+"""Each person's own settings in the store: defaults, updates, validation, cache;
+the cache of each process kept right when several share a PostgreSQL database."""
 
 from __future__ import annotations
 

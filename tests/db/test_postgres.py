@@ -1,4 +1,4 @@
-"""PostgreSQL behind the store (issue 15): what only PostgreSQL has to prove. The behaviour both
+"""PostgreSQL behind the store: what only PostgreSQL has to prove. The behaviour both
 backends share is proven by the store, session, standings, matches, settings and timer suites,
 which run on each (the ``database`` fixture)."""
 

@@ -63,7 +63,7 @@ def test_shown_rating_is_conservative_and_starts_at_1000():
 
 
 def test_no_shown_rating_is_negative_even_after_a_string_of_losses():
-    """Issue 13: the loser of a 0-0 forfeit showed -18.3. Two hundred games lost, each double
+    """The loser of a 0-0 forfeit showed -18.3. Two hundred games lost, each double
     skunked, to a new player every time, would take mu - 3 sigma to about -36 (below -33 the
     scale itself would go negative): what is shown stays at 0 or above, and never rises."""
     me, shown = None, [D.shown]

@@ -25,9 +25,9 @@ async def test_a_server_that_changed_nothing_has_the_defaults(store):
         images=True,
         turn_minutes=5,
         muggins=False,
-        computer_games_count=False,  # issue 6: computer games kept apart by default
-        next_deal_seconds=20,  # issue 13: the show stays readable for 20 s
-        threads=True,  # issue 13: a thread per game
+        computer_games_count=False,  # computer games kept apart by default
+        next_deal_seconds=20,  # the show stays readable for 20 s
+        threads=True,  # a thread per game
     )
     assert settings.turn_seconds == 300.0
     assert await store.settings.get(None) == ServerSettings()

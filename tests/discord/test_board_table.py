@@ -1,4 +1,4 @@
-"""The live table in Discord shows each fact once (issue 13, item 5): with pictures on, the
+"""The live table in Discord shows each fact once: with pictures on, the
 scores live in the board picture (drawn to be read 400 px wide) and the embed's text leaves
 them out; with pictures off, the text has them. The count once, no skunk sentence."""
 

@@ -1,4 +1,4 @@
-"""One click, one pass (issue 12): a Play click renders from the manager's outcome.
+"""One click, one pass: a Play click renders from the manager's outcome.
 
 The clicker's hand, the live table, the other player's open hand and a spectators' view are all
 redrawn by one click; the cog finds in the :class:`~bot.sessions.Outcome` everything they need,

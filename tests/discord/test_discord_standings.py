@@ -1,6 +1,6 @@
 """``/cribbage leaderboard``, ``stats`` and ``history`` through the real discord.py client and the
 Discord emulator: after a game played out by clicks, and over a recorded league with pages whose
-buttons still work after a restart. Issue 13, item 8: the three answer privately with a Share
+buttons still work after a restart. The three answer privately with a Share
 button that posts the same content publicly (once); a forfeit before the first show is aborted
 (not rated, not counted); no rating shown is ever negative.
 """
@@ -189,8 +189,8 @@ async def test_leaderboard_pages_and_the_callers_row_survive_a_restart(emu, tmp_
 
 
 async def test_stats_and_history_answer_privately_and_share_once(emu, tmp_path):
-    """Issue 13: /stats, /leaderboard and /history answered in public in the game's channel.
-    Now each answers privately; Share posts the same embed publicly, saying who shared it and
+    """/stats, /leaderboard and /history once answered in public in the game's channel. Now
+    each answers privately; Share posts the same embed publicly, saying who shared it and
     pinging nobody; a second Share (a double click, an old client) is told so privately and
     posts nothing; only the asker can share."""
     alice, bob, carol = emu.people
@@ -237,7 +237,7 @@ async def test_stats_and_history_answer_privately_and_share_once(emu, tmp_path):
 
 
 async def test_a_forfeit_before_the_first_show_is_aborted_and_not_rated(tmp_path):
-    """Issue 13: a forfeit at 0-0 in the first deal was a rated win, and the loser showed -18.3
+    """A forfeit at 0-0 in the first deal was a rated win, and the loser showed -18.3
     on the public leaderboard. Now the game is aborted: no rating change, no win, no loss, in a
     single game and in a match; a forfeit after the first show still counts."""
     async with open_club(tmp_path, names=("alice", "bob", "carol"), privacy=False) as club:
@@ -283,7 +283,7 @@ async def test_a_forfeit_before_the_first_show_is_aborted_and_not_rated(tmp_path
 
 
 async def test_no_rating_shown_is_negative_after_a_string_of_losses(emu, tmp_path):
-    """Issue 13: ratings were shown as (mu - 3 sigma) x 10, negative for every new loser. Now
+    """Ratings were shown as (mu - 3 sigma) x 10, negative for every new loser. Now
     a new player shows 1000, and even sixty double-skunked losses in a row show 0 or more."""
     alice, bob = emu.people[:2]
     path = tmp_path / "losses.db"

@@ -1,4 +1,4 @@
-"""A database locked by another process never leaves a click unanswered (issue 14, item 4).
+"""A database locked by another process never leaves a click unanswered.
 
 While a backup or an ``sqlite3`` shell holds the write lock, the bot's writes wait (SQLite's busy
 timeout, 5 seconds) and its handlers used to write before answering: every click got "This

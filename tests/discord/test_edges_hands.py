@@ -1,4 +1,4 @@
-"""Open hands are kept only while of use (issue 14, item 2): the table remembers each player's
+"""Open hands are kept only while of use: the table remembers each player's
 open hand (its ``discord.Interaction``) to redraw it when the game moves on; an entry goes when
 its game ends (won, forfeited, abandoned) and when its token runs out (15 minutes), so a
 process that plays a million games does not hold a million interactions."""

@@ -1,4 +1,4 @@
-"""Options checked before anything is created (issue 14, item 7).
+"""Options checked before anything is created.
 
 Discord's client offers only an option's choices and range; a client with an older command list,
 or a modified one, sends anything. discord.py checks none of it, so ``computer:"godlike"``

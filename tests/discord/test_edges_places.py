@@ -1,4 +1,4 @@
-"""Where a click or a command comes from (issue 14, items 5, 8 and 9).
+"""Where a click or a command comes from.
 
 * ``/cribbage`` is offered in servers only (the group's contexts: a subcommand's own
   ``guild_only`` is ignored by Discord), and a command that still arrives from a DM is refused

@@ -1,4 +1,4 @@
-"""No forced clicks on the hand (issue 13, items 4 and 10): the discard is one interaction (a menu
+"""No forced clicks on the hand: the discard is one interaction (a menu
 of the hand's cards, exactly the number to lay away), the cut is one honest Cut button, a
 double click's redrawn hand says its buttons are fresh, and every new hand id is one the
 stale-click listener redraws; ``/cribbage notify`` and ``/cribbage autoplay`` (item 2) are each

@@ -1,8 +1,8 @@
-"""The hand at the bottom, every deal (issue 13, items 1 and 3): a new deal sends each person's
+"""The hand at the bottom, every deal: a new deal sends each person's
 new hand as a fresh ephemeral follow-up of their newest interaction — below the new table, with
 nothing public under it — and deletes their old hand; a person silent for 15 minutes (their
 tokens dead) is not reachable and gets nothing; between deals the hand shows its own count and
-the crib's (Next deal is on the table only: issue 15, its click's token posts and edits the next
+the crib's (Next deal is on the table only: its click's token posts and edits the next
 table), and the Next deal that starts the deal brings the clicker's new hand below the new table
 without any confirmation message."""
 

@@ -1,4 +1,4 @@
-"""A muggins show through discord.py and the emulator (issue 13, item 6), clicked like people.
+"""A muggins show through discord.py and the emulator, clicked like people.
 
 Two people play to the show; then, with a small driver of our own (the scripted players of
 tests/support/discord_players.py let every claim go):

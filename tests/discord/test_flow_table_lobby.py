@@ -1,5 +1,5 @@
 """The lobby through the emulator: a full table's Join and computer menu are disabled, and the
-host picks the computer's level (issue 13, item 10)."""
+host picks the computer's level."""
 
 from __future__ import annotations
 

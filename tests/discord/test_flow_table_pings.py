@@ -1,4 +1,4 @@
-"""Pings only when the game waits for you (issue 13, item 2), counted by the emulator under
+"""Pings only when the game waits for you, counted by the emulator under
 Discord's allowed-mentions rules (``emu.pings``, ``emu.ghost_pings``).
 
 A real ping is a message of its own, never deleted; it goes only to a person whose move it is,

@@ -1,4 +1,4 @@
-"""A show you can read (issue 13, item 3) through the emulator: the deal's record waits as the
+"""A show you can read through the emulator: the deal's record waits as the
 newest message with **Next deal** until every person clicks it or the pause runs out; with no
 pause the record and the new table follow at once, as before. A new table is posted once, not
 posted and edited at once (item 10)."""

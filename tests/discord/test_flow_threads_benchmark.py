@@ -1,4 +1,4 @@
-"""benchmarks/table.py runs and the table meets the issue's goals (issue 13, "Measure and
+"""benchmarks/table.py runs and the table meets the issue's goals ("Measure and
 prove"): a whole 2-player game to 121 in the emulator, the game in its own thread as servers
 have it by default, scripted people keeping their hands open."""
 

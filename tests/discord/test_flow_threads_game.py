@@ -1,4 +1,4 @@
-"""A thread per game (issue 13, item 9): the lobby opens a thread, the game plays in it, the
+"""A thread per game: the lobby opens a thread, the game plays in it, the
 channel keeps one line per game; without the permission, in a thread already or with the
 setting off, the game plays where the lobby is."""
 

@@ -1,4 +1,4 @@
-"""Forged interactions (issue 14): thousands, and none unanswered, none a traceback, none a change.
+"""Forged interactions: thousands, and none unanswered, none a traceback, none a change.
 
 A world of two servers: in "Cribbage Club" #cribbage holds alice and bob's game (muggins, to
 61), #lobby carol's open lobby (dave has joined), #quiet nothing; in "Elsewhere" #other holds

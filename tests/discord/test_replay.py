@@ -1,7 +1,7 @@
-"""Issue 17 through the real discord.py client and the Discord emulator: ``/cribbage replay`` (its
-pages reproduce the game as it was played, paging, Share), the result's summary and its Replay
-and Review my game buttons, a game in progress refused to anyone, a stranger's review refused,
-an unknown or pruned game, and the buttons after a restart.
+"""Replays and reviews through the real discord.py client and the Discord emulator:
+``/cribbage replay`` (its pages reproduce the game as it was played, paging, Share), the
+result's summary and its Replay and Review my game buttons, a game in progress refused to
+anyone, a stranger's review refused, an unknown or pruned game, and the buttons after a restart.
 
 Two tests play one short game each (to 61, against an easy computer) by clicks: about a second.
 """

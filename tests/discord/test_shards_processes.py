@@ -1,4 +1,4 @@
-"""Issue 15, item 6, end to end: two ``python -m bot`` processes, shards 0 and 1 of 2, share one
+"""Shards end to end: two ``python -m bot`` processes, shards 0 and 1 of 2, share one
 PostgreSQL schema. A guild on each shard; one person plays a 61-point game against the computer
 in both at once. Each process answers only its own guild (the emulator routes each guild's
 interactions to its shard's gateway session, Discord's Gateway docs "Sharding"; each process's

@@ -1,4 +1,4 @@
-"""The hold between deals (issue 13): after a show the table waits in NEXT_DEAL until every seat
+"""The hold between deals: after a show the table waits in NEXT_DEAL until every seat
 is ready; the last one deals. Off by default: old games and old snapshots deal at once."""
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def test_the_hold_and_who_is_ready_survive_a_snapshot():
 def test_an_old_snapshot_without_the_flag_deals_at_once():
     game = held(last_cards())
     old = game.to_dict()
-    del old["hold_between_deals"], old["ready_for_deal"]  # as written before issue 13
+    del old["hold_between_deals"], old["ready_for_deal"]  # as written before the hold existed
     restored = Game.from_dict(old)
     assert not restored.hold_between_deals
     assert isinstance(play(restored, "2H", "KS")[-1], Dealt)

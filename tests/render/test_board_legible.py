@@ -1,4 +1,4 @@
-"""The board as Discord shows it: about 400 px wide (issue 13, item 5).
+"""The board as Discord shows it: about 400 px wide.
 
 Discord shows an embed's image at most about 400 px wide and 300 px high. Here every board is
 scaled to 400 px wide, as it is seen, and checked:

@@ -224,7 +224,7 @@ def test_history_lines():
 
 
 def test_an_aborted_game_in_the_history_names_who_left_and_counts_nothing():
-    """Issue 13: a forfeit before the first show is aborted: in the history it is "Aborted",
+    """A forfeit before the first show is aborted: in the history it is "Aborted",
     says who left, and carries no rating change and no result."""
     aborted = dict(
         status="abandoned",

@@ -1,4 +1,4 @@
-"""Issue 17: a replay's pages in words (``bot.render.replay``), the summary's field and the review's
+"""A replay's pages in words (``bot.render.replay``), the summary's field and the review's
 embed (``bot.render.summary``): each page tells its deal exactly as the engine's events have it,
 within Discord's limits.
 

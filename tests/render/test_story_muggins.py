@@ -1,4 +1,4 @@
-"""Muggins told right (issue 13, item 6): over-claims named as over-claims, every score with its
+"""Muggins told right: over-claims named as over-claims, every score with its
 "(now N)", the show picture printing what each hand pegged and what muggins took, and the hand
 picture showing the cards being counted (the crib when the dealer counts the crib) and the
 starter."""

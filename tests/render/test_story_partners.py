@@ -1,4 +1,4 @@
-"""Partnerships and discards told right (issue 13, item 7): the team named beside its score,
+"""Partnerships and discards told right: the team named beside its score,
 and one line for all the discards of a deal, in every variant, though each person's discard
 comes in a click (an outcome) of its own."""
 

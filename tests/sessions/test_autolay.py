@@ -1,4 +1,4 @@
-"""No forced clicks (issue 13, item 4): a person's last card, and their only legal card unless
+"""No forced clicks: a person's last card, and their only legal card unless
 they turned ``autoplay`` off, is laid for them after every step, on every path (a click, the
 turn timers, muggins windows let go, deals whose pause ran out, the resume), as a normal
 durable step marked ``automatic``. And each person's settings through the manager."""

@@ -1,5 +1,5 @@
 """How a forfeit ends a game (``bot/sessions/bookkeeping.py``): before the first show it aborts
-the game (issue 13: a forfeit at 0-0 in the first deal was a rated win); after it, the side
+the game (a forfeit at 0-0 in the first deal was a rated win); after it, the side
 that conceded loses. Walked through every phase of a first deal, with and without muggins and
 the hold between deals."""
 

@@ -1,4 +1,4 @@
-"""The manager's door (issue 14, items 8 and 9): game ids SQLite cannot hold, and requests made
+"""The manager's door: game ids SQLite cannot hold, and requests made
 in another channel or server than the game's.
 
 * every public method that takes a game id answers an id outside ``1 .. 2**63 - 1`` as an

@@ -1,4 +1,4 @@
-"""The pause between deals through the manager (issue 13): every new game holds after a show;
+"""The pause between deals through the manager: every new game holds after a show;
 Next deal clicks, computers ready at once, the pause running out, a pause of 0, restarts, and
 the turn timers and the idle sweep around it."""
 

@@ -1,4 +1,4 @@
-"""Shards across processes (issue 15): each process resumes only the games of the servers its
+"""Shards across processes: each process resumes only the games of the servers its
 gateway shards own, and the database picks them (``(guild_id >> 22) % count``, Discord's
 sharding formula), on SQLite and on PostgreSQL."""
 

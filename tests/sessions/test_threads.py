@@ -1,4 +1,4 @@
-"""A thread per game (issue 13, item 9), as the manager sees it: ``move_game`` moves a live table
+"""A thread per game, as the manager sees it: ``move_game`` moves a live table
 to another channel (a thread opened for it). Stored; found there; the old channel free; the
 lobby message where it was; the door takes the game's moves from the thread only."""
 

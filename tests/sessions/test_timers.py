@@ -145,7 +145,7 @@ async def test_the_third_turn_to_run_out_forfeits(timed):
     assert report.expired == ()
     (ended,) = report.forfeits
     assert ended.timeouts[0].forfeited and ended.timeouts[0].expiries == 3
-    # in the first deal, before any hand was counted: the forfeit aborts the game (issue 13)
+    # in the first deal, before any hand was counted: the forfeit aborts the game
     assert ended.finished.reason == "aborted" and ended.finished.forfeit_seat == 0
     assert ended.view.status is GameStatus.ABANDONED and manager.view(game_id) is None
     conn = connect(path)
