@@ -19,11 +19,10 @@ import discord
 
 from bot.render.embeds import lobby_embed
 from bot.render.matches import add_match_field
-from bot.render.words import escape
 from bot.sessions import LEVELS, GameStatus, GameView
 from cogs.utils.buttons import GAME_ID, LobbyButton, view_of
 from cogs.utils.items import CribItem
-from cogs.utils.names import NameBook
+from cogs.utils.names import NameBook, markdown_name
 from cogs.utils.replies import say
 
 if TYPE_CHECKING:
@@ -94,8 +93,8 @@ async def lobby_payload(
     instructions = None
     if not full:
         instructions = (
-            f"Click **Join** to take a seat; {escape(host)} may fill one with a computer player "
-            f"from the menu, and clicks **Start** when the table is full."
+            f"Click **Join** to take a seat; {markdown_name(host)} may fill one with a computer "
+            f"player from the menu, and clicks **Start** when the table is full."
         )
     embed = add_match_field(
         lobby_embed(view.variant, seats, host, instructions=instructions), view, names

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.render.matches import rematch_closed_embed, rematch_embed
-from bot.render.text import escape
 from bot.sessions import GameView, Outcome, Refusal
 from cogs.utils.buttons import GAME_ID, Button, Style, view_of
 from cogs.utils.items import CribItem
+from cogs.utils.names import markdown_name
 from cogs.utils.pings import NO_PINGS, only
 from cogs.utils.replies import defer_if_late, in_time, place_of, redraw, say
 
@@ -118,7 +118,7 @@ class Rematches:
             return
         await defer_if_late(interaction)
         names = await self.names.seat_names(result)
-        who = escape(interaction.user.display_name)
+        who = markdown_name(interaction.user.display_name)
         embed = rematch_closed_embed(result, names, f"**{who}** declined: no rematch this time.")
         await redraw(interaction, content=None, embed=embed, view=None)
 
@@ -141,7 +141,8 @@ class Rematches:
     @staticmethod
     def _started(view: GameView, names: Sequence[str]) -> dict[str, Any]:
         if view.dealer is not None and view.deal_number:
-            text = f"The rematch is on: same seats, **{escape(names[view.dealer])}** deals first."
+            dealer = markdown_name(names[view.dealer])
+            text = f"The rematch is on: same seats, **{dealer}** deals first."
         else:
             text = "The rematch is on: same seats; cut for the deal."
         if view.match is not None:

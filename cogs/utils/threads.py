@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Literal
 import discord
 
 from bot.sessions import GameStatus, GameView, Outcome, Refusal
+from cogs.utils.names import markdown_name, plain_name
 
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
@@ -56,7 +57,8 @@ NOT_ALLOWED = (
 
 
 def players_text(view: GameView, names: Sequence[str]) -> str:
-    """Who plays: "alice vs bob", "alice & carol vs bob & dave", "alice, bob and carol"."""
+    """Who plays: "alice vs bob", "alice & carol vs bob & dave", "alice, bob and carol"
+    (``names`` as the text needs them: :func:`markdown_name` or :func:`plain_name`)."""
     seated = [names[i] for i in range(len(view.seats))]
     if view.variant.partnerships:
         teams = [" & ".join(seated[s] for s in view.variant.seats_of(side)) for side in (0, 1)]
@@ -67,19 +69,22 @@ def players_text(view: GameView, names: Sequence[str]) -> str:
 
 
 def thread_name(view: GameView, names: Sequence[str]) -> str:
-    """The thread's name: the players, cut to Discord's 100 characters."""
-    name = f"Cribbage · {players_text(view, names)}"
+    """The thread's name: the players, cut to Discord's 100 characters (a channel's name is
+    plain text: no markdown to escape, no mention forms in it)."""
+    name = f"Cribbage · {players_text(view, [plain_name(n) for n in names])}"
     return name if len(name) <= MAX_THREAD_NAME else name[: MAX_THREAD_NAME - 1] + "…"
 
 
 def side_names(view: GameView, names: Sequence[str], sides: Sequence[int]) -> str:
-    """The players of these sides: "alice", "alice & carol"."""
+    """The players of these sides: "alice", "alice & carol" (``names`` as written)."""
     seats = sorted(s for side in sides for s in view.variant.seats_of(side))
     return " & ".join(names[s] for s in seats)
 
 
 def result_text(outcome: Outcome, names: Sequence[str]) -> str:
-    """How a game (or, at its end, a match) ended, in a few words, for its line."""
+    """How a game (or, at its end, a match) ended, in a few words, for its line (markdown:
+    each name through :func:`markdown_name`)."""
+    names = [markdown_name(name) for name in names]
     view, finished = outcome.view, outcome.finished
     match = view.match
     if match is not None:
@@ -104,11 +109,13 @@ def result_text(outcome: Outcome, names: Sequence[str]) -> str:
 
 
 def game_line(view: GameView, names: Sequence[str], thread_id: int, ending: str | None) -> str:
-    """The game's one line in the channel: who plays, where, and at the end how it ended."""
+    """The game's one line in the channel: who plays, where, and at the end how it ended
+    (``ending``: :func:`result_text`)."""
     where = f"<#{thread_id}>"
+    players = players_text(view, [markdown_name(name) for name in names])
     if ending is None:
-        return f"🃏 {players_text(view, names)} — playing in {where}"
-    return f"🃏 {players_text(view, names)} — {ending} · {where}"
+        return f"🃏 {players} — playing in {where}"
+    return f"🃏 {players} — {ending} · {where}"
 
 
 class GameThreads:
