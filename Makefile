@@ -4,25 +4,37 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+LOCK := requirements.lock
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run test lint typecheck bench clean test-lowest lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+# Running needs the runtime dependencies only, at the versions the lock pins (the container
+# image installs the same file), then the project itself without resolving anything more.
+$(RUN_STAMP): pyproject.toml $(LOCK) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip check || { echo 'requirements.lock is behind pyproject.toml: run make lock'; exit 1; }
+	touch $@
 
-run: $(STAMP)
+# Testing adds the suite's runner, the linter and the type checker on top, so the suite runs
+# against the pinned versions the image ships.
+$(DEV_STAMP): $(RUN_STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+run: $(RUN_STAMP)
 	$(BIN)/python -m bot
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
-typecheck: $(STAMP)
+typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
 # The store's suites run on SQLite and on a PostgreSQL the tests start themselves
@@ -33,7 +45,7 @@ typecheck: $(STAMP)
 test: lint typecheck
 	CRIBBAGE_TEST_POSTGRES=$${CRIBBAGE_TEST_POSTGRES:-require} $(BIN)/python -m pytest -q -n 2 --dist worksteal
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 # The container image end to end, apart from `make test`: podman builds a Debian base with
@@ -43,10 +55,36 @@ bench: $(STAMP)
 # and debootstrap are installed with apt-get when missing. CONTAINERS_CONF: podman's settings
 # for these machines (deploy/container/containers.conf, docs/admin/deploy.md).
 .PHONY: container-test
-container-test: $(STAMP)
+container-test: $(DEV_STAMP)
 	deploy/container/install-tools.sh
 	CONTAINERS_CONF=$(CURDIR)/deploy/container/containers.conf PYTHONPATH=$(CURDIR) \
 		$(BIN)/python deploy/container/game_test.py
 
+# The lower bounds in pyproject.toml are promises to whoever installs the bot beside other
+# packages, so they are tested: a venv of its own gets the lowest version each runtime
+# dependency allows (uv's lowest-direct; what those need comes at its newest, as pip would give
+# it), and the quick loop runs there. pytest and its plugins are held at their lowest too: they
+# run the suite, so their bounds are promises about it. Ruff, mypy and the stubs are left out:
+# they check the code rather than run it, each release flags different things, and `make test`
+# runs them at the versions the team works with.
+LOWEST := .venv-lowest
+test-lowest:
+	rm -rf $(LOWEST)
+	$(PYTHON) -m venv $(LOWEST)
+	echo '*' > $(LOWEST)/.gitignore
+	$(LOWEST)/bin/python -m pip install --quiet uv
+	$(LOWEST)/bin/uv pip install --quiet --python $(LOWEST)/bin/python \
+		--resolution lowest-direct -e '.[test]'
+	$(LOWEST)/bin/python -m pytest -m "not slow" -q -n 2
+
+# Pins every runtime dependency, and what they need, to one version with the hashes of its
+# files, for Python 3.11 and later on Linux (x86_64 and aarch64) and elsewhere: the container
+# image and `make run` install exactly this. Rerun after changing a dependency in
+# pyproject.toml, or to take newer releases (then run `make test` before committing it).
+lock: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 \
+		--generate-hashes --no-header --quiet -o $(LOCK)
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .mypy_cache
+	rm -rf $(VENV) $(LOWEST) build *.egg-info .pytest_cache .ruff_cache .mypy_cache
