@@ -78,9 +78,10 @@ test-lowest:
 	$(LOWEST)/bin/python -m pytest -m "not slow" -q -n 2
 
 # Pins every runtime dependency, and what they need, to one version with the hashes of its
-# files, for Python 3.11 and later on Linux (x86_64 and aarch64) and elsewhere: the container
-# image and `make run` install exactly this. Rerun after changing a dependency in
-# pyproject.toml, or to take newer releases (then run `make test` before committing it).
+# files: one file for Python 3.11 and later on every platform (--universal: Linux x86_64 and
+# aarch64 among them), which the container image and `make run` install exactly. Rerun after
+# changing a dependency in pyproject.toml, or to take newer releases (then `make test` and
+# `make test-lowest` before committing it).
 lock: | $(BIN)/python
 	$(BIN)/python -m pip install --quiet uv
 	$(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 \
