@@ -2,8 +2,9 @@
 
 Understands 2-, 3- and 4-sided games and partnerships (a side is a team of one or two players).
 The winner ranks first; the other sides rank by their final score. A skunk counts as the rules
-say (docs/players/rules.md, "Skunks"): the win is worth two games against that side (three for a double skunk), so each further
-game is one more head-to-head update between the winner and that side only.
+say (docs/players/rules.md, "Skunks"): the win is worth two games against that side (three
+for a double skunk), so each further game is one more head-to-head update between the winner
+and that side only.
 
 >>> alice = bob = DEFAULT_RATING
 >>> (alice2,), (bob2,) = rate_game([[alice], [bob]], scores=[121, 84], winner=0, skunks=[0, 1])

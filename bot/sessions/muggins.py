@@ -1,4 +1,5 @@
-"""Muggins windows (docs/players/muggins.md): a claim left open too long is let go for the silent opponents.
+"""Muggins windows (docs/players/muggins.md): a claim left open too long is let go for the
+silent opponents.
 
 Every claimed count opens a window in which an opponent may call muggins (see
 :mod:`bot.engine.muggins`). People need not answer it: :meth:`MugginsWindows.close_due` (the

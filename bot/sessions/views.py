@@ -135,8 +135,9 @@ class GameView:
     skunks: tuple[int, ...] = ()
     end_reason: str | None = None
     match: MatchView | None = None  # the match this game belongs to (best of 3 or 5)
-    # muggins (docs/players/muggins.md): the seat whose claim is open to a muggins call (None: no window),
-    # whether that claim is for the crib, and the opponent seats that may still call or pass
+    # muggins (docs/players/muggins.md): the seat whose claim is open to a muggins call (None:
+    # no window), whether that claim is for the crib, and the opponent seats that may still call
+    # or pass
     muggins_claimer: int | None = None
     muggins_crib: bool = False
     muggins_waiting: tuple[int, ...] = ()

@@ -1,4 +1,5 @@
-"""Muggins at the table (docs/players/muggins.md): the claim picker, the public muggins buttons, the timeout.
+"""Muggins at the table (docs/players/muggins.md): the claim picker, the public muggins
+buttons, the timeout.
 
 In a muggins game each player counts their own hand (and the dealer the crib) with a number
 picker in their private hand message (two menus, Discord's limit being 25 options:

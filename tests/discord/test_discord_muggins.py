@@ -1,4 +1,5 @@
-"""Muggins games (docs/players/muggins.md) through discord.py and the Discord emulator, every click scripted.
+"""Muggins games (docs/players/muggins.md) through discord.py and the Discord emulator, every
+click scripted.
 
 Players count their own cards from their hand message and pick a claim; an opponent takes a
 miss with the table's **Muggins!** button. The public messages are checked for hidden cards

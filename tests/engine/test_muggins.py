@@ -1,4 +1,5 @@
-"""Muggins in the engine (docs/players/muggins.md): claimed counts, missed points, the window, instant wins."""
+"""Muggins in the engine (docs/players/muggins.md): claimed counts, missed points, the window,
+instant wins."""
 
 from __future__ import annotations
 
