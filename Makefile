@@ -42,8 +42,18 @@ typecheck: $(DEV_STAMP)
 # (pytest-xdist): much of a Discord test is waiting on another process, so two run in the time
 # of one on two cores; the slow tests are handed out first and an idle worker takes over the
 # other's queue (work stealing), so no long test is left running alone at the end.
-test: lint typecheck
+test: lint typecheck docs
 	CRIBBAGE_TEST_POSTGRES=$${CRIBBAGE_TEST_POSTGRES:-require} $(BIN)/python -m pytest -q -n 2 --dist worksteal
+
+# The documentation site (mkdocs.yml, docs/): --strict fails on a broken link or a page left out
+# of the navigation; docs/hooks/reference.py writes the reference pages from the code.
+.PHONY: docs docs-images
+docs: $(DEV_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir build/site
+
+# The documentation's pictures, drawn by the bot's own renderer from seeded games.
+docs-images: $(DEV_STAMP)
+	$(BIN)/python scripts/docs_images.py
 
 bench: $(DEV_STAMP)
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
