@@ -241,3 +241,19 @@ def test_the_docs_and_the_library_cite_the_docs_not_outside_files():
         text = path.read_text()
         for name in names:
             assert name not in text, f"{path.relative_to(ROOT)} cites {name}, not in the repository"
+
+
+def test_the_code_says_what_and_why_not_its_history():
+    """No issue numbers in code or tests, and measurement histories live on the research pages
+    (a constant's docstring links them), not in the library's docstrings."""
+    issue = re.compile(r"\b[Ii]ssue [0-9]+")
+    numbered = []
+    plus_minus = 0
+    for package in ("bot", "cogs", "db", "tests"):
+        for path in (ROOT / package).rglob("*.py"):
+            text = path.read_text()
+            numbered += [f"{path.relative_to(ROOT)}: {m.group()}" for m in issue.finditer(text)]
+            if package == "bot":
+                plus_minus += text.count("±")
+    assert not numbered, numbered
+    assert plus_minus <= 5
