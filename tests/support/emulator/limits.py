@@ -137,8 +137,8 @@ def _check_schema(value: Any, schema: dict[str, Any], path: str) -> list[_Found]
     if "const" in schema and value != schema["const"]:
         found.append((path, f"Value must be one of ({schema['const']}).", True))
     if "enum" in schema and value not in schema["enum"]:
-        choices = ", ".join(map(str, schema["enum"]))
-        found.append((path, f"Value must be one of ({choices}).", True))
+        allowed = ", ".join(map(str, schema["enum"]))
+        found.append((path, f"Value must be one of ({allowed}).", True))
     if _is_number(value):
         low, high = schema.get("minimum"), schema.get("maximum")
         if low is not None and value < low:
@@ -154,9 +154,10 @@ def _check_schema(value: Any, schema: dict[str, Any], path: str) -> list[_Found]
     if isinstance(value, dict):
         found += _check_object(value, schema, path)
     if "anyOf" in schema:
-        branches = [_check_schema(value, part, path) for part in schema["anyOf"]]
+        branches: list[list[_Found]] = [_check_schema(value, p, path) for p in schema["anyOf"]]
         if all(branches):
-            found += min(branches, key=_rank)
+            nearest: list[_Found] = min(branches, key=_rank)
+            found += nearest
     choices = [part["const"] for part in schema.get("oneOf", ()) if set(part) - _ANNOTATIONS
                == {"const"}]
     if choices and len(choices) == len(schema["oneOf"]):  # an enumeration, each value named
@@ -166,7 +167,8 @@ def _check_schema(value: Any, schema: dict[str, Any], path: str) -> list[_Found]
         branches = [_check_schema(value, part, path) for part in schema["oneOf"]]
         passed = sum(not branch for branch in branches)
         if passed == 0:
-            found += min(branches, key=_rank)
+            nearest = min(branches, key=_rank)
+            found += nearest
         elif passed > 1:
             found.append((path, "Matches more than one of the allowed forms.", False))
     return found
@@ -400,7 +402,7 @@ def check_message(
 
 # the OpenAPI request body of each way to sync commands (paths ``/applications/{id}/commands``
 # and ``.../guilds/{guild}/commands``: PUT a list, POST one, PATCH one by id)
-COMMAND_BODIES = {
+COMMAND_BODIES: dict[str, dict[str, Any]] = {
     "bulk": {
         "type": ["array", "null"],
         "items": {"$ref": "#/components/schemas/ApplicationCommandUpdateRequest"},
@@ -444,11 +446,11 @@ def _option_rules(option: dict[str, Any], path: str) -> list[Problem]:
     # "Application Command Option Structure": min_value/max_value of an INTEGER or NUMBER
     # option; Discord refuses a range whose minimum is above its maximum
     low, high = option.get("min_value"), option.get("max_value")
-    if _is_number(low) and _is_number(high) and low > high:
+    if isinstance(low, int | float) and isinstance(high, int | float) and low > high:
         problems.append((f"{path}.min_value", f"Must be less than or equal to {high}."))
     # min_length/max_length of a STRING option, likewise
     low, high = option.get("min_length"), option.get("max_length")
-    if _is_integer(low) and _is_integer(high) and low > high:
+    if isinstance(low, int) and isinstance(high, int) and low > high:
         problems.append((f"{path}.min_length", f"Must be less than or equal to {high}."))
     # "Application Command Option Structure": required options come before optional ones
     options = [o for o in option.get("options") or [] if isinstance(o, dict)]
