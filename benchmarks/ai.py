@@ -72,7 +72,7 @@ from benchmarks.yardstick import PLAYOUTS, duel_lines  # noqa: E402
 from bot.ai import choose_discard  # noqa: E402
 from bot.ai.discard import removal_options  # noqa: E402
 from bot.ai.players import decide  # noqa: E402
-from bot.ai.view import SeatView  # noqa: E402
+from bot.ai.view import SeatKnowledge  # noqa: E402
 from bot.engine import (  # noqa: E402
     FULL_PACK,
     Phase,
@@ -178,7 +178,8 @@ def pegging_margin(kept: list, other_kept: list, starter, we_deal: bool) -> int:
     points = [0, 0]
     while game.phase is Phase.PLAY:
         seat = game.to_act[0]
-        for event in game.apply(seat, decide(SeatView.of(game, seat), level="standard", seed=0)):
+        action = decide(SeatKnowledge.of(game, seat), level="standard", seed=0)
+        for event in game.apply(seat, action):
             if isinstance(event, Scored) and event.reason in PEGGING:
                 points[event.seat] += event.points
     ours = 0 if we_deal else 1

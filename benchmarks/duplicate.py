@@ -19,12 +19,16 @@ two of ``--against``), ``partners`` (the level's team in seats 0 and 2, then in 
 
     .venv/bin/python benchmarks/duplicate.py --kind partners --deals 1000
     .venv/bin/python benchmarks/duplicate.py --kind 2p --deals 4000 --first-seed 30000
+    .venv/bin/python benchmarks/duplicate.py --kind 2p --set dealer_against=0.9 --base base.json
+
+``--set NAME=value`` (a JSON literal) measures the expert with another tuning: a field of
+:class:`bot.ai.config.ExpertConfig`, set on a copy of :data:`bot.ai.config.EXPERT` for the run.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import dataclasses
 import json
 import random
 import sys
@@ -36,8 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.matches_multi import map_tasks  # noqa: E402
 from benchmarks.yardstick import mean_ci95  # noqa: E402
-from bot.ai.players import decide  # noqa: E402
-from bot.ai.view import SeatView  # noqa: E402
+from bot.ai.config import EXPERT, ExpertConfig  # noqa: E402
+from bot.ai.players import Player  # noqa: E402
 from bot.engine import Game, Phase, Scored, ScoreReason, Variant  # noqa: E402
 
 KINDS: dict[str, tuple[Variant, tuple[tuple[int, ...], ...]]] = {
@@ -63,10 +67,13 @@ def play_deal(
     levels: tuple[str, ...],
     seed: int,
     scores: list[int] | None = None,
+    config: ExpertConfig = EXPERT,
 ) -> tuple[list[dict[str, int]], int | None]:
-    """Deal ``seed`` (seat 0 deals) with ``levels[seat]`` in each seat: per side, its points in
-    each part of the deal, played to the end of its show; with ``scores`` (per side, at the
-    start) the game is played on from them to its end, and the winning side is returned too."""
+    """Deal ``seed`` (seat 0 deals) with ``levels[seat]`` in each seat (an expert tuned by
+    ``config``): per side, its points in each part of the deal, played to the end of its show;
+    with ``scores`` (per side, at the start) the game is played on from them to its end, and the
+    winning side is returned too."""
+    players = [Player(level, config) for level in levels]
     game = Game.new(variant, seed=seed, first_dealer=0)
     if scores is not None:
         game.scores = list(scores)
@@ -81,7 +88,7 @@ def play_deal(
             cut = random.Random(f"{seed}:{game.deal_number}" if game.deal_number > first else seed)
             action = cut.choice(game.legal_actions(seat))
         else:
-            action = decide(SeatView.of(game, seat), level=levels[seat], seed=rng.getrandbits(32))
+            action = players[seat].choose_action(game, seat, seed=rng.getrandbits(32))
         this_deal = game.deal_number == first  # (the last card's apply deals the next)
         for event in game.apply(seat, action):
             if isinstance(event, Scored) and event.points and this_deal:
@@ -98,7 +105,12 @@ def start_scores(variant: Variant, seed: int, ends: tuple[int, int]) -> list[int
 
 
 def seed_margins(
-    kind: str, seed: int, level: str, against: str, ends: tuple[int, int] | None = None
+    kind: str,
+    seed: int,
+    level: str,
+    against: str,
+    ends: tuple[int, int] | None = None,
+    config: ExpertConfig = EXPERT,
 ) -> dict[str, float]:
     """Per part, ``level``'s side minus the others (their average) over the arrangements; with
     ``ends``, games from scores drawn there (:func:`start_scores`, the same for a seat whoever
@@ -109,7 +121,7 @@ def seed_margins(
     scores = start_scores(variant, seed, ends) if ends else None
     for seats in arrangements:
         levels = tuple(level if s in seats else against for s in range(variant.players))
-        points, winner = play_deal(variant, levels, seed, scores)
+        points, winner = play_deal(variant, levels, seed, scores, config)
         mine = variant.side_of(seats[0])
         wins += winner == mine
         others = [p for side, p in enumerate(points) if side != mine]
@@ -120,32 +132,33 @@ def seed_margins(
     return {part: value / len(arrangements) for part, value in sums.items()}
 
 
-def apply_settings(settings: list[str]) -> None:
-    """``module.NAME=value`` each (a Python literal): the switches and sizes the computer
-    players read, set for a run (e.g. ``bot.ai.expert_pegging.SEARCH_WORLDS=200``)."""
+def configured(settings: list[str], base: ExpertConfig = EXPERT) -> ExpertConfig:
+    """``base`` with ``NAME=value`` each (a JSON literal; a list for a tuple) set: a field of
+    :class:`~bot.ai.config.ExpertConfig` (e.g. ``search_worlds=200``)."""
+    fields = {f.name for f in dataclasses.fields(ExpertConfig)}
+    changes: dict[str, object] = {}
     for setting in settings:
-        target, _, literal = setting.partition("=")
-        module, _, name = target.rpartition(".")
-        mod = importlib.import_module(module)
-        if not hasattr(mod, name):
-            raise SystemExit(f"{module} has no {name}")
-        setattr(mod, name, json.loads(literal))
+        name, _, literal = setting.partition("=")
+        if name not in fields:
+            raise SystemExit(f"The expert has no setting {name!r}: {', '.join(sorted(fields))}")
+        value = json.loads(literal)
+        changes[name] = tuple(value) if isinstance(value, list) else value
+    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
 
 
-Chunk = tuple[str, list[int], str, str, list[str], tuple[int, int] | None]
+Chunk = tuple[str, list[int], str, str, ExpertConfig, tuple[int, int] | None]
 
 
 def _chunk(args: Chunk) -> list[dict[str, float]]:
-    kind, seeds, level, against, settings, ends = args
-    apply_settings(settings)
-    return [seed_margins(kind, s, level, against, ends) for s in seeds]
+    kind, seeds, level, against, config, ends = args
+    return [seed_margins(kind, s, level, against, ends, config) for s in seeds]
 
 
 @dataclass(frozen=True)
 class Run:
     """What a run plays: ``deals`` seeds of ``kind`` from ``first_seed``, ``level`` against
-    ``against``, with ``settings`` (:func:`apply_settings`) and, with ``ends``, from scores near
-    the end (:func:`start_scores`); on ``workers`` processes."""
+    ``against``, the expert tuned by ``config`` and, with ``ends``, from scores near the end
+    (:func:`start_scores`); on ``workers`` processes."""
 
     kind: str
     deals: int
@@ -153,7 +166,7 @@ class Run:
     first_seed: int = 70_000
     level: str = "expert"
     against: str = "standard"
-    settings: tuple[str, ...] = ()
+    config: ExpertConfig = EXPERT
     ends: tuple[int, int] | None = None
 
 
@@ -162,7 +175,7 @@ def duplicate_rows(run: Run) -> dict[int, dict[str, float]]:
     seeds = [run.first_seed + i for i in range(run.deals)]
     parts = max(1, run.workers * 4)
     chunks: list[Chunk] = [
-        (run.kind, seeds[i::parts], run.level, run.against, list(run.settings), run.ends)
+        (run.kind, seeds[i::parts], run.level, run.against, run.config, run.ends)
         for i in range(parts)
         if seeds[i::parts]
     ]
@@ -217,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="expert")
     parser.add_argument("--against", default="standard")
     parser.add_argument(
-        "--set", action="append", default=[], help="module.NAME=literal, for this run"
+        "--set", action="append", default=[], help="NAME=literal: an expert setting, for this run"
     )
     parser.add_argument("--dump", help="write each seed's margins to this JSON file")
     parser.add_argument("--base", help="a --dump of another run: print the paired change")
@@ -230,7 +243,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.ends:
         low, _, high = args.ends.partition(":")
         ends = (int(low), int(high))
-    apply_settings(args.set)
     run = Run(
         args.kind,
         args.deals,
@@ -238,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         args.first_seed,
         args.level,
         args.against,
-        tuple(args.set),
+        configured(args.set),
         ends,
     )
     for line in duplicate_lines(run, args.dump, args.base):

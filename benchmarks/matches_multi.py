@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from bot.ai.players import decide
-from bot.ai.view import SeatView
+from bot.ai.view import SeatKnowledge
 from bot.engine import Game, Phase, Play, Variant
 
 EXPERT, STANDARD = "expert", "standard"
@@ -71,7 +71,7 @@ def play(
             action = random.Random(f"{seed}:{game.deal_number}").choice(depths)
             game.apply(seat, action)
             continue
-        view = SeatView.of(game, seat)
+        view = SeatKnowledge.of(game, seat)
         start = time.perf_counter()
         action = decide(view, level=level, seed=rng.getrandbits(32))
         if timings is not None and level == timed and isinstance(action, Play):

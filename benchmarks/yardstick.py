@@ -57,7 +57,7 @@ from bot.ai.pegging import (  # noqa: E402
 )
 from bot.ai.players import decide  # noqa: E402
 from bot.ai.playouts import first_then_rollout, multi_rollout  # noqa: E402
-from bot.ai.view import SeatView  # noqa: E402
+from bot.ai.view import SeatKnowledge  # noqa: E402
 from bot.engine import (  # noqa: E402
     Action,
     Card,
@@ -75,7 +75,7 @@ PLAYOUTS = 1000
 
 
 def yardstick_values(
-    view: SeatView, rng: random.Random, playouts: int = PLAYOUTS
+    view: SeatKnowledge, rng: random.Random, playouts: int = PLAYOUTS
 ) -> dict[int, float]:
     """Per legal rank, the average over ``playouts`` deals of the unseen cards of laying it and
     playing on as ``standard`` would: the seat's pegging points minus the opponent's."""
@@ -123,7 +123,7 @@ def yardstick_values(
     return {r: v / max(playouts, 1) for r, v in totals.items()}
 
 
-def _multi_values(view: SeatView, rng: random.Random, playouts: int) -> dict[int, float]:
+def _multi_values(view: SeatKnowledge, rng: random.Random, playouts: int) -> dict[int, float]:
     """Three or four players: the same, with :func:`multi_rollout` (every seat as ``standard``)
     scoring the seat's side plus, minus the other sides' points shared out. The seats that said
     go are dealt first, from the cards that fit their floor (highest floor first: uniform for one
@@ -167,7 +167,7 @@ def _multi_values(view: SeatView, rng: random.Random, playouts: int) -> dict[int
     return {r: v / max(playouts, 1) for r, v in totals.items()}
 
 
-def yardstick_play(view: SeatView, rng: random.Random, playouts: int = PLAYOUTS) -> Card:
+def yardstick_play(view: SeatKnowledge, rng: random.Random, playouts: int = PLAYOUTS) -> Card:
     """The card with the best average (ties: the higher card, as ``standard`` holds low ones)."""
     legal = distinct_by_rank(legal_cards(view))
     if len(legal) == 1:
@@ -198,7 +198,7 @@ def peg_deal(
     points = [0, 0]
     while game.phase is Phase.PLAY:
         seat = game.to_act[0]
-        view = SeatView.of(game, seat)
+        view = SeatKnowledge.of(game, seat)
         if policies[seat] == YARDSTICK:
             start = time.perf_counter()
             action: Action = Play(yardstick_play(view, rng, playouts))
@@ -347,7 +347,7 @@ def speed(decisions: int, playouts: int, seed: int) -> tuple[float, float, float
             game.apply(seat, Discard(tuple(throw)))
         game.apply(1, game.legal_actions(1)[0])
         assert game.phase is Phase.PLAY
-        view = SeatView.of(game, game.to_act[0])
+        view = SeatKnowledge.of(game, game.to_act[0])
         start = time.perf_counter()
         values = yardstick_values(view, rng, playouts)
         times.append(time.perf_counter() - start)

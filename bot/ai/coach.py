@@ -22,7 +22,7 @@ from bot.engine import Card, Game, Phase, rank_name
 from .discard import DiscardOption, table_options
 from .expert_pegging import averaged_values, near_the_end, ranked, team_chances
 from .pegging import describe, distinct_by_rank, legal_cards, pile_ranks, standard_candidates
-from .view import MAX_COUNT, SeatView
+from .view import MAX_COUNT, SeatKnowledge
 
 REVIEW_THRESHOLD = 0.5
 
@@ -166,7 +166,7 @@ NOTABLE_CHANCE = 0.01
 """Likewise near the end of a game, in the chance to win."""
 
 
-def play_advice(view: SeatView, *, seed: int | None = 0) -> PlayAdvice:
+def play_advice(view: SeatKnowledge, *, seed: int | None = 0) -> PlayAdvice:
     """The card the coach would lay (the expert's choice: near the end of a two-handed game the
     best chance to win), a short reason, and by how much it beats the next best card."""
     from .players import chance_ranked, in_chances  # the players sit above the coach's search
@@ -194,7 +194,7 @@ worlds to another (most of a card's lead), four halve that before the coach says
 card is better."""
 
 
-def play_reason(view: SeatView, card: Card) -> str:
+def play_reason(view: SeatKnowledge, card: Card) -> str:
     """Why ``card`` is a good lay now, in a few words."""
     candidates = {c.card.rank: c for c in standard_candidates(view)}
     cand = candidates[card.rank]
@@ -234,7 +234,7 @@ def _made_points(pile: tuple[int, ...]) -> int:
 
 def hint(game: Game, seat: int, *, top: int = 3) -> str:
     """What the coach says to ``seat`` now (its view only): discards, or the card to lay."""
-    view = SeatView.of(game, seat)
+    view = SeatKnowledge.of(game, seat)
     if view.phase is Phase.DISCARD and seat in view.to_act:
         return discard_hint(
             view.hand,

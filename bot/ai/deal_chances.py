@@ -17,9 +17,10 @@ from itertools import product
 
 from bot.engine import Card
 
+from .config import EXPERT, ExpertConfig
 from .pegging import WIN
 from .pegging_solver import EndgameSolver
-from .view import SeatView
+from .view import SeatKnowledge
 from .winchance import Dist, chance, measured, pegging
 
 Cells = tuple[tuple[int, int, float], ...]
@@ -102,7 +103,7 @@ def deal_chance(
 # --------------------------------------------------------------------------- decisions
 
 
-def current(view: SeatView) -> float:
+def current(view: SeatKnowledge) -> float:
     """The seat's (its side's) chance to win at the start of this deal: its scores now, before
     anything of the deal is scored (two-handed, or in partnerships from their own table)."""
     me, them = view.scores[view.side], view.scores[1 - view.side]
@@ -111,7 +112,7 @@ def current(view: SeatView) -> float:
 
 
 def discard_chance(
-    view: SeatView,
+    view: SeatKnowledge,
     discard: Sequence[Card],
     kept: Sequence[Card],
     *,
@@ -169,13 +170,17 @@ class _ChanceEnd(EndgameSolver):
 
 
 def play_chances(
-    view: SeatView, legal: Sequence[Card], rng: random.Random, rounds: int
+    view: SeatKnowledge,
+    legal: Sequence[Card],
+    rng: random.Random,
+    rounds: int,
+    config: ExpertConfig = EXPERT,
 ) -> dict[int, float]:
     """Per rank of ``legal``, the chance to win after laying it: the expert's search over what
     the seat may know (:mod:`bot.ai.pegging_search`) on ``rounds`` times its worlds,
     :class:`_ChanceEnd` valuing the end."""
     from .crib import crib_value
-    from .expert_pegging import SEARCH_CLEAR_CHANCE, SEARCH_WORLDS_END, ShowEnding, searched
+    from .expert_pegging import ShowEnding, searched
 
     target = view.variant.target
     thrown = view.discards or ()
@@ -186,7 +191,7 @@ def play_chances(
         return _ChanceEnd(needs, shows, pone, crib, target)
 
     ending = ShowEnding(view, solver)
-    clear = 2 * WIN * SEARCH_CLEAR_CHANCE  # the values are WIN * (2 * chance - 1)
-    worlds = rounds * SEARCH_WORLDS_END
-    values = searched(view, rng, list(legal), ending, clear=clear, worlds=worlds)
+    clear = 2 * WIN * config.search_clear_chance  # the values are WIN * (2 * chance - 1)
+    worlds = rounds * config.search_worlds_end
+    values = searched(view, rng, list(legal), ending, clear=clear, worlds=worlds, config=config)
     return {r: min(1.0, max(0.0, (v / WIN + 1.0) / 2.0)) for r, v in values.items()}  # rounding

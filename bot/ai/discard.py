@@ -18,6 +18,7 @@ from itertools import combinations
 
 from bot.engine import Card
 
+from .config import EXPERT, ExpertConfig
 from .crib import (
     crib_expectation_removal,
     crib_value,
@@ -27,9 +28,6 @@ from .crib import (
 )
 from .handvalue import hand_total, static_points, unseen_counts
 from .pegging_prospects import multi_prospect, pegging_prospect
-
-Level = str
-LEVELS: tuple[Level, ...] = ("easy", "standard", "expert")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +101,7 @@ def removal_options(
     pegging: bool = False,
     dealer: bool | None = None,
     offset: int | None = None,
+    config: ExpertConfig = EXPERT,
 ) -> list[DiscardOption]:
     """Options with the card-removal crib model where it helps (our own crib, two-handed),
     else the tables.
@@ -113,7 +112,8 @@ def removal_options(
     With ``pegging`` (two-handed) each option also carries the kept cards' pegging prospects
     (:func:`~bot.ai.pegging_prospects.pegging_prospect`; ``dealer``: whether we deal; by
     default, whether the crib is ours); with 3 or 4 players when the seat's ``offset`` after
-    the dealer is given (:func:`~bot.ai.pegging_prospects.multi_prospect`).
+    the dealer is given (:func:`~bot.ai.pegging_prospects.multi_prospect`); each weighed by
+    ``config``'s ``pegging_weight`` (in partnerships ``pegging_weight_partners``).
     """
     if players != 2:
         return multi_options(
@@ -122,6 +122,7 @@ def removal_options(
             players=players,
             partnerships=partnerships,
             offset=offset if pegging else None,
+            config=config,
         )
     hand = tuple(sorted(hand))
     deals = own if dealer is None else dealer
@@ -136,32 +137,10 @@ def removal_options(
         hand,
         crib=crib,
         weight=crib_weight(players, partnerships, own),
-        extra=(lambda discard, kept: PEGGING_WEIGHT * pegging_prospect(kept, deals))
+        extra=(lambda discard, kept: config.pegging_weight * pegging_prospect(kept, deals))
         if pegging
         else None,
     )
-
-
-PEGGING_WEIGHT = 1.0
-"""Two-handed, how much a point of the kept cards' pegging prospects counts against a point of hand
-or crib: a point is a point (heavier and lighter weights both lost; docs/research/measurements.md,
-"The discards")."""
-
-MULTI_PEGGING = True
-"""With 3 or 4 players, whether the expert weighs the pegging prospects of the cards it keeps (a
-switch for measuring). In partnerships they trade show for play, about level in all at a full point,
-hence :data:`PEGGING_WEIGHT_PARTNERS` (docs/research/measurements.md, "The discards")."""
-
-PEGGING_WEIGHT_PARTNERS = 0.5
-"""In partnerships, how much a point of the kept cards' pegging prospects counts against a point of
-hand or crib (with :data:`MULTI_PEGGING`; three or four each for themselves: a point). The show
-given up grows with the square of the weight and the play gained about linearly, which puts the best
-near half a point; measured so on duplicate deals (docs/research/measurements.md, "The
-discards")."""
-
-MULTI_REMOVAL = {True: True, False: True}
-"""With 3 or 4 players, whether the expert values the crib with the card-removal model (per
-role: the crib ours or not) rather than the one-card table."""
 
 
 def multi_options(
@@ -171,28 +150,30 @@ def multi_options(
     players: int,
     partnerships: bool = False,
     offset: int | None = None,
+    config: ExpertConfig = EXPERT,
 ) -> list[DiscardOption]:
     """The expert's options with 3 or 4 players: the exact hand, and the crib from
     ``multi_crib_values`` (our kept cards known, the other seats' cards drawn from what their
     roles lay away), + for our own or our team's crib, - (weighted) for an opponent's; with the
-    seat's ``offset`` after the dealer, the kept cards' pegging prospects too."""
+    seat's ``offset`` after the dealer, the kept cards' pegging prospects too (in partnerships
+    at ``config``'s ``pegging_weight_partners``: they trade show for play, about level in all at
+    a full point; "The discards")."""
     key = table_key(players, partnerships)
     prospects = None
-    if offset is not None and MULTI_PEGGING:
+    if offset is not None:
         seat = offset
-        worth = PEGGING_WEIGHT_PARTNERS if partnerships else 1.0
+        worth = config.pegging_weight_partners if partnerships else 1.0
 
         def prospects(discard: tuple[Card, ...], kept: tuple[Card, ...]) -> float:
             return worth * multi_prospect(kept, key, seat)
 
-    if not MULTI_REMOVAL[own]:
-        crib = lambda discard, kept: crib_value(discard, key=key, own=own)  # noqa: E731
-    else:
-        hand = tuple(sorted(hand))
-        values = multi_crib_values(hand, key=key, own=own)
-        crib = lambda discard, kept: values[discard[0]]  # noqa: E731
+    hand = tuple(sorted(hand))
+    values = multi_crib_values(hand, key=key, own=own)
     return evaluate(
-        hand, crib=crib, weight=crib_weight(players, partnerships, own), extra=prospects
+        hand,
+        crib=lambda discard, kept: values[discard[0]],
+        weight=crib_weight(players, partnerships, own),
+        extra=prospects,
     )
 
 

@@ -23,7 +23,7 @@ from .handvalue import rank_row
 from .memo import memo
 from .pegging import VALUE, laid_on, unshown_rank_counts
 from .pegging_model import RankScores, answer
-from .view import MAX_COUNT, SeatView
+from .view import MAX_COUNT, SeatKnowledge
 
 ACCEPT_INCONSISTENT = 0.1
 """Chance of keeping a world the discard model disagrees with (players are not all models)."""
@@ -67,12 +67,12 @@ def model_keep(ranks: tuple[int, ...], key: str, own: bool) -> tuple[int, ...]:
     return best
 
 
-def unseen_pool(view: SeatView) -> list[int]:
+def unseen_pool(view: SeatKnowledge) -> list[int]:
     """The ranks of every card this seat has not seen (one entry per card)."""
     return sorted(c.rank for c in view.unseen_cards())
 
 
-def played_by(view: SeatView) -> dict[int, list[int]]:
+def played_by(view: SeatKnowledge) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {s: [] for s in range(view.players)}
     for seat, card in view.played:
         out[seat].append(card.rank)
@@ -84,14 +84,14 @@ def _fits(hand: tuple[int, ...], floor: int) -> bool:
 
 
 def sample_opponent_two_handed(
-    view: SeatView, rng: random.Random, samples: int, *, infer: bool = True
+    view: SeatKnowledge, rng: random.Random, samples: int, *, infer: bool = True
 ) -> list[tuple[int, ...]]:
     """Sorted rank tuples for the opponent's unlaid cards, one per sampled world."""
     return [rest for rest, _ in _opponent_sixes(view, rng, samples, infer=infer)]
 
 
 def _opponent_sixes(
-    view: SeatView, rng: random.Random, samples: int, *, infer: bool = True
+    view: SeatKnowledge, rng: random.Random, samples: int, *, infer: bool = True
 ) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Per sampled world, the opponent's unlaid ranks and (when the discard model dealt them)
     the two it laid away."""
@@ -140,7 +140,7 @@ def without_all(kept: tuple[int, ...], laid: tuple[int, ...]) -> tuple[int, ...]
 
 
 def sample_others(
-    view: SeatView, rng: random.Random, samples: int
+    view: SeatKnowledge, rng: random.Random, samples: int
 ) -> list[dict[int, tuple[int, ...]]]:
     """Worlds for any number of players: each other seat's unlaid ranks (go floors honoured)."""
     pool = unseen_pool(view)
@@ -191,7 +191,7 @@ opponent model")."""
 
 
 def weighted_worlds(
-    view: SeatView, rng: random.Random, samples: int
+    view: SeatKnowledge, rng: random.Random, samples: int
 ) -> tuple[list[tuple[float, tuple[int, ...]]], tuple[int, ...]]:
     """Two-handed worlds for the search (:mod:`bot.ai.pegging_search`): (weight, the opponent's
     unlaid ranks) each, and per rank the cards neither the starter nor the play has shown.
@@ -216,7 +216,9 @@ opponent had seen before it (the starter and the cards laid out), how many cards
 held, and the rank laid (with the index of that card among the opponent's)."""
 
 
-def play_likelihood(view: SeatView, rest: tuple[int, ...], discards: tuple[int, ...] = ()) -> float:
+def play_likelihood(
+    view: SeatKnowledge, rest: tuple[int, ...], discards: tuple[int, ...] = ()
+) -> float:
     """How well the opponent holding ``rest`` (its unlaid ranks, lowest first; ``discards``:
     the two it laid away, when known) explains the cards it chose to lay: :data:`LEAD_MISMATCH`
     if a ``standard`` player holding those cards would not have opened the play as it did, and
@@ -224,7 +226,7 @@ def play_likelihood(view: SeatView, rest: tuple[int, ...], discards: tuple[int, 
     return _play_likelihood(rest, discards, _opponent_turns(view, unshown_rank_counts(view)))
 
 
-def _opponent_turns(view: SeatView, shown_after: list[int]) -> list[Moment]:
+def _opponent_turns(view: SeatKnowledge, shown_after: list[int]) -> list[Moment]:
     """The opponent's choices so far, replayed from the start of the play (``shown_after``:
     per rank, the cards neither the starter nor the play has shown)."""
     opp = 1 - view.seat

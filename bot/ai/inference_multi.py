@@ -27,21 +27,13 @@ from .inference import (
 )
 from .pegging import VALUE, laid_on, unshown_rank_counts
 from .playouts import model_choice
-from .view import MAX_COUNT, SeatView
+from .view import MAX_COUNT, SeatKnowledge
 
 Hands = tuple[tuple[int, ...], ...]
 
-READ_PARTNER_PLAYS = True
-"""In partnerships, the partner's plays weigh the worlds too (read as ``standard``'s, as the
-opponents' are); off: only the opponents' plays do (a switch for measuring: an expert partner does
-not lay as ``standard`` would). Far from the end it makes no difference to be seen; near it,
-reading the partner too costs the partnership search there
-(:data:`bot.ai.expert_pegging.SEARCH_PARTNERS_END`, off)
-(docs/research/measurements.md, "Near the end in partnerships")."""
-
 
 def weighted_worlds_multi(
-    view: SeatView, rng: random.Random, samples: int
+    view: SeatKnowledge, rng: random.Random, samples: int
 ) -> list[tuple[float, Hands, Hands]]:
     """Worlds for the search (:mod:`bot.ai.pegging_search_multi`): (weight, per seat its unlaid
     ranks (the seat's own: its hand), per seat what it cannot see now (as the play-outs of
@@ -63,16 +55,17 @@ def weighted_worlds_multi(
     return out
 
 
-def play_likelihood_multi(view: SeatView, hands: Hands) -> float:
+def play_likelihood_multi(view: SeatKnowledge, hands: Hands) -> float:
     """:data:`PLAY_MISMATCH` to the power of the other seats' plays that ``standard`` holding
     ``hands`` (plus what each laid since) would not have made, replayed from the start of the
-    play (each seat told the cards held by the next seat that still holds any)."""
+    play (each seat told the cards held by the next seat that still holds any). A partner's
+    plays are read too, as ``standard``'s (an expert partner does not lay as ``standard`` would,
+    but far from the end reading them or not made no difference to be seen; near the end the
+    play-outs do not weigh their worlds: docs/research/measurements.md, "Near the end in
+    partnerships")."""
     played = view.played
     n = view.players
-    # Each for themselves a seat's side is the seat itself, so only partnerships differ.
-    read = [
-        s != view.seat if READ_PARTNER_PLAYS else view.side_of(s) != view.side for s in range(n)
-    ]
+    read = [s != view.seat for s in range(n)]
     if not any(read[s] for s, _ in played):
         return 1.0
     held = [sorted(hands[s]) for s in range(n)]
@@ -112,28 +105,20 @@ def play_likelihood_multi(view: SeatView, hands: Hands) -> float:
     return weight
 
 
-READ_DISCARDS = True
-"""The worlds of the search deal each other seat five cards and keep the four a ``standard`` player
-keeps (:func:`bot.ai.inference.model_keep`), so a world's hands are as likely as their discards make
-them; off: each seat's unlaid cards dealt at random (:func:`bot.ai.inference.sample_others`). Dealt
-this way every world counts alike; read as weights on the worlds instead, the uneven weights left
-few worlds doing the work and lost points (docs/research/measurements.md, "Three and four players").
-The play-outs near the end of a partnership game deal at random."""
-READ_PARTNER_DISCARD = False
-"""In partnerships, the partner's hand read from its discard too (an expert partner does not
-lay away as ``standard`` does); off: only the opponents' hands."""
-
-
 def others_by_discards(
-    view: SeatView, rng: random.Random, samples: int
+    view: SeatKnowledge, rng: random.Random, samples: int
 ) -> list[dict[int, tuple[int, ...]]]:
     """Worlds as :func:`bot.ai.inference.sample_others` deals them (each other seat's unlaid
-    ranks, go floors honoured), with what each seat laid away as evidence (:data:`READ_DISCARDS`):
-    the seat is dealt its laid cards and five less them, and keeps what ``standard`` keeps of
-    the five (the card it throws is in the crib, so in no other hand); a world where it would
-    not have kept a card it has since laid is kept only at :data:`bot.ai.inference.
-    ACCEPT_INCONSISTENT` (its unlaid cards then any of the rest)."""
-    if not READ_DISCARDS or view.dealer is None or view.variant.dealt != 5:
+    ranks, go floors honoured), with what each seat laid away as evidence: the seat is dealt its
+    laid cards and five less them, and keeps what ``standard`` keeps of the five (the card it
+    throws is in the crib, so in no other hand); a world where it would not have kept a card it
+    has since laid is kept only at :data:`bot.ai.inference.ACCEPT_INCONSISTENT` (its unlaid
+    cards then any of the rest). Dealt this way every world counts alike; read as weights on
+    the worlds instead, the uneven weights left few worlds doing the work and lost points
+    (docs/research/measurements.md, "Three and four players"). In partnerships the partner's
+    discard, an expert's, is not read (it does not lay away as ``standard`` does): its unlaid
+    cards are dealt at random."""
+    if view.dealer is None or view.variant.dealt != 5:
         return sample_others(view, rng, samples)
     n = view.players
     key = table_key(n, view.variant.partnerships)
@@ -144,10 +129,7 @@ def others_by_discards(
         laid[seat].append(card.rank)
     floors = view.go_floors()
     others = [s for s in range(n) if s != view.seat]
-    read = {
-        s: READ_PARTNER_DISCARD or view.side_of(s) != view.side or not view.variant.partnerships
-        for s in others
-    }
+    read = {s: view.side_of(s) != view.side or not view.variant.partnerships for s in others}
     worlds: list[dict[int, tuple[int, ...]]] = []
     for _ in range(samples):
         for _attempt in range(50):

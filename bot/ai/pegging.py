@@ -29,7 +29,7 @@ from math import comb
 from bot.engine import Card
 
 from .memo import memo
-from .view import MAX_COUNT, SeatView
+from .view import MAX_COUNT, SeatKnowledge
 
 VALUE = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 WIN = 1000
@@ -123,7 +123,7 @@ class PlayCandidate:
     """The points the next player can be expected to make on it (standard's defence)."""
 
 
-def legal_cards(view: SeatView) -> list[Card]:
+def legal_cards(view: SeatKnowledge) -> list[Card]:
     return [c for c in view.hand if view.count + c.value <= MAX_COUNT]
 
 
@@ -137,11 +137,11 @@ def distinct_by_rank(cards: list[Card]) -> list[Card]:
     return out
 
 
-def pile_ranks(view: SeatView) -> tuple[int, ...]:
+def pile_ranks(view: SeatKnowledge) -> tuple[int, ...]:
     return tuple(c.rank for c in view.pile)
 
 
-def laid_on(view: SeatView) -> list[tuple[tuple[int, ...], int]]:
+def laid_on(view: SeatKnowledge) -> list[tuple[tuple[int, ...], int]]:
     """For each card of ``view.played`` in order, the pile (ranks) and count it was laid on.
 
     The count was reset before a card when it stood at 31, or when the card would have passed
@@ -158,7 +158,7 @@ def laid_on(view: SeatView) -> list[tuple[tuple[int, ...], int]]:
     return out
 
 
-def unshown_rank_counts(view: SeatView) -> list[int]:
+def unshown_rank_counts(view: SeatKnowledge) -> list[int]:
     """Per rank (index 1..13), the cards neither the starter nor the play has shown: what no
     seat has seen but in its own hand and discard."""
     counts = [4] * 14
@@ -170,7 +170,7 @@ def unshown_rank_counts(view: SeatView) -> list[int]:
     return counts
 
 
-def unseen_rank_counts(view: SeatView) -> list[int]:
+def unseen_rank_counts(view: SeatKnowledge) -> list[int]:
     counts = [4] * 14
     counts[0] = 0
     for card in view.known_cards():
@@ -181,7 +181,7 @@ def unseen_rank_counts(view: SeatView) -> list[int]:
 # --------------------------------------------------------------------------- easy
 
 
-def easy_play(view: SeatView) -> Card:
+def easy_play(view: SeatKnowledge) -> Card:
     """An obvious fifteen or 31, else the first card that does not leave 5 or 21."""
     legal = legal_cards(view)
     for card in legal:
@@ -281,7 +281,7 @@ def _reply_expectation(replies: tuple[tuple[int, int], ...], chances: tuple[floa
     return expected
 
 
-def standard_candidates(view: SeatView) -> list[PlayCandidate]:
+def standard_candidates(view: SeatKnowledge) -> list[PlayCandidate]:
     """Every legal card (one per rank) scored greedily with simple defence, best first."""
     pile = pile_ranks(view)
     unseen = unseen_rank_counts(view)
@@ -330,5 +330,5 @@ def _may_fit(floor: int, count: int, unseen: list[int]) -> bool:
     return any(unseen[r] for r in range(1, 14) if floor <= VALUE[r] <= room)
 
 
-def standard_play(view: SeatView) -> Card:
+def standard_play(view: SeatKnowledge) -> Card:
     return standard_candidates(view)[0].card

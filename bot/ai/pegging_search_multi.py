@@ -15,7 +15,7 @@ of *what it will see*:
   shown (``unshown``: its own not taken out, the same in every world), so the model scores its
   ranks once a turn for all the worlds; each world's exact view costs a model per world, much of
   the search's time, for no strength that could be measured
-  (:data:`bot.ai.expert_pegging.SHARED_MODEL_MULTI`, ``SHARED_MODEL_PARTNERS``);
+  (docs/research/measurements.md, "Three and four players");
 - after each card the worlds split by who lays next, since the seat sees who says go.
 
 With a ``depth`` the seat searches only its next few cards and then lays as the model would from
@@ -32,11 +32,6 @@ reset. When nobody can lay, the last to lay pegs 1 (the go, or the last card); r
 2 (in the card's points) and is never also a go. After a reset the seat to the left of the last
 to lay leads, skipping seats with no cards.
 
-Near the end of a partnership game an ``ending`` values the play instead of its points (the
-chance to win: :class:`bot.ai.team_ending.TeamEnding`): every line of the search runs to the end
-of the play, and there the cards laid settle it (who reached the target first, else the show),
-added as what the line is worth beyond the points counted on the way.
-
 Everything here works on ranks; suits do not matter in the play. The value is the weighted sum
 over the worlds of every seat's pegging points times its weight (the side's own +1, each other
 side's ``-1 / (sides - 1)``, as the old play-outs weighed them), divided by the total weight.
@@ -45,7 +40,6 @@ side's ``-1 / (sides - 1)``, as the old play-outs weighed them), divided by the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
 
 from .pegging import VALUE, fitting_ranks, peg_points
 from .pegging_model import RankScores, answer, forced
@@ -62,17 +56,6 @@ Laid = Sequence[tuple[int, int]]
 """A :data:`Path`, or the list a play-out of one world extends as it goes."""
 
 
-class PathEnding(Protocol):
-    """How the search values the play near the end of a game (:class:`bot.ai.team_ending.
-    TeamEnding`): every world that ends the play by ``path`` held the cards it laid, so the
-    cards laid decide the points each side made, who reached the target first and the show."""
-
-    def residual(self, path: Path) -> float:
-        """The value of the play that ended by ``path``, minus the points the search counted
-        on the way (their weighted sum)."""
-        ...
-
-
 def search_values_multi(
     seat: int,
     me: tuple[int, ...],
@@ -84,7 +67,6 @@ def search_values_multi(
     depth: int | None = None,
     least: int = 1,
     unshown: tuple[int, ...] | None = None,
-    ending: PathEnding | None = None,
 ) -> dict[int, float]:
     """Per rank in ``ranks`` (each must fit the count), the weighted average over ``worlds`` of
     ``seat`` laying it now and everyone playing on as the search does (module docstring).
@@ -97,9 +79,7 @@ def search_values_multi(
     cannot see at the root, in every world (its own cards not taken out, as the two-handed
     search's model does), instead of its entry of each world's unseen ranks; so at each turn
     it scores its ranks once for all the worlds (:class:`~bot.ai.pegging_model.RankScores`)
-    and each world only picks its best, where a world's own view costs a model of its own.
-    ``ending``: near the end of a game, what a play that ends is worth (the chance to win)
-    in place of the points it made."""
+    and each world only picks its best, where a world's own view costs a model of its own."""
     total = sum(w for w, _, _ in worlds)
     if not worlds or total <= 0:
         raise ValueError("The search needs at least one world of positive weight")
@@ -108,7 +88,7 @@ def search_values_multi(
     if len(hands) != n:
         raise ValueError("Each world needs a hand for every seat")
     held = tuple(len(me) if s == seat else len(hands[s]) for s in range(n))
-    search = _Search(seat, weights, depth, least, unshown, ending)
+    search = _Search(seat, weights, depth, least, unshown)
     return {r: search.lay(me, held, pile, count, seat, r, worlds, ()) / total for r in ranks}
 
 
@@ -122,7 +102,6 @@ class _Search:
         depth: int | None,
         least: int,
         unshown: tuple[int, ...] | None,
-        ending: PathEnding | None,
     ) -> None:
         self.seat = seat
         self.weights = weights
@@ -130,7 +109,6 @@ class _Search:
         self.depth = depth
         self.least = least
         self.unshown = unshown
-        self.ending = ending
 
     def searched(self, mover: int, path: Laid, worlds: int) -> bool:
         """Whether the seat chooses here by search: not past :attr:`depth`, and over at least
@@ -262,9 +240,7 @@ class _Search:
             s = (last + step) % self.n
             if held[s]:
                 return self.move(me, held, (), 0, s, worlds, path)
-        if self.ending is None:
-            return 0.0
-        return sum(w for w, _, _ in worlds) * self.ending.residual(path)
+        return 0.0
 
     def move(
         self,
@@ -332,9 +308,7 @@ class _Search:
                         nxt = s
                         break
                 if nxt < 0:
-                    if self.ending is None:
-                        return value
-                    return value + self.ending.residual(tuple(laid))
+                    return value
             if self.searched(nxt, laid, 1):
                 hands, held, path = tuple(now), tuple(holding), tuple(laid)
                 return value + max(

@@ -23,7 +23,7 @@ from functools import cache
 from bot.engine import FULL_PACK, Card, show_points
 
 from .discard import DiscardOption
-from .view import SeatView
+from .view import SeatKnowledge
 
 REACH = 32
 """Points to go within which a side may settle the game this deal."""
@@ -98,7 +98,7 @@ def _hand_by_starter(option: DiscardOption, hand: tuple[Card, ...]) -> list[int]
     return [show_points(kept, s) for s in FULL_PACK if s not in seen]
 
 
-def settle_chance(option: DiscardOption, view: SeatView) -> float:
+def settle_chance(option: DiscardOption, view: SeatKnowledge) -> float:
     """Our chance of ending the game this deal minus theirs, with this discard (two-handed)."""
     me, opp = view.seat, 1 - view.seat
     target = view.variant.target
@@ -126,7 +126,7 @@ def settle_chance(option: DiscardOption, view: SeatView) -> float:
     return (ours - theirs) / n
 
 
-def position_adjusted(options: list[DiscardOption], view: SeatView) -> list[DiscardOption]:
+def position_adjusted(options: list[DiscardOption], view: SeatKnowledge) -> list[DiscardOption]:
     """``options`` reordered for the board position (unchanged far from the end)."""
     if view.players != 2:
         return options

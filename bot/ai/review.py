@@ -1,9 +1,10 @@
 """The analysis of a finished game: each decision of one seat, against the expert's choice.
 
 :func:`review` walks a game's replay (the engine's own events, deal by deal) and, at each of the
-seat's decisions, rebuilds what that seat knew at that moment (a :class:`~bot.ai.view.SeatView`:
-its own cards and discards, the starter once cut, the cards laid so far, the scores; never
-another hand, the crib or the pack) and values every choice it had:
+seat's decisions, rebuilds what that seat knew at that moment (a
+:class:`~bot.ai.view.SeatKnowledge`: its own cards and discards, the starter once cut, the cards
+laid so far, the scores; never another hand, the crib or the pack) and values every choice it
+had:
 
 - **A discard**: the coach's evaluator (:func:`bot.ai.discard.table_options`, the numbers the
   hint shows): the exact expected hand over every starter the seat had not seen, plus the
@@ -61,7 +62,7 @@ from .deal_chances import current, discard_chance, play_chances
 from .discard import DiscardOption, table_options
 from .expert_pegging import averaged_values, near_the_end
 from .pegging import distinct_by_rank, legal_cards
-from .view import SeatView
+from .view import SeatKnowledge
 
 COSTLY = 0.1
 """Below this many points a decision is not worth telling (search noise, rounding)."""
@@ -272,7 +273,7 @@ def _review_deal(
     for step in deal.steps:
         action = step.action
         if step.seat == seat and isinstance(action, Discard | Play):
-            view = SeatView(
+            view = SeatKnowledge(
                 seat=seat,
                 variant=variant,
                 phase=Phase.DISCARD if isinstance(action, Discard) else Phase.PLAY,
@@ -312,14 +313,14 @@ def _review_deal(
     return DealReview(deal.number, deal.dealer, tuple(decisions))
 
 
-def _in_chances(view: SeatView) -> bool:
+def _in_chances(view: SeatKnowledge) -> bool:
     """Value this decision in chances to win: two-handed, near the end, the game still open."""
     if view.players != 2 or not near_the_end(view):
         return False
     return CHANCE_SPAN[0] < current(view) < CHANCE_SPAN[1]
 
 
-def _discard(view: SeatView, action: Discard, where: tuple[int, int]) -> Decision:
+def _discard(view: SeatKnowledge, action: Discard, where: tuple[int, int]) -> Decision:
     variant = view.variant
     options = table_options(
         view.hand, own=view.crib_is_ours, players=variant.players, partnerships=variant.partnerships
@@ -338,7 +339,7 @@ def _discard(view: SeatView, action: Discard, where: tuple[int, int]) -> Decisio
 
 
 def _discard_decision(
-    view: SeatView,
+    view: SeatKnowledge,
     where: tuple[int, int],
     options: list[DiscardOption],
     chosen: DiscardOption,
@@ -366,7 +367,7 @@ def _discard_decision(
     )
 
 
-def _play(game_id: int, view: SeatView, action: Play, where: tuple[int, int]) -> Decision:
+def _play(game_id: int, view: SeatKnowledge, action: Play, where: tuple[int, int]) -> Decision:
     card = action.card
     legal = distinct_by_rank(legal_cards(view))
     values = {c.rank: 0.0 for c in legal}
@@ -398,10 +399,10 @@ def _play(game_id: int, view: SeatView, action: Play, where: tuple[int, int]) ->
     )
 
 
-def play_values(view: SeatView, legal: list[Card], rng: random.Random) -> dict[int, float]:
+def play_values(view: SeatKnowledge, legal: list[Card], rng: random.Random) -> dict[int, float]:
     """Per rank of ``legal`` (one card per rank), the expert's average value of laying it: the
     side's points minus the others' for the rest of the play (two-handed, the dealer counts the
-    pone's at :data:`~bot.ai.expert_pegging.DEALER_AGAINST`), over sampled worlds (the expert's
+    pone's at the expert's ``dealer_against``), over sampled worlds (the expert's
     search, run :data:`ROUNDS_TWO` or :data:`ROUNDS_MULTI` times).
 
     The scores are left out of the view searched (all 0), so the expert values points even near

@@ -20,14 +20,14 @@ from functools import cache
 from bot.engine import FULL_PACK, Card, show_points
 
 from .deal_chances import _shifted, show_chance
-from .view import SeatView
+from .view import SeatKnowledge
 from .winchance import Dist, measured, pegging
 
 KIND = "partners"
 
 
 def team_discard_chance(
-    view: SeatView,
+    view: SeatKnowledge,
     kept: Sequence[Card],
     crib_mean: float,
     *,

@@ -24,8 +24,7 @@ from functools import cache
 
 from .expert_pegging import kept_show
 from .handvalue import rank_show
-from .pegging import VALUE, peg_points, pile_ranks
-from .view import MAX_COUNT, SeatView
+from .view import SeatKnowledge
 from .winchance import dealer_chance, measured
 
 KIND = "partners"
@@ -35,7 +34,7 @@ class TeamEnding:
     """What a partnership play-out near the end needs from the seat's view, shared by every
     world of one decision (:meth:`world` adds a world's hands)."""
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatKnowledge) -> None:
         if view.dealer is None or view.starter is None or not view.variant.partnerships:
             raise ValueError("The ending of a partnership play needs the dealer and the starter")
         n = view.players
@@ -53,8 +52,6 @@ class TeamEnding:
             laid[s].append(card.rank)
         self.laid = tuple(tuple(r) for r in laid)
         self.after_show: dict[tuple[int, int], float] = {}
-        self.pile = pile_ranks(view)
-        self.count = view.count
 
     def world(self, hands: list[tuple[int, ...]]) -> WorldEnding:
         """The ending of one world: ``hands`` per seat, the ranks each still holds."""
@@ -65,43 +62,6 @@ class TeamEnding:
             for s in range(len(hands))
         )
         return WorldEnding(self, shows)
-
-    def residual(self, path: tuple[tuple[int, int], ...]) -> float:
-        """For the search (:class:`bot.ai.pegging_search_multi.PathEnding`): the chance of a
-        play that ended by ``path`` ((seat, rank) for every card laid from the view on), minus
-        the side's points less the other side's, which the search counted on the way. The
-        cards laid replay the play: a card that does not fit the count (or follows a 31) was
-        laid after a reset, the go to the last to lay before it; the last card pegs 1 but at
-        31. The first side to reach its need wins; with nobody out, every hand is the cards its
-        seat laid, and the show decides (:meth:`WorldEnding.terminal`)."""
-        sides, needs = self.sides, self.needs
-        got = [0, 0]
-        out = -1
-
-        def peg(seat: int, points: int) -> int:  # the first side to reach its need is out
-            side = sides[seat]
-            got[side] += points
-            return side if out < 0 and got[side] >= needs[side] else out
-
-        pile, count, last = self.pile, self.count, -1
-        laid: list[tuple[int, ...]] = [() for _ in sides]
-        for seat, rank in path:
-            laid[seat] += (rank,)
-            if count + VALUE[rank] > MAX_COUNT or count == MAX_COUNT:
-                if count < MAX_COUNT and last >= 0:
-                    out = peg(last, 1)  # the go
-                pile, count = (), 0
-            pile += (rank,)
-            count += VALUE[rank]
-            out = peg(seat, peg_points(pile))
-            last = seat
-        if count < MAX_COUNT and last >= 0:
-            out = peg(last, 1)  # the last card
-        if out >= 0:
-            final = 1.0 if out == self.side else 0.0
-        else:
-            final = self.world([tuple(sorted(h)) for h in laid]).terminal(got)
-        return final - (got[self.side] - got[1 - self.side])
 
     def after_the_hands(self, left: tuple[int, int]) -> float:
         """The side's chance once the hands are counted with nobody out (``left``: what each

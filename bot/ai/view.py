@@ -1,12 +1,12 @@
 """What one seat may know: the only thing computer players and the coach decide from.
 
-A :class:`SeatView` is built from a :class:`~bot.engine.Game` by copying the public facts (the
+A :class:`SeatKnowledge` is built from a :class:`~bot.engine.Game` by copying the public facts (the
 starter, the cards laid this deal, the count, the scores, who deals) and that seat's own cards.
 It holds no reference to the game, so nothing downstream can reach another hand, the crib or the
 undealt pack.
 
 >>> from bot.engine import Game, Variant
->>> view = SeatView.of(Game.new(Variant(players=2), seed=7, first_dealer=0), 1)
+>>> view = SeatKnowledge.of(Game.new(Variant(players=2), seed=7, first_dealer=0), 1)
 >>> len(view.hand), view.dealer, view.crib_is_ours
 (6, 0, False)
 """
@@ -21,7 +21,7 @@ MAX_COUNT = 31
 
 
 @dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatKnowledge:
     """One seat's knowledge of the game (its own cards plus everything public)."""
 
     seat: int
@@ -46,7 +46,7 @@ class SeatView:
     """The legal cut depths when the seat must cut (the pack's size is public)."""
 
     @classmethod
-    def of(cls, game: Game, seat: int) -> SeatView:
+    def of(cls, game: Game, seat: int) -> SeatKnowledge:
         """Copy what ``seat`` may know out of ``game``."""
         if seat not in range(game.players):
             raise ValueError(f"There is no seat {seat!r} at this table")

@@ -47,6 +47,7 @@ from bot.engine import (
     Variant,
 )
 from bot.sessions import (
+    LEVELS,
     Finished,
     GameSessionManager,
     GameView,
@@ -67,7 +68,6 @@ END_OF_INPUT: Final = _Input.END
 HUMAN = TERMINAL_PLAYER
 """The terminal player's user id (seat 1, the host)."""
 CHANNEL = 1
-LEVELS = ("easy", "standard", "expert")
 
 HELP_HINT = " Type h for help."
 HELP = """\

@@ -12,8 +12,9 @@ import enum
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, cast
 
+from bot.ai.config import LEVELS as AI_LEVELS
 from bot.engine import Action, Card, Event, Phase, Variant
 from db import MessageRef, PlayerSettings
 from db.settings import ServerSettings
@@ -23,7 +24,8 @@ from .matchplay import MatchView
 log = logging.getLogger("bot.sessions")
 
 Level = Literal["easy", "standard", "expert"]
-LEVELS: tuple[Level, ...] = ("easy", "standard", "expert")
+LEVELS = cast(tuple[Level, ...], tuple(level.value for level in AI_LEVELS))
+"""The computer levels (:class:`bot.ai.Level`), as the stored names ``Level`` types."""
 
 
 def level_of(computer: str | None) -> Level | None:

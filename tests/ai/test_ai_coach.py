@@ -7,7 +7,7 @@ import pytest
 
 from bot.ai import coach, players
 from bot.ai.crib import crib_value, crib_weight, table_key
-from bot.ai.view import SeatView
+from bot.ai.view import SeatKnowledge
 from bot.engine import FULL_PACK, Game, Phase, Play, Variant, parse_cards, score_show
 from tests.support.engine_positions import play, position
 
@@ -97,7 +97,7 @@ def test_review_threshold_is_half_a_point():
 def test_play_advice_and_reasons():
     game = position(Variant(players=2), dealer=0, kept=["KD QD 9D 8D", "7H 5C 3S 2H"], starter="AS")
     play(game, "2H", "KD")  # count 12
-    advice = coach.play_advice(SeatView.of(game, 1))
+    advice = coach.play_advice(SeatKnowledge.of(game, 1))
     assert advice.card.code == "3S"
     assert advice.reason == "makes fifteen for 2"
     assert str(advice) == "lay the 3♠: makes fifteen for 2"
@@ -125,7 +125,7 @@ def _on_the_dealers_ten(scores: list[int]) -> Game:
 def test_near_the_end_the_coach_speaks_in_chances_to_win_as_the_expert_plays():
     # The pone needs 2 and can make fifteen on the dealer's 10: the game, whatever follows.
     game = _on_the_dealers_ten([118, 119])
-    view = SeatView.of(game, 1)
+    view = SeatKnowledge.of(game, 1)
     advice = coach.play_advice(view)
     assert advice.card.code == "5H" and advice.chances
     assert advice.margin > 0.01  # the next best card leaves the dealer a chance
@@ -138,7 +138,7 @@ def test_near_the_end_the_coach_speaks_in_chances_to_win_as_the_expert_plays():
 def test_a_decided_game_is_not_compared_in_points():
     # The dealer needs 2, the pone 40: the pone's chance is under 1%, the search's values are
     # wins as well as points, and the coach does not call them "points better".
-    advice = coach.play_advice(SeatView.of(_on_the_dealers_ten([119, 81]), 1))
+    advice = coach.play_advice(SeatKnowledge.of(_on_the_dealers_ten([119, 81]), 1))
     assert not advice.chances and advice.comparison == ""
 
 
@@ -153,7 +153,7 @@ def test_a_forced_card_is_not_compared():
         turn=0,
     )
     assert game.count == 23  # the 9 would make 32: the 8 is the only card
-    advice = coach.play_advice(SeatView.of(game, 0))
+    advice = coach.play_advice(SeatKnowledge.of(game, 0))
     assert advice.card.code == "8D"
     assert advice.runner_up is None and advice.comparison == ""
     assert coach.hint(game, 0) == "Lay the 8♦: thirty-one for 2."
@@ -161,17 +161,18 @@ def test_a_forced_card_is_not_compared():
 
 def test_play_reasons_for_safe_and_paired_cards():
     game = position(Variant(players=2), dealer=0, kept=["KD QD 9D 8D", "7H 5C 3S 2H"], starter="AS")
-    view = SeatView.of(game, 1)
+    view = SeatKnowledge.of(game, 1)
     assert (
         coach.play_reason(view, parse_cards("3S")[0]) == "safe lead: nothing makes fifteen on a 3"
     )
     play(game, "7H", "8D")  # 15 for the dealer; count 15
-    view = SeatView.of(game, 1)
+    view = SeatKnowledge.of(game, 1)
     reason = coach.play_reason(view, parse_cards("5C")[0])
     assert reason.startswith(("safe", "the least exposed"))
     game = position(Variant(players=2), dealer=0, kept=["KD QD 9D 8D", "7H 8C 3S 2H"], starter="AS")
     play(game, "7H", "8D")
-    assert coach.play_reason(SeatView.of(game, 1), parse_cards("8C")[0]) == ("makes a pair for 2")
+    view = SeatKnowledge.of(game, 1)
+    assert coach.play_reason(view, parse_cards("8C")[0]) == ("makes a pair for 2")
 
 
 def test_hint_speaks_for_the_phase():

@@ -7,7 +7,7 @@ from bot.ai.expert_pegging import expert_play
 from bot.ai.pegging import VALUE, holding_chances, peg_points, standard_candidates, standard_play
 from bot.ai.pegging_solver import TwoHandedSolver
 from bot.ai.players import decide
-from bot.ai.view import SeatView
+from bot.ai.view import SeatKnowledge
 from bot.engine import (
     FULL_PACK,
     Card,
@@ -127,10 +127,10 @@ def test_standard_avoids_leaving_five_or_twenty_one():
         kept=["KD QD 9D 8D", "10H 5C 3S 2H"],
         starter="AS",
     )
-    view = SeatView.of(game, 1)  # the pone leads: never the 5 (a ten makes fifteen)
+    view = SeatKnowledge.of(game, 1)  # the pone leads: never the 5 (a ten makes fifteen)
     assert standard_play(view).rank != 5
     play(game, "3S", "8D")  # count 11: a 10 would make 21
-    view = SeatView.of(game, 1)
+    view = SeatKnowledge.of(game, 1)
     choice = standard_play(view)
     assert view.count + choice.value != 21
 
@@ -138,15 +138,15 @@ def test_standard_avoids_leaving_five_or_twenty_one():
 def test_standard_takes_fifteen_and_thirty_one():
     game = position(Variant(players=2), dealer=0, kept=["KD QD 9D 8D", "7H 5C 3S 2H"], starter="AS")
     play(game, "2H", "KD")  # count 12: the 3 makes fifteen
-    assert standard_play(SeatView.of(game, 1)).code == "3S"
-    candidates = standard_candidates(SeatView.of(game, 1))
+    assert standard_play(SeatKnowledge.of(game, 1)).code == "3S"
+    candidates = standard_candidates(SeatKnowledge.of(game, 1))
     assert candidates[0].points == 2
 
 
 def test_expert_takes_a_sure_thirty_one():
     game = position(Variant(players=2), dealer=0, kept=["KD QD 9D 8D", "AH 5C 3S 2H"], starter="4S")
     play(game, "5C", "KD", "3S", "QD")  # count 28: the 3 is gone; the ace makes 29, ...
-    view = SeatView.of(game, 1)
+    view = SeatKnowledge.of(game, 1)
     assert view.count == 28
     card = expert_play(view, random.Random(0))
     assert card.code in ("AH", "2H")
@@ -157,13 +157,13 @@ def test_go_floors_follow_the_goes_said():
         Variant(players=2), dealer=0, kept=["KD QD 9D 8D", "10H 5C 9S AH"], starter="4S"
     )
     play(game, "10H", "KD")  # count 20
-    assert SeatView.of(game, 1).go_floors() == {}
+    assert SeatKnowledge.of(game, 1).go_floors() == {}
     play(game, "9S")  # 29: the dealer's Q, 9 and 8 go past 31, so the dealer says go
     assert game.to_act == [1]
-    assert SeatView.of(game, 1).go_floors() == {0: 3}  # holds nothing worth 2 or less
+    assert SeatKnowledge.of(game, 1).go_floors() == {0: 3}  # holds nothing worth 2 or less
     play(game, "AH")  # 30, nobody can lay: the go, and the count is reset
     assert game.count == 0 and game.to_act == [0]
-    assert SeatView.of(game, 1).go_floors() == {0: 3}
+    assert SeatKnowledge.of(game, 1).go_floors() == {0: 3}
 
 
 def test_expert_and_standard_never_play_illegal_cards_in_the_play():
@@ -172,7 +172,7 @@ def test_expert_and_standard_never_play_illegal_cards_in_the_play():
         game = Game.new(Variant(players=2), seed=rng.randrange(1 << 30), first_dealer=0)
         while game.deal_number == 1:
             seat = game.to_act[0]
-            action = decide(SeatView.of(game, seat), level=level, seed=1)
+            action = decide(SeatKnowledge.of(game, seat), level=level, seed=1)
             assert action in game.legal_actions(seat)
             game.apply(seat, action)
             if isinstance(action, Play):

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from bot.ai import LEVELS, SeatView, choose_action, choose_discard
+from bot.ai import LEVELS, SeatKnowledge, choose_action, choose_discard
 from bot.ai.players import decide
 from bot.engine import (
     FULL_PACK,
@@ -128,7 +128,7 @@ def test_choose_action_refuses_a_seat_with_nothing_to_do():
 
 def test_the_view_holds_no_game_and_no_hidden_cards():
     game = Game.new(Variant(players=2), seed=4, first_dealer=0)
-    view = SeatView.of(game, 1)
+    view = SeatKnowledge.of(game, 1)
     values = [getattr(view, f.name) for f in dataclasses.fields(view)]
     assert not any(isinstance(v, Game) for v in values)
     hidden = set(game.hand(0)) | set(game.pack)
@@ -139,7 +139,7 @@ def test_the_view_holds_no_game_and_no_hidden_cards():
 
 def _swap_hidden(game: Game, seat: int, seed: int) -> Game:
     """The same game as ``seat`` sees it, with every card it cannot see dealt differently."""
-    view = SeatView.of(game, seat)
+    view = SeatKnowledge.of(game, seat)
     known = view.known_cards()
     state = game.to_dict()
     hidden = [c for c in FULL_PACK if c not in known]
@@ -170,7 +170,7 @@ def test_hidden_cards_do_not_change_a_decision(level):
     play(game, "10H", "KD")
     other = _swap_hidden(game, 1, seed=9)
     assert other.hand(0) != game.hand(0)
-    assert SeatView.of(other, 1) == SeatView.of(game, 1)
+    assert SeatKnowledge.of(other, 1) == SeatKnowledge.of(game, 1)
     assert choose_action(other, 1, level=level, seed=3) == choose_action(
         game, 1, level=level, seed=3
     )
@@ -182,7 +182,7 @@ def test_hidden_cards_do_not_change_a_discard(level):
         game = Game.new(Variant(players=3), seed=seed, first_dealer=0)
         other = _swap_hidden(game, 2, seed=seed)
         assert other.hand(0) != game.hand(0)
-        assert SeatView.of(other, 2) == SeatView.of(game, 2)
+        assert SeatKnowledge.of(other, 2) == SeatKnowledge.of(game, 2)
         assert choose_action(other, 2, level=level, seed=1) == choose_action(
             game, 2, level=level, seed=1
         )
@@ -195,7 +195,7 @@ def test_decide_uses_the_view_alone():
         kept=["KD QD 9D 8D", "10H 5C 9S AH", "2C 3C 4C 6C", "7S 7D JH QH"],
         starter="4S",
     )
-    view = SeatView.of(game, 0)
+    view = SeatKnowledge.of(game, 0)
     action = decide(view, level="expert", seed=2)
     assert isinstance(action, Play) and action.card in view.hand
     assert view.phase is Phase.PLAY

@@ -60,14 +60,30 @@ def test_the_run_prints_its_figures_and_the_change_from_a_base(duplicate, tmp_pa
     assert "dup_2p_pegging_ci95" in figures
 
 
-def test_a_setting_changes_a_switch_for_the_run(duplicate):
+def test_a_setting_configures_the_expert_for_the_run_and_changes_no_module(duplicate):
     from bot.ai import expert_pegging
+    from bot.ai.config import EXPERT
 
-    before = expert_pegging.SEARCH_WORLDS
-    try:
-        duplicate.apply_settings(["bot.ai.expert_pegging.SEARCH_WORLDS=17"])
-        assert expert_pegging.SEARCH_WORLDS == 17
-        with pytest.raises(SystemExit):
-            duplicate.apply_settings(["bot.ai.expert_pegging.NO_SUCH_SWITCH=1"])
-    finally:
-        expert_pegging.SEARCH_WORLDS = before
+    config = duplicate.configured(["search_worlds=17", "search_stages=[5, 10]"])
+    assert config.search_worlds == 17 and config.search_stages == (5, 10)
+    assert config.dealer_against == EXPERT.dealer_against  # the rest as the expert plays
+    assert EXPERT.search_worlds == 400 and not hasattr(expert_pegging, "SEARCH_WORLDS")
+    with pytest.raises(SystemExit, match="no setting"):
+        duplicate.configured(["no_such_setting=1"])
+
+
+def test_a_configured_expert_plays_the_run(duplicate, monkeypatch):
+    # The configuration reaches the expert's search (in this process: one worker).
+    from bot.ai import pegging_search
+
+    sizes: list[int] = []
+    real = pegging_search.search_values
+
+    def counting(me, pile, count, worlds, *rest):
+        sizes.append(len(worlds))
+        return real(me, pile, count, worlds, *rest)
+
+    monkeypatch.setattr(pegging_search, "search_values", counting)
+    config = duplicate.configured(["search_worlds=20", "search_stages=[20]"])
+    duplicate.seed_margins("2p", 70_001, "expert", "standard", config=config)
+    assert sizes and max(sizes) <= 20

@@ -6,12 +6,12 @@ import time
 
 import pytest
 
-from bot.ai import players
+from bot.ai.config import EXPERT, Level
 from bot.ai.deal_chances import discard_chance
 from bot.ai.expert_pegging import expert_play
-from bot.ai.players import chance_play, decide, discard_options, in_chances
+from bot.ai.players import Player, chance_play, decide, discard_options, in_chances
 from bot.ai.position import position_adjusted
-from bot.ai.view import SeatView
+from bot.ai.view import SeatKnowledge
 from bot.engine import Card, Discard, Game, Phase, Play, Variant, parse_cards
 from tests.support.engine_positions import position
 
@@ -76,7 +76,7 @@ def _other_pegs_out(game: Game, seat: int, card: Card) -> bool:
 @pytest.mark.parametrize("case", HOLD_BACK)
 def test_the_expert_holds_back_a_card_so_the_other_cannot_peg_out(case):
     game = _game(case)
-    view = SeatView.of(game, 1)
+    view = SeatKnowledge.of(game, 1)
     assert in_chances(view)
     points, wins = Card.parse(case["points"]), Card.parse(case["wins"])
     assert _other_pegs_out(game, 1, points) and not _other_pegs_out(game, 1, wins)
@@ -99,7 +99,7 @@ def test_the_expert_pegs_out_with_a_pair_rather_than_a_run_for_later():
         pile="6H",
         turn=1,
     )
-    view = SeatView.of(game, 1)
+    view = SeatKnowledge.of(game, 1)
     assert in_chances(view)
     action = decide(view, level="expert", seed=2)
     assert action == Play(Card.parse("6C"))
@@ -119,7 +119,7 @@ def test_the_expert_keeps_the_hand_that_stops_the_dealer_pegging_out():
     assert set(action.cards) == set(parse_cards("6C 10D"))
 
 
-def test_the_chance_of_a_discard_counts_what_its_cards_peg(monkeypatch):
+def test_the_chance_of_a_discard_counts_what_its_cards_peg():
     # The pone needs 10 and counts first (the dealer needs 14). Counting the show alone,
     # 5-7-8-9 (a run and a 15 now; a 6 or a 9 makes 11 or more) has the best chance to reach 10;
     # but as pone it pegs 1.2 points a deal worse than 4-4-7-8 (the 5 and the run give the
@@ -135,31 +135,41 @@ def test_the_chance_of_a_discard_counts_what_its_cards_peg(monkeypatch):
         view, fours.discard, fours.kept
     )
     assert decide(view, level="expert", seed=1) == Discard(parse_cards("5H 9S"))
-    monkeypatch.setattr(players, "CHANCE_PEGGING", False)
-    assert decide(view, level="expert", seed=1) == Discard(parse_cards("4C 4S"))
+    # By the show alone (no pegging shift) the best chance of the expert's candidates lays the
+    # fours away: the pegging is what moves it.
+    candidates = options[: EXPERT.chance_options]
+    by_show = max(
+        enumerate(candidates),
+        key=lambda io: (round(discard_chance(view, io[1].discard, io[1].kept), 9), -io[0]),
+    )[1]
+    assert set(by_show.discard) == set(parse_cards("4C 4S"))
 
 
 def _discard_view(scores, dealer, hand):
     game = Game.new(Variant(players=2), seed=5, first_dealer=dealer)
-    view = SeatView.of(game, 1 - dealer)
+    view = SeatKnowledge.of(game, 1 - dealer)
     return dataclasses.replace(
         view, scores=scores, hand=tuple(sorted(parse_cards(hand))), phase=Phase.DISCARD
     )
 
 
 def test_far_from_the_end_or_decided_the_expert_plays_for_points():
-    assert not in_chances(SeatView.of(_game(dict(HOLD_BACK[0], scores=[40, 45])), 1))
-    assert not in_chances(SeatView.of(_game(dict(HOLD_BACK[0], scores=[60, 120])), 1))
+    assert not in_chances(SeatKnowledge.of(_game(dict(HOLD_BACK[0], scores=[40, 45])), 1))
+    assert not in_chances(SeatKnowledge.of(_game(dict(HOLD_BACK[0], scores=[60, 120])), 1))
 
 
-def test_the_switch_turns_the_chances_off(monkeypatch):
-    view = SeatView.of(_game(HOLD_BACK[0]), 1)
-    monkeypatch.setattr(players, "CHANCES", False)
-    assert not in_chances(view)
+def test_the_configuration_says_when_the_game_is_near_the_end_and_still_open():
+    view = SeatKnowledge.of(_game(HOLD_BACK[0]), 1)
+    assert in_chances(view, EXPERT)
+    assert not in_chances(view, dataclasses.replace(EXPERT, chance_span=(0.0, 0.0)))
+    assert not in_chances(view, dataclasses.replace(EXPERT, endgame_reach=0))
+    # An expert so configured plays for points: its play is the points search's.
+    points = Player(Level.EXPERT, dataclasses.replace(EXPERT, chance_span=(0.0, 0.0)))
+    assert points.decide(view, seed=4) == Play(expert_play(view, random.Random(4)))
 
 
 def test_chance_play_is_quick():
-    view = SeatView.of(_game(HOLD_BACK[1]), 1)
+    view = SeatKnowledge.of(_game(HOLD_BACK[1]), 1)
     start = time.perf_counter()
     chance_play(view, random.Random(3))
     assert time.perf_counter() - start < 1.0

@@ -5,15 +5,14 @@ from collections import Counter
 
 import pytest
 
-from bot.ai import inference_multi
-from bot.ai.inference import PLAY_MISMATCH, model_keep
+from bot.ai.inference import PLAY_MISMATCH, model_keep, sample_others
 from bot.ai.inference_multi import (
     others_by_discards,
     play_likelihood_multi,
     weighted_worlds_multi,
 )
 from bot.ai.players import choose_discard
-from bot.ai.view import SeatView
+from bot.ai.view import SeatKnowledge
 from bot.engine import FULL_PACK, Variant
 from tests.support.engine_positions import position
 
@@ -29,7 +28,7 @@ def test_a_world_that_explains_the_cards_laid_weighs_more():
         pile="5S",
         turn=2,
     )
-    view = SeatView.of(game, 0)
+    view = SeatKnowledge.of(game, 0)
     fives = ((10, 11, 12, 13), (5, 5, 5), (1, 2, 3, 4))
     kings = ((10, 11, 12, 13), (9, 13, 13), (1, 2, 3, 4))
     assert play_likelihood_multi(view, fives) == 1.0
@@ -47,7 +46,7 @@ def test_the_worlds_honour_the_goes_and_the_cards_held():
         pile="QH 4S 7D 5H",
         turn=1,
     )
-    view = SeatView.of(game, 1)
+    view = SeatKnowledge.of(game, 1)
     assert view.go_floors()[0] == 6
     worlds = weighted_worlds_multi(view, random.Random(3), 40)
     assert len(worlds) == 40
@@ -63,20 +62,16 @@ def test_the_worlds_honour_the_goes_and_the_cards_held():
                 assert unseen[s][r] == 4 - laid - hands[s].count(r)
 
 
-@pytest.mark.parametrize("read_partner", [True, False])
 @pytest.mark.parametrize(
     ("partnerships", "leader"),
     [(True, 2), (True, 1), (False, 2)],
     ids=["partner led", "opponent led", "four for themselves"],
 )
-def test_a_partners_plays_weigh_the_worlds_only_while_read(
-    monkeypatch, read_partner, partnerships, leader
-):
+def test_every_other_seats_plays_weigh_the_worlds_a_partners_too(partnerships, leader):
     # Seat ``leader`` led a five from its four fives (the model leads a five only when it holds
     # nothing else), the next seat a nine from its four (its only choice); seat 0 weighs a world
     # where the leader kept K K 9 instead. In partnerships seat 2 is seat 0's partner, an expert
-    # like it: its plays are evidence only while read.
-    monkeypatch.setattr(inference_multi, "READ_PARTNER_PLAYS", read_partner)
+    # like it: its plays are read as ``standard``'s too.
     follower = (leader + 1) % 4
     others = iter(["KH QH JH 10H", "AD 2D 3D 4D"])
     kept = [
@@ -95,13 +90,12 @@ def test_a_partners_plays_weigh_the_worlds_only_while_read(
         pile="5S 9S",
         turn=(follower + 1) % 4,
     )
-    view = SeatView.of(game, 0)
+    view = SeatKnowledge.of(game, 0)
     fives = tuple(tuple(sorted(c.rank for c in game.hand(s))) for s in range(4))
     kings = tuple((9, 13, 13) if s == leader else fives[s] for s in range(4))
     assert fives[leader] == (5, 5, 5)
     assert play_likelihood_multi(view, fives) == 1.0
-    read = not (partnerships and leader == 2) or read_partner
-    assert play_likelihood_multi(view, kings) == pytest.approx(PLAY_MISMATCH if read else 1.0)
+    assert play_likelihood_multi(view, kings) == pytest.approx(PLAY_MISMATCH)
 
 
 @pytest.mark.parametrize("key", ["2", "3", "4", "4p"])
@@ -143,15 +137,15 @@ def partnership_deal(card: str, *, led: bool = False):
     )
 
 
-def test_the_opponents_hands_are_read_from_what_they_laid_away(monkeypatch):
+def test_the_opponents_hands_are_read_from_what_they_laid_away():
     # Partnerships, seat 0 deals: no one lays a five into the other side's crib, so the
     # opponents (seats 1 and 3) hold fives more often than a random deal gives them; the
     # partner's discard (an expert's, not read) leaves its hand as random as it was.
-    view = SeatView.of(partnership_deal("AS"), 0)
+    view = SeatKnowledge.of(partnership_deal("AS"), 0)
 
     def fives(read: bool) -> list[float]:
-        monkeypatch.setattr(inference_multi, "READ_DISCARDS", read)
-        worlds = others_by_discards(view, random.Random(1), 4000)
+        deal = others_by_discards if read else sample_others  # a random deal of the unseen cards
+        worlds = deal(view, random.Random(1), 4000)
         assert all(len(w[s]) == 4 for w in worlds for s in (1, 2, 3))
         return [sum(w[s].count(5) for w in worlds) / len(worlds) for s in (1, 2, 3)]
 
@@ -160,16 +154,16 @@ def test_the_opponents_hands_are_read_from_what_they_laid_away(monkeypatch):
     assert abs(read[1] - random_deal[1]) < 0.04
 
 
-def test_a_card_laid_is_read_as_a_card_kept(monkeypatch):
+def test_a_card_laid_is_read_as_a_card_kept():
     # Seat 1 (an opponent of the dealer) led a king: the worlds give it, with the king, four
     # cards ``standard`` keeps from some five far more often than a random deal does (a world
     # it would not have kept the king in is kept only now and then: players are not all models).
-    view = SeatView.of(partnership_deal("KS", led=True), 0)
+    view = SeatKnowledge.of(partnership_deal("KS", led=True), 0)
     pool = sorted({c.rank for c in view.unseen_cards()})
 
     def kept_by_the_model(read: bool) -> float:
-        monkeypatch.setattr(inference_multi, "READ_DISCARDS", read)
-        worlds = others_by_discards(view, random.Random(2), 600)
+        deal = others_by_discards if read else sample_others
+        worlds = deal(view, random.Random(2), 600)
         assert [len(worlds[0][s]) for s in (1, 2, 3)] == [3, 4, 4]
         kept = [tuple(sorted(w[1] + (13,))) for w in worlds]
         return sum(

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ai.discard import PEGGING_WEIGHT_PARTNERS, removal_options
+from bot.ai.config import EXPERT
+from bot.ai.discard import removal_options
 from bot.ai.pegging_prospects import (
     build,
     kept_hands,
@@ -17,7 +18,7 @@ from bot.ai.pegging_prospects import (
     prospect_multi,
 )
 from bot.ai.players import decide, discard_options
-from bot.ai.view import SeatView
+from bot.ai.view import SeatKnowledge
 from bot.engine import Card, Discard, Game, Variant
 
 
@@ -117,11 +118,11 @@ def test_the_expert_weighs_the_prospects_of_its_own_seat(
     players: int, partnerships: bool, key: str
 ) -> None:
     # In partnerships a point of prospects counts for less than a point of show.
-    worth = PEGGING_WEIGHT_PARTNERS if partnerships else 1.0
+    worth = EXPERT.pegging_weight_partners if partnerships else 1.0
     assert worth == (0.5 if partnerships else 1.0)
     game = Game.new(Variant(players=players, partnerships=partnerships), seed=5, first_dealer=0)
     for seat in range(players):
-        view = SeatView.of(game, seat)
+        view = SeatKnowledge.of(game, seat)
         offset = (seat - game.dealer) % players
         options = discard_options(
             view.hand,

@@ -1,10 +1,12 @@
 """The expert's search over what its seat may know (bot.ai.pegging_search)."""
 
+import dataclasses
 import random
 
 import pytest
 
 from bot.ai import inference
+from bot.ai.config import EXPERT
 from bot.ai.pegging import (
     VALUE,
     distinct_by_rank,
@@ -16,7 +18,7 @@ from bot.ai.pegging_model import RankScores, answer, forced
 from bot.ai.pegging_search import search_values
 from bot.ai.players import decide
 from bot.ai.playouts import first_then_rollout, model_choice
-from bot.ai.view import SeatView
+from bot.ai.view import SeatKnowledge
 from bot.engine import FULL_PACK, Game, Phase, Play, Scored, ScoreReason, Variant
 from tests.support.engine_positions import position, random_two_handed
 
@@ -38,7 +40,7 @@ def _engine_value(game: Game, seat: int, deal: int) -> int:
         return 0
     mover = game.to_act[0]
     if mover != seat:
-        view = SeatView.of(game, mover)
+        view = SeatKnowledge.of(game, mover)
         ranks = tuple(sorted(c.rank for c in view.hand))
         rank = model_choice(
             ranks,
@@ -63,7 +65,7 @@ def _engine_value(game: Game, seat: int, deal: int) -> int:
 def _one_world(game: Game, seat: int):
     opp = 1 - seat
     them = tuple(sorted(c.rank for c in game.hand(opp)))
-    unseen = tuple(unseen_rank_counts(SeatView.of(game, opp)))
+    unseen = tuple(unseen_rank_counts(SeatKnowledge.of(game, opp)))
     return [(1.0, them)], unseen
 
 
@@ -173,11 +175,11 @@ def test_the_fast_model_lays_what_standard_lays():
     for seed in range(60):
         game = Game.new(Variant(players=2), seed=seed, first_dealer=0)
         for seat in (0, 1):
-            game.apply(seat, decide(SeatView.of(game, seat), level="standard", seed=seed))
+            game.apply(seat, decide(SeatKnowledge.of(game, seat), level="standard", seed=seed))
         game.apply(game.to_act[0], game.legal_actions(game.to_act[0])[0])
         while game.phase is Phase.PLAY:
             seat = game.to_act[0]
-            view = SeatView.of(game, seat)
+            view = SeatKnowledge.of(game, seat)
             if not view.go_floors():
                 hand = tuple(sorted(c.rank for c in view.hand))
                 other = 4 - sum(1 for s, _ in view.played if s != seat)
@@ -260,9 +262,9 @@ def test_the_fast_model_follows_its_specification_on_random_positions():
     assert forced_seen > 200  # and hands whose higher ranks do not fit
 
 
-def _searches(monkeypatch, view: SeatView) -> list[tuple[int, float]]:
-    """The expert's two-handed search on ``view``: the worlds of each stage it searched, and the
-    weight it gave the opponent's points."""
+def _searches(monkeypatch, view: SeatKnowledge, config=EXPERT) -> list[tuple[int, float]]:
+    """The expert's two-handed search on ``view`` (tuned by ``config``): the worlds of each stage
+    it searched, and the weight it gave the opponent's points."""
     from bot.ai import expert_pegging, pegging_search
 
     stages: list[tuple[int, float]] = []
@@ -274,11 +276,11 @@ def _searches(monkeypatch, view: SeatView) -> list[tuple[int, float]]:
 
     monkeypatch.setattr(pegging_search, "search_values", counting)
     legal = distinct_by_rank(legal_cards(view))  # as expert_play asks
-    expert_pegging.expert_values(view, random.Random(5), legal)
+    expert_pegging.expert_values(view, random.Random(5), legal, config)
     return stages
 
 
-def _search_sizes(monkeypatch, view: SeatView) -> list[int]:
+def _search_sizes(monkeypatch, view: SeatKnowledge) -> list[int]:
     """The worlds of each stage the expert's two-handed search searched on ``view``."""
     return [size for size, _ in _searches(monkeypatch, view)]
 
@@ -294,7 +296,7 @@ def test_the_search_stops_at_its_first_stage_when_one_card_is_clearly_best(monke
         pile="5C 5H 5D",
         turn=0,
     )
-    assert _search_sizes(monkeypatch, SeatView.of(game, 0)) == [100]
+    assert _search_sizes(monkeypatch, SeatKnowledge.of(game, 0)) == [100]
 
 
 def test_a_close_choice_is_searched_over_every_world_in_stages(monkeypatch):
@@ -302,21 +304,23 @@ def test_a_close_choice_is_searched_over_every_world_in_stages(monkeypatch):
     game = position(
         Variant(players=2), dealer=0, kept=["9S 10H QC KD", "3C 4D 7H 8S"], starter="AC"
     )
-    assert _search_sizes(monkeypatch, SeatView.of(game, 1)) == [100, 100, 200]
+    assert _search_sizes(monkeypatch, SeatKnowledge.of(game, 1)) == [100, 100, 200]
 
 
 def test_the_dealer_counts_the_pones_points_at_a_weight_the_pone_the_dealers_in_full(monkeypatch):
-    from bot.ai.expert_pegging import DEALER_AGAINST
-
-    assert 0 < DEALER_AGAINST < 1
+    assert 0 < EXPERT.dealer_against < 1
     kept = ["3H 4S QC QH", "3D 8C 6H 10H"]
 
-    def weights(seat: int, **play) -> set[float]:
+    def weights(seat: int, config=EXPERT, **play) -> set[float]:
         game = position(Variant(players=2), dealer=0, kept=kept, starter="8S", **play)
-        return {against for _, against in _searches(monkeypatch, SeatView.of(game, seat))}
+        view = SeatKnowledge.of(game, seat)
+        return {against for _, against in _searches(monkeypatch, view, config)}
 
     after_the_lead = {"pile": "3D", "turn": 0, "held": ["3H 4S QC QH", "8C 6H 10H"]}
-    assert weights(0, **after_the_lead) == {DEALER_AGAINST}
+    assert weights(0, **after_the_lead) == {EXPERT.dealer_against}
+    # The weight is the configured one: a benchmark measures another by configuring it.
+    other = dataclasses.replace(EXPERT, dealer_against=0.9)
+    assert weights(0, other, **after_the_lead) == {0.9}
     assert weights(1) == {1.0}  # the pone's lead
     # Near the end the dealer plays for the chance to win: every point as it is.
     assert weights(0, **after_the_lead, scores=[110, 112]) == {1.0}
@@ -326,7 +330,7 @@ def test_the_opening_lead_and_the_later_cards_are_evidence_of_their_own_weight(m
     monkeypatch.setattr(inference, "LEAD_MISMATCH", 0.9)
     monkeypatch.setattr(inference, "PLAY_MISMATCH", 0.2)
 
-    def seat_0_sees(dealer: int, mine: str, pile: str) -> SeatView:
+    def seat_0_sees(dealer: int, mine: str, pile: str) -> SeatKnowledge:
         """Seat 0 holds ``mine`` of its four; the opponent (seat 1) has laid its four of spades."""
         game = position(
             Variant(players=2),
@@ -337,7 +341,7 @@ def test_the_opening_lead_and_the_later_cards_are_evidence_of_their_own_weight(m
             pile=pile,
             turn=0,
         )
-        return SeatView.of(game, 0)
+        return SeatKnowledge.of(game, 0)
 
     # The opponent (pone) opened with the four: standard would have too with nines and a king,
     # but not with a pair of aces and a king.

@@ -8,7 +8,7 @@ import pytest
 from bot.ai.pegging import WIN, unseen_rank_counts
 from bot.ai.pegging_search import Got, search_values
 from bot.ai.playouts import model_choice
-from bot.ai.view import SeatView
+from bot.ai.view import SeatKnowledge
 from bot.engine import FULL_PACK, Game, GameOver, Phase, Play, Scored, ScoreReason, Shown
 from tests.support.engine_positions import random_two_handed
 
@@ -31,7 +31,7 @@ def _engine_value(game: Game, seat: int, got: list[int], laid: list[int], ending
     other lays as the ``standard`` model would; the engine says who reached the target."""
     mover = game.to_act[0]
     if mover != seat:
-        view = SeatView.of(game, mover)
+        view = SeatKnowledge.of(game, mover)
         rank = model_choice(
             tuple(sorted(c.rank for c in view.hand)),
             tuple(c.rank for c in view.pile),
@@ -71,7 +71,7 @@ def test_near_the_end_the_search_follows_the_engine_to_the_win(seed):
     ending = Recorded(needs)
     me = tuple(sorted(c.rank for c in pone))
     them = tuple(sorted(c.rank for c in dealer))
-    unseen = tuple(unseen_rank_counts(SeatView.of(game, 0)))
+    unseen = tuple(unseen_rank_counts(SeatKnowledge.of(game, 0)))
     values = search_values(me, (), 0, [(1.0, them)], unseen, sorted(set(me)), ending)
     for card in pone:
         expected = _after(game, 1, 1, Play(card), [0, 0], [], ending)

@@ -1,10 +1,12 @@
 """The expert's search with three or four players (bot.ai.pegging_search_multi)."""
 
+import dataclasses
 import random
 from collections import Counter
 
 import pytest
 
+from bot.ai.config import EXPERT
 from bot.ai.inference_multi import weighted_worlds_multi
 from bot.ai.pegging import (
     distinct_by_rank,
@@ -15,7 +17,7 @@ from bot.ai.pegging import (
 from bot.ai.pegging_search_multi import search_values_multi
 from bot.ai.playouts import model_choice, multi_rollout
 from bot.ai.review import play_values
-from bot.ai.view import SeatView
+from bot.ai.view import SeatKnowledge
 from bot.engine import FULL_PACK, Game, Go, Phase, Play, Played, Scored, ScoreReason, Variant
 from tests.support.engine_positions import position
 
@@ -63,7 +65,7 @@ def _engine_value(game: Game, seat: int, seen: Counter) -> float:
     variant = game.variant
     mover = game.to_act[0]
     if mover != seat:
-        view = SeatView.of(game, mover)
+        view = SeatKnowledge.of(game, mover)
         after = (mover + 1) % game.players
         while not game.hand(after) and after != mover:
             after = (after + 1) % game.players
@@ -94,7 +96,8 @@ def _engine_value(game: Game, seat: int, seen: Counter) -> float:
 
 def _one_world(game: Game):
     hands = tuple(tuple(sorted(c.rank for c in game.hand(s))) for s in range(game.players))
-    unseen = tuple(tuple(unseen_rank_counts(SeatView.of(game, s))) for s in range(game.players))
+    views = [SeatKnowledge.of(game, s) for s in range(game.players)]
+    unseen = tuple(tuple(unseen_rank_counts(view)) for view in views)
     return [(1.0, hands, unseen)]
 
 
@@ -247,15 +250,16 @@ def test_the_review_reads_the_search_in_points_per_deal():
         pile="10C",
         turn=0,
     )
-    view = SeatView.of(game, 0)
+    view = SeatKnowledge.of(game, 0)
     values = play_values(view, list(view.hand), random.Random(1))
     assert set(values) == {2, 3, 5, 13}
     assert values[5] == max(values.values()) and values[5] > values[2] + 1
     assert all(abs(v) < 15 for v in values.values())
 
 
-def _dealt(monkeypatch, game: Game, module: str, name: str) -> list[int]:
-    """The expert's play on ``game`` (the seat to lay): how many worlds each stage dealt."""
+def _dealt(monkeypatch, game: Game, module: str, name: str, config=EXPERT) -> list[int]:
+    """The expert's play on ``game`` (the seat to lay; tuned by ``config``): how many worlds
+    each stage dealt."""
     import importlib
 
     from bot.ai import expert_pegging
@@ -270,9 +274,9 @@ def _dealt(monkeypatch, game: Game, module: str, name: str) -> list[int]:
 
     monkeypatch.setattr(target, name, counting)
     seat = game.to_act[0]
-    view = SeatView.of(game, seat)
+    view = SeatKnowledge.of(game, seat)
     legal = distinct_by_rank(legal_cards(view))  # as expert_play asks
-    expert_pegging.expert_values(view, random.Random(2), legal)
+    expert_pegging.expert_values(view, random.Random(2), legal, config)
     return sizes
 
 
@@ -303,10 +307,7 @@ def test_the_partnership_search_deals_more_worlds_only_on_a_close_choice(monkeyp
 
 def test_near_the_end_of_a_partnership_game_the_expert_plays_out_for_the_chance(monkeypatch):
     # The same close lead, both sides within reach of 121: the play-outs that value the chance
-    # to win (bot.ai.team_ending), not the search for points; switched on
-    # (SEARCH_PARTNERS_END), the search valued alike.
-    from bot.ai import expert_pegging
-
+    # to win (bot.ai.team_ending), not the search for points.
     def dealt(scores: list[int], module: str, name: str) -> list[int]:
         game = position(
             VARIANTS["partners"],
@@ -322,9 +323,7 @@ def test_near_the_end_of_a_partnership_game_the_expert_plays_out_for_the_chance(
     assert dealt([100, 104], *searched) == []
     assert dealt([100, 104], *played_out) in ([96], [96, 96])
     assert dealt([40, 44], *searched) == [96, 96]
-    monkeypatch.setattr(expert_pegging, "SEARCH_PARTNERS_END", True)
-    assert dealt([100, 104], *searched) in ([96], [96, 96])
-    assert dealt([100, 104], *played_out) == []
+    assert dealt([40, 44], *played_out) == []
 
 
 def _partnership_lead(kept: list[str], dealer: int, seed: int):
@@ -333,7 +332,7 @@ def _partnership_lead(kept: list[str], dealer: int, seed: int):
     variant = VARIANTS["partners"]
     game = position(variant, dealer=dealer, kept=kept, starter="KC")
     seat = game.to_act[0]
-    view = SeatView.of(game, seat)
+    view = SeatKnowledge.of(game, seat)
     worlds = weighted_worlds_multi(view, random.Random(seed), 60)
     me = tuple(sorted(c.rank for c in view.hand))
     weights = _weights(variant, seat)
@@ -363,17 +362,16 @@ def test_the_partnership_search_chooses_a_later_card_only_over_enough_worlds():
 
 
 def test_the_three_player_search_deals_its_stages(monkeypatch):
-    from bot.ai import expert_pegging
+    two_stages = dataclasses.replace(EXPERT, search_stages_multi=(64, 128))
 
-    monkeypatch.setattr(expert_pegging, "SEARCH_STAGES_MULTI", (64, 128))
-
-    def dealt(hand: str) -> list[int]:
+    def dealt(hand: str, config=two_stages) -> list[int]:
         kept = ["KH QH 9D 2H", hand, "7H 8D 6D AH"]
         game = position(VARIANTS["three"], dealer=0, kept=kept, starter="KC")
-        return _dealt(monkeypatch, game, "bot.ai.inference_multi", "weighted_worlds_multi")
+        return _dealt(monkeypatch, game, "bot.ai.inference_multi", "weighted_worlds_multi", config)
 
     assert dealt("6C 7D 3S 9C") == [64]  # the 9 is clearly the lead: one stage
     assert dealt("9C 10D JS QC") == [64, 64]  # four ten-ish cards: close, a second stage
+    assert dealt("9C 10D JS QC", EXPERT) == [64]  # the expert plays one stage
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
@@ -386,7 +384,7 @@ def test_a_shared_model_answers_as_if_every_world_read_the_same_cards(name):
     for laid in (0, 2, 5):
         game = _random_position(variant, rng, laid)
         seat = game.to_act[0]
-        view = SeatView.of(game, seat)
+        view = SeatKnowledge.of(game, seat)
         worlds = weighted_worlds_multi(view, random.Random(laid), 40)
         unshown = tuple(unshown_rank_counts(view))
         read_alike = [

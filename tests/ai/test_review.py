@@ -20,7 +20,7 @@ from bot.ai.review import (
     play_values,
     review,
 )
-from bot.ai.view import SeatView
+from bot.ai.view import SeatKnowledge
 from bot.engine import (
     FULL_PACK,
     Discard,
@@ -172,7 +172,7 @@ def test_a_play_sentence():
 
 
 def test_thirty_one_for_two_is_the_best_card():
-    view = SeatView(
+    view = SeatKnowledge(
         seat=0,
         variant=Variant(),
         phase=Phase.PLAY,
@@ -213,7 +213,7 @@ def test_a_discard_valued_in_chances_takes_the_best_chance(easy_game, easy_revie
             break
         for e in (e for step in deal.steps for e in step.events if isinstance(e, Scored)):
             scores[e.side] = e.score
-    view = SeatView(
+    view = SeatKnowledge(
         seat=0, variant=SHORT, phase=Phase.DISCARD, dealer=deal.dealer, scores=tuple(scores),
         hand=d.hand, kept=(), discards=None, starter=None, played=(), pile=(), count=0,
         to_act=(0,),

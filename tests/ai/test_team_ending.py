@@ -1,20 +1,21 @@
 """Near the end of a partnership game the expert's play-outs count chances to win, not points:
 the first side to reach its need wins, the show in counting order."""
 
+import dataclasses
 import random
 
 import pytest
 
-from bot.ai import expert_pegging, players
 from bot.ai.coach import play_advice
+from bot.ai.config import EXPERT, Level
 from bot.ai.expert_pegging import expert_values, team_ending
-from bot.ai.players import decide
+from bot.ai.players import Player, decide
 from bot.ai.playouts import multi_rollout
 from bot.ai.team_discard import team_discard_chance
 from bot.ai.team_ending import TeamEnding
-from bot.ai.view import SeatView
+from bot.ai.view import SeatKnowledge
 from bot.ai.winchance import chance, dealer_chance
-from bot.engine import FULL_PACK, Card, Discard, Game, Phase, Variant, parse_cards
+from bot.engine import FULL_PACK, Card, Discard, Game, Variant, parse_cards
 from tests.support.engine_positions import position
 
 PARTNERS = Variant(players=4, partnerships=True)
@@ -33,10 +34,10 @@ def _view(scores: list[int], *, held: list[str] | None = None, pile: str = "", t
         pile=pile,
         turn=turn,
     )
-    return SeatView.of(game, turn)
+    return SeatKnowledge.of(game, turn)
 
 
-def _unseen(view: SeatView, hands: list[tuple[int, ...]]) -> list[list[int]]:
+def _unseen(view: SeatKnowledge, hands: list[tuple[int, ...]]) -> list[list[int]]:
     from bot.ai.pegging import unshown_rank_counts
 
     base = unshown_rank_counts(view)
@@ -73,7 +74,7 @@ def test_the_pone_side_counts_first_in_the_show() -> None:
     assert end.won(0) == 0.0 and end.won(1) == 1.0
 
 
-def _hands_of(view: SeatView) -> list[tuple[Card, ...]]:
+def _hands_of(view: SeatKnowledge) -> list[tuple[Card, ...]]:
     kept = ["2C 3C 4C 9D", "5H 5D JS 10C", "6H 7H 8S KD", "AS 2S 9C QH"]
     return [tuple(Card.parse(c) for c in h.split()) for h in kept]
 
@@ -107,9 +108,11 @@ def test_a_decided_game_is_played_for_points() -> None:
     assert team_ending(_view([120, 30])) is None  # the chance is past 99%
 
 
-def test_the_switch_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(expert_pegging, "PARTNER_CHANCES", False)
-    assert team_ending(_view([112, 110])) is None
+def test_the_configuration_says_when_the_game_is_near_the_end_and_still_open() -> None:
+    view = _view([112, 110])
+    assert team_ending(view, EXPERT) is not None
+    assert team_ending(view, dataclasses.replace(EXPERT, partner_chance_span=(0.0, 0.0))) is None
+    assert team_ending(view, dataclasses.replace(EXPERT, endgame_reach=5)) is None
 
 
 def test_the_coach_speaks_in_chances_near_the_end_of_a_partnership_game() -> None:
@@ -124,7 +127,7 @@ def test_the_coach_speaks_in_chances_near_the_end_of_a_partnership_game() -> Non
 # --------------------------------------------------------------------------- the discard
 
 
-def _discard_view(seat: int, scores: list[int], hand: str) -> SeatView:
+def _discard_view(seat: int, scores: list[int], hand: str) -> SeatKnowledge:
     """Seat 0 deals; ``seat`` holds ``hand`` (five cards) and lays one away."""
     game = Game.new(PARTNERS, seed=11, first_dealer=0)
     state = game.to_dict()
@@ -133,7 +136,7 @@ def _discard_view(seat: int, scores: list[int], hand: str) -> SeatView:
     hands = [[c.code for c in others[5 * s : 5 * s + 5]] for s in range(4)]
     hands[seat] = [c.code for c in cards]
     state.update(hands=hands, scores=scores)
-    return SeatView.of(Game.from_dict(state), seat)
+    return SeatKnowledge.of(Game.from_dict(state), seat)
 
 
 def test_a_hand_that_counts_out_first_all_but_wins() -> None:
@@ -168,79 +171,6 @@ def test_the_expert_lays_away_for_the_chance_near_the_end(monkeypatch: pytest.Mo
     far = _discard_view(1, [50, 48], "5H 6D 7C JS 2C")
     decide(far, level="expert", seed=1)
     assert asked == []  # far from the end: points
-    monkeypatch.setattr(players, "TEAM_CHANCE_DISCARD", False)
-    decide(view, level="expert", seed=1)
-    assert asked == []
-
-
-# --------------------------------------------------------------------------- the search
-
-
-def _near_the_end(rng: random.Random, laid: int) -> Game:
-    """A partnership deal in the play with both sides close to the target (needs of 1 to 21,
-    so many lines end with a side out), after ``laid`` cards laid at random by the engine."""
-    cards = rng.sample(FULL_PACK, 17)
-    game = position(
-        PARTNERS,
-        dealer=rng.randrange(4),
-        kept=[" ".join(c.code for c in cards[4 * s : 4 * s + 4]) for s in range(4)],
-        starter=cards[16].code,
-        scores=[rng.randint(100, 120), rng.randint(100, 120)],
-    )
-    for _ in range(laid):
-        if game.phase is not Phase.PLAY:  # pegged out (or the play is over)
-            break
-        seat = game.to_act[0]
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
-    return game
-
-
-def test_the_search_near_the_end_values_a_play_as_the_play_outs_do() -> None:
-    """The partnership search near the end (``ending``: the chance the cards laid leave): with
-    only its first card searched it is the chance play-outs exactly, world by world, whoever
-    reaches the target first, at whatever point of the play; searching its later cards it does
-    no worse than them and no better than seeing every hand."""
-    from bot.ai.inference_multi import weighted_worlds_multi
-    from bot.ai.pegging import pile_ranks
-    from bot.ai.pegging_search_multi import search_values_multi
-
-    rng = random.Random(121)
-    checked = out = 0
-    for laid in (0, 0, 1, 2, 3, 5, 6, 7, 9, 10):
-        game = _near_the_end(rng, laid)
-        if game.phase is not Phase.PLAY:
-            continue
-        seat = game.to_act[0]
-        view = SeatView.of(game, seat)
-        team = TeamEnding(view)
-        side = view.side
-        weights = tuple(1.0 if s % 2 == side else -1.0 for s in range(4))
-        me = tuple(sorted(c.rank for c in view.hand))
-        ranks = sorted({a.card.rank for a in game.legal_actions(seat)})
-        pile = pile_ranks(view)
-        worlds = weighted_worlds_multi(view, rng, 5)
-        total = sum(w for w, _, _ in worlds)
-        args = (seat, me, pile, view.count, worlds, weights, ranks)
-        first = search_values_multi(*args, depth=1, ending=team)
-        full = search_values_multi(*args, ending=team)
-        for r in ranks:
-            played = seeing = 0.0
-            for w, hands, unseen in worlds:
-                end = team.world(list(hands))
-                u = [list(x) for x in unseen]
-                value = multi_rollout(list(hands), pile, view.count, seat, r, u, weights, end)
-                played += w * value
-                out += value in (0.0, 1.0)
-                one = [(1.0, hands, unseen)]
-                seeing += (
-                    w
-                    * search_values_multi(
-                        seat, me, pile, view.count, one, weights, [r], ending=team
-                    )[r]
-                )
-            assert first[r] == pytest.approx(played / total), (game.played, r)
-            assert played / total - 1e-9 <= full[r] <= seeing / total + 1e-9
-            assert -1e-9 <= full[r] <= 1.0 + 1e-9  # a chance
-            checked += 1
-    assert checked >= 20
-    assert out >= 20  # lines the deal decides (a side pegs or counts out), not only the table
+    closed = dataclasses.replace(EXPERT, partner_chance_span=(0.0, 0.0))
+    Player(Level.EXPERT, closed).decide(view, seed=1)
+    assert asked == []  # an expert configured to count the game as decided: points

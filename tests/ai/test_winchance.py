@@ -10,7 +10,7 @@ import pytest
 
 from bot.ai import deal_chances as dc
 from bot.ai import winchance as wc
-from bot.ai.view import SeatView
+from bot.ai.view import SeatKnowledge
 from bot.ai.winchance import chance, dealer_chance
 from bot.engine import Phase, Variant, parse_cards
 
@@ -81,7 +81,7 @@ def test_a_few_deals_of_self_play():
 
 def _view(hand, scores, dealer, *, count=0, pile="", played=(), discards="KC QD", starter="9S"):
     hand = tuple(parse_cards(hand))
-    return SeatView(
+    return SeatKnowledge(
         seat=0,
         variant=Variant(),
         phase=Phase.PLAY if starter else Phase.DISCARD,

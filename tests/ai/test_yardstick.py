@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai.view import SeatView
+from bot.ai.view import SeatKnowledge
 from bot.engine import Card, Variant
 from tests.support.engine_positions import position
 
@@ -21,7 +21,7 @@ def _load(name: str):
     return module
 
 
-def _view() -> SeatView:
+def _view() -> SeatKnowledge:
     # The pone led 3C, the dealer laid KH, the pone 8D: 21, the dealer to lay.
     game = position(
         Variant(players=2),
@@ -32,7 +32,7 @@ def _view() -> SeatView:
         pile="3C KH 8D",
         turn=0,
     )
-    return SeatView.of(game, 0)
+    return SeatKnowledge.of(game, 0)
 
 
 def test_the_yardstick_takes_thirty_one_and_values_every_legal_rank():
@@ -67,7 +67,7 @@ def test_with_three_and_four_players_it_takes_thirty_one_too(variant):
     kept = ["KH 10S 4C 7D", "3C 9H 2D 6H", "8D QC 5S AH", "JD JS 2C 3D"][: variant.players]
     held = ["10S 4C 7D", "9H 2D 6H", "QC 5S AH", "JD JS 2C 3D"][: variant.players]
     game = position(variant, dealer=0, kept=kept, starter="AS", held=held, pile="3C 8D KH", turn=0)
-    view = SeatView.of(game, 0)
+    view = SeatKnowledge.of(game, 0)
     values = yardstick.yardstick_values(view, random.Random(2), 40)
     assert set(values) == {10, 4, 7}
     assert yardstick.yardstick_play(view, random.Random(2), 40) == Card.parse("10S")

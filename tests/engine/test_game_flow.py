@@ -225,7 +225,7 @@ def test_a_seat_knows_its_own_discards_for_the_deal():
     game.apply(0, Discard(game.hand(0)[:2]))
     game.apply(1, Cut(10))
     # the computer's view of seat 1 knows them; seat 0's view does not
-    from bot.ai.view import SeatView
+    from bot.ai.view import SeatKnowledge
 
-    assert set(SeatView.of(game, 1).discards) == set(thrown)
-    assert not set(SeatView.of(game, 0).discards or ()) & set(thrown)
+    assert set(SeatKnowledge.of(game, 1).discards) == set(thrown)
+    assert not set(SeatKnowledge.of(game, 0).discards or ()) & set(thrown)
