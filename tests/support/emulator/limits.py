@@ -50,7 +50,6 @@ MAX_V2_COMPONENTS = 40
 # Application commands (developer docs, interactions/application-commands.mdx)
 MAX_COMMAND_TEXT = 4000  # "Limits": name, description and value of a command, its options
 # and choices together
-MAX_COMMAND_DESCRIPTION = 100
 
 Problem = tuple[str, str]
 
