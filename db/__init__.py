@@ -1,9 +1,11 @@
-"""The SQLite store of cribbage-bot: schema, migrations and every SQL statement of the project.
+"""The store of cribbage-bot (SQLite or PostgreSQL): schema, migrations and every SQL statement
+of the project.
 
 Callers use the intent-named async methods of :class:`Store`'s repositories (``store.games``,
 ``store.standings``, ``store.matches``, ``store.settings``, ``store.players``, ``store.turns``,
 ``store.meta``),
-never SQL or cursors.
+never SQL or cursors; what goes wrong comes out as :mod:`db.errors`' classes, never a
+driver's exception.
 """
 
 from .errors import (
@@ -11,8 +13,10 @@ from .errors import (
     Conflict,
     DatabaseBusy,
     DatabaseCorrupt,
+    DatabaseFull,
     DatabaseNotWritable,
     DatabaseTooNew,
+    DatabaseUnavailable,
     NotACribbageDatabase,
     StoreError,
 )
@@ -43,8 +47,10 @@ __all__ = [
     "Conflict",
     "DatabaseBusy",
     "DatabaseCorrupt",
+    "DatabaseFull",
     "DatabaseNotWritable",
     "DatabaseTooNew",
+    "DatabaseUnavailable",
     "DealPoints",
     "Finish",
     "GameRecord",

@@ -23,11 +23,11 @@ again later; so do games that ended before this schema (migration 7).
 from __future__ import annotations
 
 import logging
-import sqlite3
 from typing import Any
 
 from . import logcodec
-from .connection import Connection
+from .connection import REFUSED, Connection
+from .errors import Conflict
 from .logcodec import ArchiveError, DecodedLog
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,7 @@ def deals_of(game: str) -> str:
 async def archive_game(conn: Connection, game_id: int) -> None:
     """Move an ended game's log, snapshot and points per deal into its archive row and parts.
     Call inside a write transaction. Raises :class:`ArchiveError` (nothing written) when the
-    rows cannot be put in the compact form without loss, and ``sqlite3.IntegrityError`` when
+    rows cannot be put in the compact form without loss, and :class:`~db.errors.Conflict` when
     the game is not ended or is archived already."""
     rows = await conn.execute_fetchall(
         "SELECT seq, seat, action, created_at FROM actions WHERE game_id = ? ORDER BY seq",
@@ -89,7 +89,7 @@ async def archive_game(conn: Connection, game_id: int) -> None:
         (game_id,),
     )
     if cursor.rowcount != 1:
-        raise sqlite3.IntegrityError(f"game {game_id} is not an ended game to archive")
+        raise Conflict(f"game {game_id} is not an ended game to archive")
     ((first,),) = await conn.execute_fetchall("SELECT COALESCE(MAX(id), 0) + 1 FROM archive_parts")
     await conn.execute(
         "INSERT INTO game_archive (game_id, last_seq, deals, first_part, points_parts, "
@@ -124,7 +124,7 @@ async def archive_or_keep(conn: Connection, game_id: int) -> bool:
     await conn.execute("SAVEPOINT archive")
     try:
         await archive_game(conn, game_id)
-    except (ArchiveError, sqlite3.IntegrityError) as err:
+    except (ArchiveError, *REFUSED) as err:
         await conn.execute("ROLLBACK TO archive")
         await conn.execute("RELEASE archive")
         log.error("game %d: its log stays as rows, not archived: %s", game_id, err)

@@ -21,6 +21,13 @@ the process being killed *and* the machine losing power: SQLite syncs the WAL to
 commit, and the group commit makes that one sync per batch of actions, not per click), foreign
 keys on, a busy timeout.
 
+Errors: whatever the driver raises inside a transaction, a read or a group commit leaves
+:class:`Database` as one of :mod:`db.errors`' classes (:func:`db.diagnosis.runtime_error` for
+SQLite, :func:`db.pg.store_error` for PostgreSQL): a broken rule of the schema is a
+:class:`~db.errors.Conflict`, a lock another program holds a :class:`~db.errors.DatabaseBusy`, a
+full disk a :class:`~db.errors.DatabaseFull`. Inside a transaction a repository that expects a
+refusal catches :data:`REFUSED` (SQLite's own class, PostgreSQL's already translated).
+
 Opening checks, before any game is loaded, that the file is a cribbage-bot database (or new),
 and that it can be written: a write inside a transaction that is rolled back. Every failure
 comes out as one of :mod:`db.errors`' classes with a message naming the file and the cause
@@ -46,7 +53,7 @@ import os
 import sqlite3
 import time
 import urllib.parse
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar, cast
 
@@ -67,6 +74,10 @@ BatchWrite = Callable[[Connection, Sequence[T]], Awaitable[None]]
 #: Told of each group commit: its seconds (``BEGIN`` to ``COMMIT``) and its number of items.
 CommitObserver = Callable[[float, int], None]
 Params = Sequence[Any] | Mapping[str, Any]
+#: A write the schema refused, as a repository sees it inside a transaction: SQLite's
+#: ``IntegrityError`` (translated when it leaves the transaction) or, on PostgreSQL, already
+#: :class:`~db.errors.Conflict`.
+REFUSED = (sqlite3.IntegrityError, Conflict)
 #: ``FULL``: a commit survives a power cut (the default); ``NORMAL``: only a process crash.
 Synchronous = Literal["FULL", "NORMAL"]
 SYNCHRONOUS_MODES: tuple[Synchronous, ...] = ("FULL", "NORMAL")
@@ -178,6 +189,9 @@ class Database:
                 version = await pg_schema.current(conn)
             else:
                 version = await pg_schema.migrate(conn)
+        except pg.DRIVER_ERRORS as err:
+            await conn.close()
+            raise pg.store_error(err) from err
         except BaseException:
             await conn.close()
             raise
@@ -234,24 +248,24 @@ class Database:
         self._check_open()
         if self.read_only:
             raise DatabaseNotWritable(f"The database {self.path} was opened read-only.")
-        async with self._lock, _atomic(self._conn):
-            yield self._conn
+        with _translated(self.path, "writing"):
+            async with self._lock, _atomic(self._conn):
+                yield self._conn
 
     @contextlib.asynccontextmanager
     async def write(self) -> AsyncIterator[Connection]:
-        """A write transaction; a broken constraint comes out as :class:`Conflict`."""
-        try:
-            async with self.transaction() as conn:
-                yield conn
-        except sqlite3.IntegrityError as err:
-            raise Conflict(f"The database refused the write: {err}") from err
+        """A write transaction (:meth:`transaction`); a broken constraint comes out as
+        :class:`Conflict`."""
+        async with self.transaction() as conn:
+            yield conn
 
     @contextlib.asynccontextmanager
     async def read(self) -> AsyncIterator[Connection]:
         """The connection under the lock, for several reads that must see the same rows."""
         self._check_open()
-        async with self._lock:
-            yield self._conn
+        with _translated(self.path, "reading"):
+            async with self._lock:
+                yield self._conn
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         """Every row of one statement, read under the lock."""
@@ -274,8 +288,10 @@ class Database:
         dest = sqlite3.connect(str(target), isolation_level=None, check_same_thread=False)
         try:
             async with self.read():
-                await self._conn.backup(dest)
-            await asyncio.to_thread(finish, dest)
+                with _translated(target, "copying the database into it"):
+                    await self._conn.backup(dest)
+            with _translated(target, "writing the copy"):
+                await asyncio.to_thread(finish, dest)
         except BaseException:
             dest.close()
             raise
@@ -286,7 +302,12 @@ class Database:
         """A writer that commits the items queued on it in batches with ``write``; the database
         commits what it holds queued before it closes."""
         writer = GroupCommit(
-            self._conn, self._lock, write, max_batch=max_batch, observers=self.commit_observers
+            self._conn,
+            self._lock,
+            write,
+            max_batch=max_batch,
+            observers=self.commit_observers,
+            path=self.path,
         )
         self._writers.append(writer)
         return writer
@@ -304,8 +325,10 @@ class GroupCommit(Generic[T]):
         *,
         max_batch: int,
         observers: Sequence[CommitObserver] = (),
+        path: Path | str = "",
     ) -> None:
         self.max_batch = max_batch
+        self._path = path
         self._observers = observers
         self._conn = conn
         self._lock = lock
@@ -364,11 +387,9 @@ class GroupCommit(Generic[T]):
 
     async def _commit(self, items: Sequence[T]) -> None:
         started = time.perf_counter()
-        try:
+        with _translated(self._path, "writing the games' moves"):
             async with _atomic(self._conn):
                 await self._write(self._conn, items)
-        except sqlite3.IntegrityError as err:
-            raise Conflict(f"The action log refused the write: {err}") from err
         seconds = time.perf_counter() - started
         for observe in self._observers:
             try:  # committed: an observer's failure must not make the items look unwritten
@@ -485,9 +506,19 @@ async def _atomic(conn: Connection) -> AsyncIterator[None]:
     except BaseException:
         # Queued after whatever is still running on the connection's thread, so it rolls back
         # even when this task was cancelled mid-statement.
-        with contextlib.suppress(sqlite3.Error):
+        with contextlib.suppress(sqlite3.Error, StoreError):
             await conn.execute("ROLLBACK")
         raise
+
+
+@contextlib.contextmanager
+def _translated(path: Path | str, doing: str) -> Iterator[None]:
+    """SQLite's errors raised in the block as the store's own (PostgreSQL's come translated
+    from :mod:`db.pg`)."""
+    try:
+        yield
+    except sqlite3.Error as err:
+        raise diagnosis.runtime_error(err, Path(path), doing) from err
 
 
 def _settle(fut: asyncio.Future[None], error: BaseException | None) -> None:

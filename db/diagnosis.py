@@ -10,11 +10,15 @@ SQLite result code                           error
 ``SQLITE_NOTADB``                            :class:`~db.errors.NotACribbageDatabase`
 ``SQLITE_CORRUPT``                           :class:`~db.errors.DatabaseCorrupt`
 ``SQLITE_BUSY``, ``SQLITE_LOCKED``           :class:`~db.errors.DatabaseBusy`
-``SQLITE_READONLY``, ``SQLITE_FULL``         :class:`~db.errors.DatabaseNotWritable`
+``SQLITE_READONLY``                          :class:`~db.errors.DatabaseNotWritable`
+``SQLITE_FULL``                              :class:`~db.errors.DatabaseFull`
 ``SQLITE_CANTOPEN``, ``SQLITE_PERM``,        :class:`~db.errors.CannotOpenDatabase` (or
 ``SQLITE_AUTH``                              ``DatabaseNotWritable`` when the file is there
                                              but its directory is read-only)
 ===========================================  ==============================================
+
+While the bot runs, :func:`runtime_error` does the same for a statement's error, and a broken
+constraint (``SQLITE_CONSTRAINT``) becomes :class:`~db.errors.Conflict`.
 
 >>> import sqlite3
 >>> err = sqlite3.DatabaseError("database is locked")
@@ -31,8 +35,10 @@ from pathlib import Path
 
 from .errors import (
     CannotOpenDatabase,
+    Conflict,
     DatabaseBusy,
     DatabaseCorrupt,
+    DatabaseFull,
     DatabaseNotWritable,
     NotACribbageDatabase,
     StoreError,
@@ -42,7 +48,8 @@ from .errors import (
 MIN_FREE_BYTES = 1 << 20
 
 _CANNOT_OPEN = (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH)
-_NOT_WRITABLE = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_FULL)
+#: What the driver raises: SQLite's DB-API errors (aiosqlite passes them through).
+DRIVER_ERRORS = (sqlite3.Error,)
 
 
 def primary_code(err: sqlite3.Error) -> int | None:
@@ -80,13 +87,36 @@ def explain(err: sqlite3.Error, path: Path, doing: str) -> StoreError:
             "open, or a backup or copy tool holding a lock. The file itself is fine. Stop the "
             "other program (or wait until it finishes) and start the bot again."
         )
-    if code in _NOT_WRITABLE:
+    if code == sqlite3.SQLITE_FULL:
+        return DatabaseFull(full_message(path, f"{says}, while {doing}"))
+    if code == sqlite3.SQLITE_READONLY:
         return DatabaseNotWritable(not_writable_message(path, f"{says}, while {doing}"))
     if code in _CANNOT_OPEN:
         if path.is_file() and os.access(path, os.R_OK) and not _writable_dir(path.parent):
             return DatabaseNotWritable(not_writable_message(path, f"{says}, while {doing}"))
         return CannotOpenDatabase(cannot_open_message(path, says))
     return StoreError(f"The database {path} failed while {doing} ({says}).")
+
+
+def runtime_error(err: sqlite3.Error, path: Path, doing: str) -> StoreError:
+    """The store's error for a statement SQLite refused while the bot runs: a broken constraint
+    or a trigger's refusal is a :class:`~db.errors.Conflict`, the rest as :func:`explain`."""
+    if isinstance(err, sqlite3.IntegrityError):
+        return Conflict(f"The database refused the write ({_sqlite_says(err)}).")
+    return explain(err, path, doing)
+
+
+def full_message(path: Path, detail: str) -> str:
+    """The disk holding ``path`` is full (SQLite said ``SQLITE_FULL``)."""
+    cause = disk_full(path) or (
+        f"the disk holding {path.parent} is full, or the bot's user reached its quota, or the "
+        "file reached the largest size the file system allows. Free some space."
+    )
+    return (
+        f"The database {path} cannot be written ({detail}): {cause} Nothing more can be saved "
+        "until there is room; the games saved so far are intact (do not point CRIBBAGE_DB at a "
+        "new file)."
+    )
 
 
 def cannot_open_message(path: Path, says: str | None = None) -> str:

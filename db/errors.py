@@ -9,7 +9,9 @@ from __future__ import annotations
 
 
 class StoreError(Exception):
-    """Base class of every error the store raises on purpose."""
+    """Base class of every error the store raises: nothing outside :mod:`db` sees a driver's
+    own exception (``sqlite3``'s, asyncpg's). Anything the database refuses that no subclass
+    names comes out as a plain :class:`StoreError` whose message quotes the database."""
 
 
 class NotACribbageDatabase(StoreError):
@@ -29,7 +31,8 @@ class DatabaseTooNew(StoreError):
 
 class DatabaseBusy(StoreError):
     """Another program holds the database's lock (``SQLITE_BUSY`` / ``SQLITE_LOCKED``): another
-    cribbage-bot, an ``sqlite3`` shell in a transaction, a backup tool. The file is fine."""
+    cribbage-bot, an ``sqlite3`` shell in a transaction, a backup tool (PostgreSQL: a lock that
+    could not be had, a deadlock). The file is fine; nothing was done: try again."""
 
 
 class DatabaseNotWritable(StoreError):
@@ -43,4 +46,15 @@ class CannotOpenDatabase(StoreError):
 
 
 class Conflict(StoreError):
-    """A write broke a uniqueness rule (a second open game in a channel, a taken seat, ...)."""
+    """A write broke a rule of the schema (a second open game in a channel, a taken seat, a
+    change to the append-only log, ...); it was rolled back."""
+
+
+class DatabaseFull(DatabaseNotWritable):
+    """The disk (or the PostgreSQL server's disk, or a quota) is full: nothing more can be
+    written until space is freed. What was committed before is intact."""
+
+
+class DatabaseUnavailable(StoreError):
+    """The database server cannot be reached now (PostgreSQL: the connection was lost, the
+    server is shutting down or refuses more connections); the data is not in question."""

@@ -24,14 +24,13 @@ import asyncio
 import contextlib
 import json
 import logging
-import sqlite3
 import time
 from collections.abc import Collection, Sequence
 from typing import Any
 
 from . import archive
 from . import statements as sql
-from .connection import Connection, Database
+from .connection import REFUSED, Connection, Database
 from .errors import Conflict, StoreError
 from .leaderboard import Standings
 from .records import (
@@ -106,7 +105,7 @@ class Games:
                     "INSERT INTO seats (game_id, seat, user_id, joined_at) VALUES (?, 0, ?, ?)",
                     (game_id, host_id, now),
                 )
-        except sqlite3.IntegrityError as err:
+        except Conflict as err:
             raise Conflict(f"Channel {channel_id} already has an open game ({err}).") from err
         assert game_id is not None
         return game_id
@@ -121,7 +120,7 @@ class Games:
                     (game_id, seat.seat, seat.user_id, seat.computer, seat.team, now),
                 )
                 await self._touch_lobby(conn, game_id, now)
-        except sqlite3.IntegrityError as err:
+        except Conflict as err:
             raise Conflict(f"Seat {seat.seat} of game {game_id} cannot be taken ({err}).") from err
 
     async def remove_seat(self, game_id: int, seat: int, *, now: float) -> None:
@@ -251,7 +250,7 @@ class Games:
                     "WHERE id = ? AND status IN ('lobby', 'active')",
                     (channel_id, game_id),
                 )
-            except sqlite3.IntegrityError as err:
+            except REFUSED as err:
                 raise Conflict(f"Channel {channel_id} already has an open game ({err}).") from err
             if cursor.rowcount != 1:
                 raise Conflict(f"Game {game_id} is not open.")
@@ -415,7 +414,7 @@ class Games:
     async def _archive_quietly(self) -> int:
         try:
             done = await self.archive_ended()
-        except (StoreError, sqlite3.Error) as err:  # e.g. closed, or another program's lock
+        except StoreError as err:  # e.g. closed, or another program's lock
             log.warning("compacting the ended games stopped (%s); the next start goes on", err)
             return 0
         if done:

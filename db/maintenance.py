@@ -34,7 +34,7 @@ class Maintenance:
     async def integrity_problems(self, *, limit: int = 100) -> list[str]:
         """What ``PRAGMA integrity_check`` and ``PRAGMA foreign_key_check`` find (empty: none).
 
-        Reads every page of the file; a damaged one raises ``sqlite3.DatabaseError``
+        Reads every page of the file; a damaged one raises :class:`~db.errors.DatabaseCorrupt`
         (``SQLITE_CORRUPT``) or comes out here as SQLite's own words.
         """
         rows = await self._database.fetchall(f"PRAGMA integrity_check({int(limit)})")

@@ -17,9 +17,11 @@ PostgreSQL's (:func:`translate`):
 * an ``INSERT`` into a table with an ``id`` identity gains ``RETURNING id`` (``lastrowid``);
 * rows come back as tuples, ``NUMERIC`` (PostgreSQL's ``SUM`` of integers) as ``int`` or
   ``float``, as SQLite gives them;
-* errors come back as the DB-API classes the repositories already catch: a broken constraint or
-  a trigger's refusal as :class:`sqlite3.IntegrityError`, anything else PostgreSQL refuses as
-  :class:`sqlite3.OperationalError` (with PostgreSQL's message).
+* errors come back as the store's own (:func:`store_error`): a broken constraint or a
+  trigger's refusal as :class:`~db.errors.Conflict`, a full disk as
+  :class:`~db.errors.DatabaseFull`, a lock or deadlock as :class:`~db.errors.DatabaseBusy`, a
+  lost connection as :class:`~db.errors.DatabaseUnavailable`, anything else as
+  :class:`~db.errors.StoreError` (each with PostgreSQL's message).
 
 Types (:mod:`db.pg_schema`): ``BIGINT`` for every integer (Discord ids are 64-bit), ``DOUBLE
 PRECISION`` for times and ratings, ``BYTEA`` for the compressed archive; the bot's tables live in
@@ -39,13 +41,21 @@ from __future__ import annotations
 import decimal
 import functools
 import re
-import sqlite3
 import urllib.parse
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
+
+from .errors import (
+    CannotOpenDatabase,
+    Conflict,
+    DatabaseBusy,
+    DatabaseFull,
+    DatabaseUnavailable,
+    StoreError,
+)
 
 #: Tables whose rows get their ``id`` from PostgreSQL (SQLite's ``INTEGER PRIMARY KEY``).
 IDENTITY_TABLES = ("games", "matches", "archive_parts")
@@ -168,13 +178,47 @@ def _count(status: str) -> int:
     return int(last) if last.isdigit() else -1
 
 
-def db_api_error(err: Exception) -> sqlite3.Error:
+#: What asyncpg raises: the server's refusals, the client's (a connection closed, an operation
+#: in progress), and the socket's.
+DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+_BUSY = (
+    asyncpg.LockNotAvailableError,
+    asyncpg.DeadlockDetectedError,
+    asyncpg.SerializationError,
+)
+_UNAVAILABLE = (
+    asyncpg.InterfaceError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.TooManyConnectionsError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    OSError,
+)
+
+
+def store_error(err: BaseException) -> StoreError:
     """PostgreSQL's (or asyncpg's: a connection lost, an operation still in progress) error as
-    the DB-API class the repositories catch."""
+    the store's own.
+
+    >>> type(store_error(asyncpg.UniqueViolationError("duplicate key"))).__name__
+    'Conflict'
+    >>> type(store_error(asyncpg.DiskFullError("no space left on device"))).__name__
+    'DatabaseFull'
+    """
     message = f"PostgreSQL: {err}"
     if isinstance(err, asyncpg.IntegrityConstraintViolationError):
-        return sqlite3.IntegrityError(message)
-    return sqlite3.OperationalError(message)
+        return Conflict(f"The database refused the write ({message}).")
+    if isinstance(err, asyncpg.DiskFullError):
+        return DatabaseFull(
+            f"The PostgreSQL server's disk is full ({message}): nothing more can be written "
+            "until its administrator frees space. What was saved before is intact."
+        )
+    if isinstance(err, _BUSY):
+        return DatabaseBusy(f"The database was busy ({message}); nothing was done.")
+    if isinstance(err, _UNAVAILABLE):
+        return DatabaseUnavailable(f"The PostgreSQL server cannot be reached now ({message}).")
+    return StoreError(f"The database refused ({message}).")
 
 
 class PgCursor:
@@ -216,8 +260,8 @@ class PgConnection:
                 returning = "RETURNING" in text.upper()
                 return PgCursor(rows, len(rows) if returning else -1, lastrowid)
             status = await self.raw.execute(text, *parameters)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError) as err:
-            raise db_api_error(err) from err
+        except DRIVER_ERRORS as err:
+            raise store_error(err) from err
         return PgCursor([], _count(status), None)
 
     async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]]) -> PgCursor:
@@ -263,8 +307,8 @@ class PgConnection:
 
         try:
             await self.raw.add_listener(self.channel(name), deliver)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError) as err:
-            raise db_api_error(err) from err
+        except DRIVER_ERRORS as err:
+            raise store_error(err) from err
 
     async def notify(self, name: str, payload: str) -> None:
         """Tell the connections listening to ``name`` ``payload``, when (and only if) the
@@ -295,9 +339,7 @@ async def connect(url: str) -> PgConnection:
     dsn, schema = split_url(url)
     try:
         conn = await asyncpg.connect(dsn, server_settings={"search_path": schema})
-    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as err:
-        from .errors import CannotOpenDatabase
-
+    except DRIVER_ERRORS as err:
         raise CannotOpenDatabase(
             f"Cannot connect to the PostgreSQL database {redact(dsn)}: {err}. Check "
             "CRIBBAGE_DATABASE_URL (host, port, user, password, database) and that the server "

@@ -5,7 +5,7 @@ Each SQLite statement is rewritten (:func:`ddl`): ``INTEGER`` → ``BIGINT`` (Di
 64-bit), ``REAL`` → ``DOUBLE PRECISION`` (times, ratings), ``BLOB`` → ``BYTEA``; ``id INTEGER
 PRIMARY KEY`` → an identity; ``STRICT`` / ``WITHOUT ROWID`` and pragmas dropped. SQLite's
 triggers become PL/pgSQL functions (:data:`TRIGGERS`) refusing with SQLSTATE 23000, which reaches
-the repositories as :class:`sqlite3.IntegrityError` like SQLite's ``RAISE(ABORT, ...)``.
+the repositories as :class:`~db.errors.Conflict` like SQLite's ``RAISE(ABORT, ...)``.
 
 Versions are the same numbers as SQLite's ``user_version``: ``schema_version`` holds the one
 row. A migration runs in one transaction with its version bump; ``pg_advisory_lock`` (key

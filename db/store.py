@@ -105,9 +105,10 @@ class Store:
 
     async def check_writable(self) -> None:
         """Check that the database takes a write now, as opening does: a row written inside a
-        transaction that is rolled back (nothing changes). Raises what refuses it
-        (:class:`~db.errors.StoreError` once closed, ``sqlite3.Error`` when the file is locked
-        or the disk refuses); for a health check."""
+        transaction that is rolled back (nothing changes). Raises what refuses it, a
+        :class:`~db.errors.StoreError`: once closed; :class:`~db.errors.DatabaseBusy` when the
+        file is locked; :class:`~db.errors.DatabaseNotWritable` when the disk refuses. For a
+        health check."""
         try:
             async with self._database.transaction() as conn:
                 await conn.execute(

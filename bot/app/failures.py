@@ -9,7 +9,6 @@ not be reached (the network, an outage); starting again later may work.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +17,6 @@ import discord
 
 from bot.app.shards import ShardTaken
 from db import StoreError
-from db.diagnosis import explain
 
 #: The exit status of an error the operator must fix (configuration, database).
 CONFIGURATION = 2
@@ -48,10 +46,6 @@ def start_failure(err: BaseException, database: Path | str) -> Failure | None:
     deserves its traceback)."""
     if isinstance(err, (StoreError, ShardTaken)):
         return Failure(CONFIGURATION, str(err))
-    if isinstance(err, sqlite3.Error) and isinstance(database, str):  # PostgreSQL (db/pg.py)
-        return Failure(CONFIGURATION, f"The database refused while loading the games: {err}")
-    if isinstance(err, sqlite3.Error):
-        return Failure(CONFIGURATION, str(explain(err, Path(database), "loading the games")))
     if isinstance(err, discord.LoginFailure):
         return Failure(
             CONFIGURATION,

@@ -32,7 +32,6 @@ import glob
 import os
 import shlex
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -47,7 +46,6 @@ from typing import Any
 from bot.app.config import ConfigError, database_label, database_target
 from bot.app.verify import verify_game
 from db import LATEST_VERSION, DatabaseCorrupt, NotACribbageDatabase, Store, StoreError
-from db.diagnosis import explain
 from db.pg import is_url, split_url
 
 #: Exit statuses: all well, a problem found in the database, the command could not run.
@@ -195,9 +193,8 @@ async def _backup_sqlite(source: Path, target: Path, *, force: bool) -> BackupRe
         _sync(partial)
         os.replace(partial, target)
         _sync(target.parent)
-    except sqlite3.Error as err:
-        why = explain(err, partial or target, "copying")
-        raise OperationError(f"The backup to {target} failed: {why}") from err
+    except StoreError as err:
+        raise OperationError(f"The backup to {target} failed: {err}") from err
     except OSError as err:
         raise OperationError(_cannot_write(target, err, str(source))) from err
     finally:
@@ -432,11 +429,11 @@ async def _check_open(store: Store, report: CheckReport) -> None:
     if store.dialect == "sqlite":
         try:
             report.integrity = await store.maintenance.integrity_problems()
-        except sqlite3.DatabaseError as err:
+        except StoreError as err:
             report.integrity = [f"SQLite cannot read every page: {err}"]
     try:
         games = await store.maintenance.games()
-    except sqlite3.DatabaseError as err:
+    except StoreError as err:
         report.integrity.append(f"the list of games cannot be read: {err}")
         return
     for game_id, status in games:

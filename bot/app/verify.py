@@ -10,12 +10,11 @@ it is stored in.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 
 from bot.engine import Game, Variant
 from bot.sessions.history import Rebuilt, hold_of, rebuild
-from db import ActionRecord, GameRecord, ResultRecord, Store
+from db import ActionRecord, GameRecord, ResultRecord, Store, StoreError
 
 #: What a log that does not replay raises (IllegalAction is a ValueError).
 REPLAY_ERRORS = (ValueError, KeyError, TypeError, IndexError)
@@ -39,8 +38,8 @@ async def verify_game(store: Store, game_id: int) -> GameCheck:
         log = await store.games.load_actions(game_id)
         pruned = not log and await store.games.log_pruned(game_id)
         results = await store.games.results(game_id) if record.ended_at is not None else []
-    except sqlite3.Error as err:
-        return GameCheck([f"cannot be read (SQLite: {err})"], False)
+    except StoreError as err:
+        return GameCheck([f"cannot be read ({err})"], False)
     except REPLAY_ERRORS as err:  # e.g. an action that is not JSON
         return GameCheck([f"its stored rows cannot be read ({type(err).__name__}: {err})"], False)
     if record.seed is None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -36,7 +35,6 @@ OUT_OF_DATE_COMMAND = (
 )
 ANSWER_WITHIN = 2.0  # seconds after Discord created an interaction: answer or defer by then
 DEFER_AFTER = 1.0  # an interaction this old when its handler starts is deferred at once
-_LOCKED = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def age(interaction: discord.Interaction) -> float:
@@ -57,15 +55,13 @@ def place_of(interaction: discord.Interaction) -> Place:
 
 
 def database_busy(error: BaseException) -> bool:
-    """Whether ``error`` (or what caused it) is SQLite saying the database was locked."""
+    """Whether ``error`` (or what caused it) is the store saying the database was locked by
+    another program (:class:`db.DatabaseBusy`)."""
     seen: set[int] = set()
     cause: BaseException | None = error
     while cause is not None and id(cause) not in seen:
         seen.add(id(cause))
-        code = getattr(cause, "sqlite_errorcode", None)
-        if isinstance(cause, DatabaseBusy) or (
-            isinstance(cause, sqlite3.Error) and code is not None and code & 0xFF in _LOCKED
-        ):
+        if isinstance(cause, DatabaseBusy):
             return True
         cause = cause.__cause__ or cause.__context__
     return False

@@ -11,7 +11,7 @@ import pytest
 
 from db import Store
 from db.connection import Database
-from db.errors import StoreError
+from db.errors import DatabaseBusy, StoreError
 
 
 async def test_the_write_check_passes_and_writes_nothing(database):
@@ -33,7 +33,7 @@ async def test_the_write_check_fails_while_another_program_holds_the_file(tmp_pa
     other = sqlite3.connect(path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
-        with pytest.raises(sqlite3.OperationalError, match="locked"):
+        with pytest.raises(DatabaseBusy, match="locked"):
             await store.check_writable()
         other.execute("ROLLBACK")
         await store.check_writable()  # free again: it passes, and the connection still works

@@ -17,6 +17,7 @@ from db import (
     CannotOpenDatabase,
     DatabaseBusy,
     DatabaseCorrupt,
+    DatabaseFull,
     DatabaseNotWritable,
     DatabaseTooNew,
     NotACribbageDatabase,
@@ -186,7 +187,7 @@ def sqlite_error(code: int, name: str, text: str) -> sqlite3.Error:
         (517, "SQLITE_BUSY_SNAPSHOT", DatabaseBusy),  # an extended code: its primary is BUSY
         (sqlite3.SQLITE_LOCKED, "SQLITE_LOCKED", DatabaseBusy),
         (sqlite3.SQLITE_READONLY, "SQLITE_READONLY", DatabaseNotWritable),
-        (sqlite3.SQLITE_FULL, "SQLITE_FULL", DatabaseNotWritable),
+        (sqlite3.SQLITE_FULL, "SQLITE_FULL", DatabaseFull),
         (sqlite3.SQLITE_CANTOPEN, "SQLITE_CANTOPEN", CannotOpenDatabase),
         (sqlite3.SQLITE_PERM, "SQLITE_PERM", CannotOpenDatabase),
         (sqlite3.SQLITE_AUTH, "SQLITE_AUTH", CannotOpenDatabase),

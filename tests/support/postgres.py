@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from db import pg
+from db.errors import Conflict, StoreError
 
 T = TypeVar("T")
 
@@ -402,7 +403,12 @@ class SyncConnection:
             cursor = await self._conn.execute(sql, params)
             return _Rows(await cursor.fetchall(), cursor.rowcount)
 
-        return self._run(run())
+        try:
+            return self._run(run())
+        except Conflict as err:  # what sqlite3 raises for a broken rule or a trigger's refusal
+            raise sqlite3.IntegrityError(str(err)) from err
+        except StoreError as err:
+            raise sqlite3.OperationalError(str(err)) from err
 
     def executescript(self, script: str) -> None:
         for statement in script.split(";"):
