@@ -44,7 +44,7 @@ from bot.render.standings import (
     stats_embed,
 )
 from bot.render.text import escape
-from cogs.utils.names import COMPUTER_NAMES, NameBook
+from cogs.utils.names import COMPUTER_NAMES, NameBook, markdown_name
 from cogs.utils.replies import in_time, say
 from cogs.utils.standing_buttons import (
     STANDINGS_ITEMS,
@@ -145,7 +145,7 @@ class StandingsDesk:
             names = await self._names(rivals, interaction.guild_id, mention=scope_id != 0)
             return stats_embed(
                 stats,
-                escape(user.display_name),
+                markdown_name(user.display_name),
                 names,
                 where=where,
                 provisional_games=self.standings.provisional_games,
@@ -171,7 +171,7 @@ class StandingsDesk:
             names = await self._names(players, interaction.guild_id, mention=scope_id != 0)
             return history_embed(
                 entries,
-                escape(user.display_name),
+                markdown_name(user.display_name),
                 names,
                 where=where,
                 computer_players=self.standings.computer_players,

@@ -30,8 +30,9 @@ SUIT_EMOJI: dict[Suit, str] = {
 
 
 def escape(name: str) -> str:
-    """A display name made safe inside markdown: no formatting, no mentions."""
-    return discord.utils.escape_markdown(name).replace("@", "@\u200b")
+    """A display name made safe inside markdown: no formatting, no mentions, and no ``<#id>``,
+    ``<t:...>`` or ``<:emoji:id>`` turned into a link or a pill (a backslash before ``<``)."""
+    return discord.utils.escape_markdown(name).replace("@", "@\u200b").replace("<", "\\<")
 
 
 def join_and(words: Sequence[str]) -> str:

@@ -62,7 +62,7 @@ def markdown_name(name: str) -> str:
     """``name`` written into markdown (a message's content, an embed): :func:`plain_name`,
     its markdown escaped and no mention can form (``<@id>``, ``<#id>``, ``<t:...>``: a
     backslash before each ``<`` shows it as typed)."""
-    return escape(plain_name(name)).replace("<", "\\<")
+    return escape(plain_name(name))
 
 
 class NameBook:

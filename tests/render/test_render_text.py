@@ -364,3 +364,12 @@ def test_status_and_hand_text_while_the_show_stays_up():
     game.apply(0, NextDeal())
     assert status_text(game, names) == "The show: the next deal when Bob is ready"
     assert "You are ready: the next deal when Bob is ready." in hand_text(game, 0, names)
+
+
+def test_a_name_cannot_form_a_mention_a_channel_link_a_timestamp_or_an_emoji():
+    from bot.render.words import escape
+
+    for name in ("<@123>", "<#123>", "<t:1700000000:R>", "<:crib:123>", "**bold**"):
+        shown = escape(name)
+        assert "<" not in shown.replace("\\<", "")
+        assert "**" not in shown.replace("\\*", "")
