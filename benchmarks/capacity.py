@@ -6,7 +6,7 @@ Run from the repository root (about a minute on 2 cores):
         [--time-factor 0.05] [--think 2 4] [--utilisation 0.5] [--in-process]
 
 Whole 2-player games to 121 are played through the real discord.py client and the Discord
-emulator (``tests/support/emulator``, Discord's rate limits enforced by ``ratelimits.py``) by
+emulator (``discord_emulator``, Discord's rate limits enforced by ``ratelimits.py``) by
 the scripted players of ``tests/support/discord_players.py``; the bot is ``python -m bot`` in
 its own process (``--in-process``: in this one), with the servers' defaults (pictures on, a
 thread per game). Every figure is printed as ``name: value unit``. Two phases:
@@ -81,8 +81,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.e2e import bot_process, cpu_seconds, percentile  # noqa: E402
+from discord_emulator import DiscordEmulator  # noqa: E402
 from tests.support.discord_players import Driver, Seat, make_bot  # noqa: E402
-from tests.support.emulator import DiscordEmulator  # noqa: E402
 
 GLOBAL_LIMIT = 50  # requests/s per bot token (Discord's "Global Rate Limit")
 TABLES = (10_000, 100_000)  # the projections' table counts

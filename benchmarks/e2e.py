@@ -15,7 +15,7 @@ one core with the emulator and the players: a harsher, less realistic figure.
 ``bot_token_requests_per_click`` counts the requests made with the bot token (everything but
 the interaction callback and the interaction webhooks, which Discord exempts from the global
 limit of 50/s per token) per click, and ``http_429`` the 429s the emulator answered: it
-enforces Discord's rate limits (``tests/support/emulator/ratelimits.py``). The unprefixed pair
+enforces Discord's rate limits (``discord_emulator/ratelimits.py``). The unprefixed pair
 is the paced phase's (the issue's goal: at most 0.3 requests per click, 0 429s).
 
 ``bot_cpu_ms_per_click`` is the CPU time of the bot process and its painters (user + system,
@@ -39,8 +39,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from discord_emulator import DiscordEmulator  # noqa: E402
 from tests.support.discord_players import Driver, Seat, bot_environment, make_bot  # noqa: E402
-from tests.support.emulator import DiscordEmulator  # noqa: E402
 
 HUMAN_THINK = 2.0  # seconds a person takes for a click (the paced default)
 ARRIVALS = 10  # paced games start over the first ARRIVALS thinking times (20 s by default)

@@ -8,7 +8,7 @@ their hand offers), the bot in this process. Every figure is printed as ``name: 
 for each table size (``_2p``, ``_4p``):
 
 - ``pings_per_player_per_game``: notifications a player got (Discord's allowed-mentions rules,
-  as the emulator applies them: ``tests/support/emulator/pings.py``), mean over players;
+  as the emulator applies them: ``discord_emulator/pings.py``), mean over players;
 - ``ghost_pings_per_game``: pings whose message was deleted afterwards;
 - ``public_created_per_deal`` / ``public_edited_per_deal``: the bot's public messages created
   and edited (the channel and the game's thread), per deal;
@@ -28,7 +28,7 @@ The goals: 0 ghost pings; at most 2 pings per player per game with hands open;
 at most 5.5 clicks per player per deal in 2-player games; 0 messages below the hand at each
 deal's first click; public edits per deal no more than 12.4.
 
-It runs on older trees too (for a baseline: copy ``tests/support/emulator`` and this
+It runs on older trees too (for a baseline: copy ``discord_emulator`` and this
 file into a worktree of the older commit): it needs only ``Driver.start_game``/``play_out``,
 ``make_bot`` and the table's ``publish``.
 """
@@ -51,8 +51,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine import Dealt  # noqa: E402
+from discord_emulator import DiscordEmulator  # noqa: E402
 from tests.support.discord_players import Driver, Seat, make_bot  # noqa: E402
-from tests.support.emulator import DiscordEmulator  # noqa: E402
 
 NEXT_DEAL = re.compile(r"crib:x:")  # the Next deal button (hand or table)
 NAMES = ("alice", "bob", "carol", "dave")

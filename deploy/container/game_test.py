@@ -39,7 +39,7 @@ BASE = "localhost/cribbage-base:bookworm"
 BOT_IMAGE = "localhost/cribbage-bot:container-test"
 PG_IMAGE = "localhost/cribbage-postgres:15"
 HOST_CA = Path("/etc/ssl/certs/ca-certificates.crt")
-CONTAINER_TESTS = "/opt/cribbage-tests"  # where tests/ is mounted in the bot's container
+CONTAINER_TESTS = "/opt/cribbage-tests"  # where discord_emulator/ is mounted in the container
 
 
 class Failure(Exception):
@@ -139,11 +139,12 @@ def start_bot(name: str, emulator_url: str, *database: str) -> None:
 
     podman(
         "run", "--detach", "--name", name, "--network", "host",
-        "--volume", f"{ROOT / 'tests'}:{CONTAINER_TESTS}/tests:ro", "--workdir", CONTAINER_TESTS,
+        "--volume", f"{ROOT / 'discord_emulator'}:{CONTAINER_TESTS}/discord_emulator:ro",
+        "--workdir", CONTAINER_TESTS,
         "--env", f"DISCORD_TOKEN={TOKEN}", *database,
         "--env", f"CRIBBAGE_HTTP_PORT={free_port()}", "--env", "CRIBBAGE_HTTP_HOST=127.0.0.1",
         "--entrypoint", "python3", BOT_IMAGE,
-        "-m", "tests.support.emulator.launch", "--url", emulator_url, "-m", "bot",
+        "-m", "discord_emulator.launch", "--url", emulator_url, "-m", "bot",
     )
 
 
@@ -251,8 +252,8 @@ async def check_database(database_url: str, game_id: int) -> tuple[int, int]:
 
 
 async def game(args: argparse.Namespace, pg_port: int, password: str) -> None:
+    from discord_emulator import DiscordEmulator
     from tests.support.discord_players import TOKEN, Driver, Seat
-    from tests.support.emulator import DiscordEmulator
 
     database_url = f"postgresql://cribbage:{password}@127.0.0.1:{pg_port}/cribbage"
     name = f"cribbage-container-test-bot-{os.getpid()}"

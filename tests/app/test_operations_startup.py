@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from db import LATEST_VERSION
+from discord_emulator import DiscordEmulator
 from tests.db.test_startup import a_database_with_a_lobby, read_only
 from tests.db.test_startup_diagnosis import hold_lock, release
 from tests.support.discord_players import TOKEN, bot_environment
-from tests.support.emulator import DiscordEmulator
 
 OTHER_TOKEN = "OTg3NjU0MzIxMDk4NzY1NDMy.XyZaBc.zyxwvutsrqponmlkjihgfedcba9876543210"
 

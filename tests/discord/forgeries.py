@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine import FULL_PACK, Claim, Cut, Discard, LetGo, Muggins, Play
-from tests.support.emulator import DiscordEmulator, EmuChannel, EmuMessage, EmuUser
+from discord_emulator import DiscordEmulator, EmuChannel, EmuMessage, EmuUser
 
 HUGE = (0, 2**31, 2**53 + 1, 2**63 - 1, 2**63, 2**64, 10**25, 10**60)
 # superscript two, Arabic-Indic, fullwidth, Devanagari, mathematical bold digits: str.isdigit

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from discord_emulator import DiscordEmulator
 from tests.support.discord_players import TOKEN, bot_environment
-from tests.support.emulator import DiscordEmulator
 
 
 async def start_bot(emu: DiscordEmulator, database: Path) -> asyncio.subprocess.Process:

@@ -13,8 +13,8 @@ import re
 import pytest
 
 from db import Store
+from discord_emulator import DiscordEmulator
 from tests.support.discord_players import Driver, Seat, make_bot, open_club
-from tests.support.emulator import DiscordEmulator
 from tests.support.leaderboard import record_game
 
 SHARE = re.compile(r"crib:sh:[bsh]:[0-9]+")

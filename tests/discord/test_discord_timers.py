@@ -6,8 +6,8 @@ import time
 
 import pytest
 
+from discord_emulator import DiscordEmulator
 from tests.support.discord_players import Driver, Seat, make_bot
-from tests.support.emulator import DiscordEmulator
 
 MANAGE_GUILD = 1 << 5
 

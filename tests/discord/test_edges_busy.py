@@ -20,8 +20,8 @@ import pytest
 from bot.engine import Phase
 from cogs.utils import replies
 from db import Store
+from discord_emulator import DiscordEmulator
 from tests.support.discord_players import Driver, Seat, make_bot
-from tests.support.emulator import DiscordEmulator
 
 BUSY = "The table is busy, try again in a moment"
 

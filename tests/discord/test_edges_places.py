@@ -17,8 +17,8 @@ import contextlib
 import pytest
 
 from bot.sessions import MAX_GAME_ID
+from discord_emulator import DiscordEmulator, EmulatorError
 from tests.support.discord_players import Driver, Seat, make_bot
-from tests.support.emulator import DiscordEmulator, EmulatorError
 from tests.support.sessions import dump_database
 
 ELSEWHERE = "belongs to a game in another channel"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from discord_emulator import EmulatorError
 from tests.support.discord_players import open_club
-from tests.support.emulator import EmulatorError
 
 PICKER = "Add a computer player (host): pick its level"
 

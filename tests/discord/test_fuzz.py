@@ -33,9 +33,9 @@ import pytest
 
 from bot.engine import Phase
 from bot.engine.muggins import window_waiting
+from discord_emulator import DiscordEmulator, EmulatorError
 from tests.discord.forgeries import Forger, Game
 from tests.support.discord_players import Driver, Seat, make_bot
-from tests.support.emulator import DiscordEmulator, EmulatorError
 from tests.support.sessions import dump_database
 
 ERROR_LOGGERS = ("discord", "bot", "cogs", "db", "asyncio")

@@ -18,8 +18,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.app.config import ConfigError
 from bot.app.health import Endpoint, EndpointUnavailable, HttpSettings, http_settings
 from bot.app.metrics import Metrics, created_at
+from discord_emulator import DiscordEmulator
 from tests.support.discord_players import Driver, Seat, bot_environment, make_bot
-from tests.support.emulator import DiscordEmulator
 
 
 @contextlib.asynccontextmanager

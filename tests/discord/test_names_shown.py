@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from cogs.utils.names import markdown_name, plain_name
+from discord_emulator import DiscordEmulator, EmuChannel, EmuUser
 from tests.support.discord_players import Driver, Seat, make_bot
-from tests.support.emulator import DiscordEmulator, EmuChannel, EmuUser
 
 RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE
 FSI, PDI = "\u2068", "\u2069"  # FIRST STRONG ISOLATE, POP DIRECTIONAL ISOLATE

@@ -16,9 +16,9 @@ from bot.app.config import Config
 from bot.app.failures import CONFIGURATION, start_failure
 from bot.app.shards import Shards, ShardTaken
 from bot.sessions.door import OTHER_PROCESS
+from discord_emulator import DiscordEmulator, EmulatorError
+from discord_emulator.gateway import CLOSE_INVALID_SHARD, on_shard
 from tests.support.discord_players import TOKEN
-from tests.support.emulator import DiscordEmulator, EmulatorError
-from tests.support.emulator.gateway import CLOSE_INVALID_SHARD, on_shard
 
 
 def sharded_bot(database, shards: Shards) -> CribbageBot:

@@ -22,9 +22,9 @@ import pytest
 
 from bot.app.verify import verify_game
 from db import Store
+from discord_emulator import DiscordEmulator
 from tests.support import postgres
 from tests.support.discord_players import Driver, Seat, bot_environment
-from tests.support.emulator import DiscordEmulator
 
 LEADERBOARD_LINE = re.compile(r"alice — \*\*[0-9]+\*\* · ([0-9]+) games?")
 

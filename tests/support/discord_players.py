@@ -24,9 +24,9 @@ from bot.app.client import CribbageBot
 from bot.app.config import Config
 from bot.sessions import SETTING_NAMES
 from cogs.utils.buttons import HAND_CLICK
+from discord_emulator import DiscordEmulator, EmulatorError
+from discord_emulator.emulator import DISCORD_EPOCH_MS
 from tests.support.counting import counted_cards, exact_claim
-from tests.support.emulator import DiscordEmulator, EmulatorError
-from tests.support.emulator.emulator import DISCORD_EPOCH_MS
 from tests.support.privacy_watch import PrivacyWatch, hidden_cards  # noqa: F401 (re-exported)
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.support.emulator import DiscordEmulator, EmuChannel, EmuUser
+from discord_emulator import DiscordEmulator, EmuChannel, EmuUser
 
 
 class World:

@@ -1,4 +1,4 @@
-"""The emulator's forged interactions (tests/support/emulator/forge.py), on the demo bot.
+"""The emulator's forged interactions (discord_emulator/forge.py), on the demo bot.
 
 What Discord's own client would refuse to send, the forging methods deliver, with the structure
 Discord gives every interaction: a DM one without a guild, a member payload for a user outside
@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.discord.test_emulator import DemoBot
-from tests.support.emulator import EmulatorError
-from tests.support.emulator_world import World
+from discord_emulator import EmulatorError
+from discord_emulator.tests.test_emulator import DemoBot
+from discord_emulator.tests.world import World
 
 
 @pytest.fixture

@@ -10,13 +10,13 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.support.emulator import EmulatorError
-from tests.support.emulator.threads import (
+from discord_emulator import EmulatorError
+from discord_emulator.tests.world import World
+from discord_emulator.threads import (
     CREATE_PUBLIC_THREADS,
     SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
 )
-from tests.support.emulator_world import World
 
 
 class HandButton(discord.ui.View):

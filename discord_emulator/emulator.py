@@ -62,7 +62,7 @@ from .transcript import Transcript, message_fields
 if TYPE_CHECKING:
     import discord
 
-log = logging.getLogger("tests.support.emulator")
+log = logging.getLogger("discord_emulator")
 
 #: Option types of application commands.
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -266,7 +266,7 @@ class DiscordEmulator:
 
     def launch_command(self, *args: str, module: str | None = None) -> list[str]:
         """argv to start a bot in a subprocess pointed at this emulator (see ``launch.py``)."""
-        argv = [sys.executable, "-m", "tests.support.emulator.launch", "--url", self.url]
+        argv = [sys.executable, "-m", "discord_emulator.launch", "--url", self.url]
         if module is not None:
             argv += ["-m", module]
         return argv + list(args)

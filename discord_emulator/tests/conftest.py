@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.support.emulator import DiscordEmulator
-from tests.support.emulator_world import World
+from discord_emulator import DiscordEmulator
+from discord_emulator.tests.world import World
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.support.emulator_world import World
+from discord_emulator.tests.world import World
 
 NONE = discord.AllowedMentions.none()
 
@@ -164,7 +164,7 @@ async def test_messages_below(world: World, bot: PingBot) -> None:
 
 
 def test_allowed_mentions_checker() -> None:
-    from tests.support.emulator.pings import check_allowed_mentions
+    from discord_emulator.pings import check_allowed_mentions
 
     ok: dict[str, Any] = {"allowed_mentions": {"parse": [], "users": ["1"]}}
     assert check_allowed_mentions(ok) == []

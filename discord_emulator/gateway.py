@@ -32,7 +32,7 @@ from aiohttp import WSMsgType, web
 if TYPE_CHECKING:
     from .emulator import DiscordEmulator
 
-log = logging.getLogger("tests.support.emulator.gateway")
+log = logging.getLogger("discord_emulator.gateway")
 
 OP_DISPATCH = 0
 OP_HEARTBEAT = 1

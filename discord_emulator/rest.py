@@ -31,7 +31,7 @@ from .ratelimits import RateLimits
 if TYPE_CHECKING:
     from .emulator import DiscordEmulator
 
-log = logging.getLogger("tests.support.emulator.rest")
+log = logging.getLogger("discord_emulator.rest")
 
 Handler = Callable[..., Awaitable[web.StreamResponse]]
 

@@ -10,7 +10,7 @@ reactions. The bot under test runs unmodified; only ``discord.http.Route.BASE`` 
 
 Usage::
 
-    from tests.support.emulator import DiscordEmulator
+    from discord_emulator import DiscordEmulator
 
     async def test_join(make_bot):
         async with DiscordEmulator() as emu:

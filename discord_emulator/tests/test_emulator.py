@@ -15,13 +15,13 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.support.emulator import (
+from discord_emulator import (
     BotError,
     DiscordEmulator,
     EmulatorError,
     ViolationError,
 )
-from tests.support.emulator_world import World
+from discord_emulator.tests.world import World
 
 # ---------------------------------------------------------------------------------------------
 # The demo bot
@@ -545,7 +545,7 @@ async def test_unknown_route_is_visible(world: World, bot: DemoBot) -> None:
 
 
 def test_limits_checker() -> None:
-    from tests.support.emulator.limits import check_message
+    from discord_emulator.limits import check_message
 
     def button(i: int, **extra: Any) -> dict[str, Any]:
         return {"type": 2, "style": 1, "label": f"b{i}", "custom_id": f"id{i}", **extra}

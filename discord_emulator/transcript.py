@@ -1,6 +1,6 @@
 """The emulator's transcript: an in-memory list of records, optionally appended to a JSONL file.
 
-The schema is documented in the package docstring (``tests/support/emulator/__init__.py``).
+The schema is documented in the package docstring (``discord_emulator/__init__.py``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Run a bot in a subprocess against a running emulator.
 
-    python -m tests.support.emulator.launch --url http://127.0.0.1:PORT -m bot [args...]
-    python -m tests.support.emulator.launch --url http://127.0.0.1:PORT path/to/script.py [args...]
+    python -m discord_emulator.launch --url http://127.0.0.1:PORT -m bot [args...]
+    python -m discord_emulator.launch --url http://127.0.0.1:PORT path/to/script.py [args...]
 
 ``--url`` defaults to ``$DISCORD_EMULATOR_URL``. The launcher points discord.py's REST base and
 gateway at the emulator, makes ``guild_ready_timeout`` default to 0.05 s (override with
