@@ -111,6 +111,16 @@ def _describe(sync_conn: Any) -> dict[str, Any]:
             text("SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'trigger'")
         )
         triggers = sorted((n, t, _words(s)) for n, t, s in rows)
+        # SQLite's reflection skips expression indexes: their statements are compared instead
+        triggers += sorted(
+            (n, t, _words(s))
+            for n, t, s in sync_conn.execute(
+                text(
+                    "SELECT name, tbl_name, sql FROM sqlite_schema "
+                    "WHERE type = 'index' AND sql IS NOT NULL"
+                )
+            )
+        )
         table_options = {
             name: sorted(_words(option) for option in sql[sql.rindex(")") + 1 :].split(","))
             for name, sql in sync_conn.execute(
