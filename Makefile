@@ -31,8 +31,10 @@ $(DEV_STAMP): $(RUN_STAMP)
 run: $(RUN_STAMP)
 	$(BIN)/python -m bot
 
+# lint-imports: the layers and the import rules in pyproject.toml ([tool.importlinter]).
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy

@@ -1,11 +1,10 @@
 """The store's own errors: whatever the driver raises (SQLite's, asyncpg's) leaves ``db`` as one
-of db.errors' classes, on both backends, and nothing outside ``db`` imports a driver."""
+of db.errors' classes, on both backends. That nothing outside ``db`` imports a driver is an
+import contract (pyproject.toml, [tool.importlinter], checked by ``make lint``)."""
 
 from __future__ import annotations
 
-import ast
 import sqlite3
-from pathlib import Path
 
 import asyncpg
 import pytest
@@ -22,27 +21,6 @@ from db import (
 from db.diagnosis import runtime_error
 from db.pg import store_error
 from tests.db.test_startup_diagnosis import sqlite_error
-
-ROOT = Path(__file__).resolve().parents[2]
-DRIVERS = {"sqlite3", "aiosqlite", "asyncpg", "sqlalchemy", "alembic"}
-
-
-def test_nothing_outside_the_store_imports_a_database_driver():
-    found = []
-    for folder in ("bot", "cogs"):
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(), str(path))):
-                names = []
-                if isinstance(node, ast.Import):
-                    names = [alias.name for alias in node.names]
-                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                    names = [node.module]
-                found += [
-                    f"{path.relative_to(ROOT)}:{node.lineno} imports {name}"
-                    for name in names
-                    if name.split(".")[0] in DRIVERS
-                ]
-    assert found == []
 
 
 async def test_a_second_open_game_in_a_channel_is_a_conflict(database):
