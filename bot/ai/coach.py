@@ -18,11 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.engine import Card, Game, Phase, rank_name
+from bot.engine.pegging import MAX_COUNT
 
 from .discard import DiscardOption, table_options
 from .expert_pegging import averaged_values, near_the_end, ranked, team_chances
 from .pegging import describe, distinct_by_rank, legal_cards, pile_ranks, standard_candidates
-from .view import MAX_COUNT, SeatKnowledge
+from .view import SeatKnowledge
 
 REVIEW_THRESHOLD = 0.5
 

@@ -17,13 +17,14 @@ from itertools import combinations
 from operator import mul
 
 from bot.engine import rank_name
+from bot.engine.pegging import MAX_COUNT, VALUE
 
 from .crib import crib_weight, load_tables, rank_pair_key
 from .handvalue import rank_row
 from .memo import memo
-from .pegging import VALUE, laid_on, unshown_rank_counts
+from .pegging import laid_on, unshown_rank_counts
 from .pegging_model import RankScores, answer
-from .view import MAX_COUNT, SeatKnowledge
+from .view import SeatKnowledge
 
 ACCEPT_INCONSISTENT = 0.1
 """Chance of keeping a world the discard model disagrees with (players are not all models)."""

@@ -17,6 +17,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from bot.engine.pegging import MAX_COUNT, VALUE
+
 from .crib import table_key
 from .inference import (
     ACCEPT_INCONSISTENT,
@@ -25,9 +27,9 @@ from .inference import (
     sample_others,
     without_all,
 )
-from .pegging import VALUE, laid_on, unshown_rank_counts
+from .pegging import laid_on, unshown_rank_counts
 from .playouts import model_choice
-from .view import MAX_COUNT, SeatKnowledge
+from .view import SeatKnowledge
 
 Hands = tuple[tuple[int, ...], ...]
 

@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from math import comb
 
 from bot.engine import Card
+from bot.engine.pegging import MAX_COUNT, VALUE, pile_points, playable_ranks
 
 from .memo import memo
-from .view import MAX_COUNT, SeatKnowledge
+from .view import SeatKnowledge
 
-VALUE = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 WIN = 1000
 
 
@@ -40,45 +40,16 @@ WIN = 1000
 
 @memo(1 << 18)
 def peg_points(pile: tuple[int, ...]) -> int:
-    """Points for the last rank of ``pile`` (the ranks laid since the count was reset)."""
-    return _last_points(pile)
-
-
-def _last_points(pile: tuple[int, ...]) -> int:
-    """:func:`peg_points`, not memoized (for piles seldom asked twice)."""
-    count = 0
-    for r in pile:
-        count += VALUE[r]
-    points = 2 if count in (15, 31) else 0
-    last = pile[-1]
-    same = 1
-    n = len(pile)
-    while same < n and pile[-same - 1] == last:
-        same += 1
-    if same > 1:  # a pair or more: no tail ending in two of a rank is a run
-        return points + (0, 0, 2, 6, 12)[same]
-    # A run is a tail of distinct ranks: only tails within the longest such are tried.
-    distinct = 0
-    bits = 0
-    for i in range(n - 1, -1, -1):
-        bit = 1 << pile[i]
-        if bits & bit:
-            break
-        bits |= bit
-        distinct += 1
-    for length in range(distinct, 2, -1):
-        tail = pile[-length:]
-        if max(tail) - min(tail) == length - 1:
-            return points + length
-    return points
+    """Points for the last rank of ``pile`` (the ranks laid since the count was reset):
+    :func:`bot.engine.pegging.pile_points`, memoized for the searches that ask again and again."""
+    return pile_points(pile)
 
 
 @memo(1 << 14)
 def fitting_ranks(hand: tuple[int, ...], count: int) -> tuple[int, ...]:
     """The distinct ranks of ``hand`` (lowest first) that may be laid on ``count``; raises if
     none may (a seat is only asked to lay when one fits)."""
-    room = MAX_COUNT - count
-    ranks = tuple(sorted({r for r in hand if VALUE[r] <= room}))
+    ranks = playable_ranks(hand, count)
     if not ranks:
         raise ValueError("The seat to lay holds no card that fits the count")
     return ranks
@@ -251,7 +222,7 @@ def reply_points(pile: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
         count += VALUE[r]
     room = MAX_COUNT - count
     out = [
-        (_last_points(pile + (r,)), r)
+        (pile_points(pile + (r,)), r)
         for r in range(1, 14)
         if VALUE[r] <= room and pile.count(r) < 4
     ]

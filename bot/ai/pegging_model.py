@@ -10,8 +10,9 @@ its best (:func:`answer`).
 
 from __future__ import annotations
 
-from .pegging import VALUE, _reply_expectation, chances_of_holding, laid_and_replies
-from .view import MAX_COUNT
+from bot.engine.pegging import MAX_COUNT, VALUE
+
+from .pegging import _reply_expectation, chances_of_holding, laid_and_replies
 
 Unseen = tuple[int, ...]
 """Per rank, how many cards the player cannot see."""

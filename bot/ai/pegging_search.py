@@ -26,11 +26,12 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bot.engine.pegging import MAX_COUNT, VALUE
+
 from .memo import memo
-from .pegging import VALUE, WIN, fitting_ranks, peg_points
+from .pegging import WIN, fitting_ranks, peg_points
 from .pegging_model import RankScores, Unseen, answer, forced
 from .pegging_solver import remove_rank
-from .view import MAX_COUNT
 
 World = tuple[float, tuple[int, ...]]
 """(weight, the opponent's unlaid ranks lowest first). What the opponent cannot see (``unseen``,

@@ -41,10 +41,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .pegging import VALUE, fitting_ranks, peg_points
+from bot.engine.pegging import MAX_COUNT, VALUE, after_lay
+
+from .pegging import fitting_ranks, peg_points
 from .pegging_model import RankScores, answer, forced
 from .pegging_solver import remove_rank
-from .view import MAX_COUNT
 
 Hands = tuple[tuple[int, ...], ...]
 World = tuple[float, Hands, Hands]
@@ -277,7 +278,7 @@ class _Search:
     ) -> float:
         """:meth:`lay` in a single world (the seat sees every hand from here on), faster: the
         hands, the cards held and the path are kept in lists of its own."""
-        n, seat, weights = self.n, self.seat, self.weights
+        seat, weights = self.seat, self.weights
         now = list(hands)
         now[seat] = me  # every seat's hand in one list (a world's entry for the seat is unread)
         holding = list(held)
@@ -287,28 +288,10 @@ class _Search:
             now[turn] = remove_rank(now[turn], rank)
             holding[turn] -= 1
             laid.append((turn, rank))
-            pile = pile + (rank,)
-            count += VALUE[rank]
-            value += weights[turn] * peg_points(pile)
-            nxt = -1
-            if count < MAX_COUNT:
-                room = MAX_COUNT - count
-                for step in range(1, n + 1):
-                    s = (turn + step) % n
-                    if holding[s] and VALUE[now[s][0]] <= room:
-                        nxt = s
-                        break
-            if nxt < 0:
-                if count < MAX_COUNT:
-                    value += weights[turn]  # the go, or the last card
-                pile, count = (), 0
-                for step in range(1, n + 1):
-                    s = (turn + step) % n
-                    if holding[s]:
-                        nxt = s
-                        break
-                if nxt < 0:
-                    return value
+            pile, count, points, nxt = after_lay(now, pile, count, turn, rank, peg_points)
+            value += weights[turn] * points
+            if nxt is None:
+                return value
             if self.searched(nxt, laid, 1):
                 hands, held, path = tuple(now), tuple(holding), tuple(laid)
                 return value + max(

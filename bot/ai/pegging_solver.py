@@ -3,8 +3,9 @@ pegging (:mod:`bot.ai.expert_pegging`) runs on each sampled world of the unseen 
 
 from __future__ import annotations
 
-from .pegging import VALUE, WIN, peg_points
-from .view import MAX_COUNT
+from bot.engine.pegging import MAX_COUNT, VALUE, after_lay
+
+from .pegging import WIN, peg_points
 
 SolverKey = tuple[
     tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, tuple[int, int] | None
@@ -21,18 +22,11 @@ def lay(
     mine: tuple[int, ...],
     other: tuple[int, ...],
 ) -> tuple[tuple[int, ...], int, int, int | None]:
-    """``turn`` lays ``rank`` (``mine``/``other``: the hands after it, lowest first): the new
-    pile and count, the points made (31, or the go when nobody can follow), who lays next."""
-    pile = pile + (rank,)
-    count += VALUE[rank]
-    points = peg_points(pile)
-    if count == MAX_COUNT:
-        return (), 0, points, 1 - turn if other else (turn if mine else None)
-    if other and VALUE[other[0]] <= MAX_COUNT - count:
-        return pile, count, points, 1 - turn
-    if mine and VALUE[mine[0]] <= MAX_COUNT - count:
-        return pile, count, points, turn
-    return (), 0, points + 1, 1 - turn if other else (turn if mine else None)
+    """``turn`` (0 or 1) lays ``rank`` (``mine``/``other``: the hands after it, lowest first):
+    the new pile and count, the points made (31, or the go when nobody can follow), who lays
+    next (:func:`bot.engine.pegging.after_lay`)."""
+    hands = (mine, other) if turn == 0 else (other, mine)
+    return after_lay(hands, pile, count, turn, rank, peg_points)
 
 
 def remove_rank(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:

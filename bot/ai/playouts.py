@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from bot.engine.pegging import after_lay, leader
+
 from .memo import memo
-from .pegging import VALUE, WIN, peg_points
+from .pegging import WIN, fitting_ranks, peg_points
 from .pegging_model import RankScores, answer
 from .pegging_solver import EndgameSolver, lay, remove_rank
-from .view import MAX_COUNT
 
 
 class SideEnding(Protocol):
@@ -55,26 +56,7 @@ def multi_rollout(
         for s in range(n):
             if s != turn:
                 unseen[s][rank] -= 1
-        pile = pile + (rank,)
-        count += VALUE[rank]
-        points = peg_points(pile)
-        nxt = None
-        if count < MAX_COUNT:
-            for step in range(1, n + 1):
-                seat = (turn + step) % n
-                h = hands[seat]
-                if h and VALUE[h[0]] <= MAX_COUNT - count:
-                    nxt = seat
-                    break
-        if nxt is None:
-            if count < MAX_COUNT:
-                points += 1
-            pile, count = (), 0
-            for step in range(1, n + 1):
-                seat = (turn + step) % n
-                if hands[seat]:
-                    nxt = seat
-                    break
+        pile, count, points, nxt = after_lay(hands, pile, count, turn, rank, peg_points)
         value += weights[turn] * points
         if end is not None:
             side = end.sides[turn]
@@ -87,14 +69,11 @@ def multi_rollout(
             return value
         turn = nxt
         mine = hands[turn]
-        room = MAX_COUNT - count
-        fits = [r for r in mine if VALUE[r] <= room]
-        if fits[0] == fits[-1]:
+        fits = fitting_ranks(mine, count)
+        if len(fits) == 1:
             rank = fits[0]
         else:
-            after = (turn + 1) % n
-            while not hands[after] and after != turn:
-                after = (after + 1) % n
+            after = leader(hands, turn)  # the next seat that still holds cards
             rank = model_choice(mine, pile, count, unseen[turn], len(hands[after]))
 
 
@@ -147,9 +126,8 @@ def rollout(
     unseen = [unseen_a, unseen_b]
     while True:
         mine, other = hands[turn], hands[1 - turn]
-        room = MAX_COUNT - count
-        fits = [r for r in mine if VALUE[r] <= room]
-        if fits[0] == fits[-1]:
+        fits = fitting_ranks(mine, count)
+        if len(fits) == 1:
             rank = fits[0]
         else:
             rank = model_choice(mine, pile, count, unseen[turn], len(other))

@@ -16,8 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine import FULL_PACK, Card, Cut, Game, Phase, Variant
-
-MAX_COUNT = 31
+from bot.engine.pegging import MAX_COUNT
 
 
 @dataclass(frozen=True, slots=True)
