@@ -73,8 +73,9 @@ def multi_rollout(
         if len(fits) == 1:
             rank = fits[0]
         else:
-            after = leader(hands, turn)  # the next seat that still holds cards
-            rank = model_choice(mine, pile, count, unseen[turn], len(hands[after]))
+            after = leader(hands, turn)  # the next seat that still holds cards (turn at last)
+            other_held = len(hands[after]) if after is not None else 0
+            rank = model_choice(mine, pile, count, unseen[turn], other_held)
 
 
 def model_choice(
