@@ -38,6 +38,7 @@ from cogs.utils.items import custom_id_of, handled
 from cogs.utils.lobby import LOBBY_ITEMS, lobby_payload
 from cogs.utils.muggins import MUGGINS_ITEMS, MugginsKeeper
 from cogs.utils.names import NameBook
+from cogs.utils.payloads import to_discord
 from cogs.utils.pictures import start_painters, stop_painters
 from cogs.utils.preferences import preference_commands
 from cogs.utils.rematch import REMATCH_BUTTONS, Rematches
@@ -265,11 +266,12 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     async def rules(self, interaction: discord.Interaction) -> None:
         view = self._channel_game(interaction)
         variant = view.variant if view is not None else None
-        await interaction.response.send_message(embed=rules_embed(variant), ephemeral=True)
+        embed = to_discord(rules_embed(variant))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="help", description="How to play cribbage here")
     async def help(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+        await interaction.response.send_message(embed=to_discord(help_embed()), ephemeral=True)
 
     @app_commands.command(name="forfeit", description="Concede your game in this channel")
     async def forfeit(self, interaction: discord.Interaction) -> None:

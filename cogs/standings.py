@@ -45,6 +45,7 @@ from bot.render.standings import (
 )
 from bot.render.text import escape
 from cogs.utils.names import COMPUTER_NAMES, NameBook, markdown_name
+from cogs.utils.payloads import to_discord
 from cogs.utils.replies import in_time, say
 from cogs.utils.standing_buttons import (
     STANDINGS_ITEMS,
@@ -127,7 +128,7 @@ class StandingsDesk:
                 board, names, where=where, provisional_games=provisional, owner=owner
             )
             pages = page_buttons(owner, scope, sort, against, board.page, board.pages)
-            return {"embed": embed, "view": shown_view(*pages, share)}
+            return {"embed": to_discord(embed), "view": shown_view(*pages, share)}
 
         payload = await self._within(interaction, prepare())
         await self._answer(interaction, edit=edit, **payload)
@@ -143,13 +144,14 @@ class StandingsDesk:
             stats = await self.standings.player_stats(user.id, scope=scope_id)
             rivals = [stats.rival] if stats.rival is not None else []
             names = await self._names(rivals, interaction.guild_id, mention=scope_id != 0)
-            return stats_embed(
+            embed = stats_embed(
                 stats,
                 markdown_name(user.display_name),
                 names,
                 where=where,
                 provisional_games=self.standings.provisional_games,
             )
+            return to_discord(embed)
 
         embed = await self._within(interaction, prepare())
         await self._answer(
@@ -169,13 +171,14 @@ class StandingsDesk:
             )
             players = history_players(entries, self.standings.computer_players)
             names = await self._names(players, interaction.guild_id, mention=scope_id != 0)
-            return history_embed(
+            embed = history_embed(
                 entries,
                 markdown_name(user.display_name),
                 names,
                 where=where,
                 computer_players=self.standings.computer_players,
             )
+            return to_discord(embed)
 
         embed = await self._within(interaction, prepare())
         await self._answer(

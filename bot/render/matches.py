@@ -17,11 +17,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
-import discord
-
 from bot.engine import Variant
 
-from .embeds import FELT, fit_embed
+from .embeds import FELT, Embed, fit_embed
 from .text import escape, side_name
 
 MATCH_FIELD = "Match"
@@ -131,30 +129,30 @@ def match_result_text(match: MatchScore, names: Sequence[str], variant: Variant)
     return f"Match score {score} (best of {match.best_of}): the next game starts now."
 
 
-def add_match_field(embed: discord.Embed, view: MatchGame, names: Sequence[str]) -> discord.Embed:
+def add_match_field(embed: Embed, view: MatchGame, names: Sequence[str]) -> Embed:
     """Add the match score to an embed of a game that belongs to a match (else unchanged)."""
     match = view.match
     if match is None:
         return embed
-    embed.add_field(name=MATCH_FIELD, value=match_line(match, names, view.variant), inline=False)
+    embed = embed.with_field(MATCH_FIELD, match_line(match, names, view.variant), inline=False)
     return fit_embed(embed)
 
 
-def add_match_result(embed: discord.Embed, view: MatchGame, names: Sequence[str]) -> discord.Embed:
+def add_match_result(embed: Embed, view: MatchGame, names: Sequence[str]) -> Embed:
     """Add what a finished game means for its match to the result embed (if in a match)."""
     match = view.match
     if match is None:
         return embed
     text = match_result_text(match, names, view.variant)
-    embed.add_field(name=MATCH_FIELD, value=f"{match_line(match, names, view.variant)}\n{text}")
+    embed = embed.with_field(MATCH_FIELD, f"{match_line(match, names, view.variant)}\n{text}")
     return fit_embed(embed)
 
 
 def rematch_embed(
     view: RematchGame, rematch: RematchCall, names: Sequence[str], host: str
-) -> discord.Embed:
+) -> Embed:
     """A rematch waiting for its players: who has accepted, who deals first."""
-    embed = discord.Embed(
+    embed = Embed(
         title=f"🔁 Rematch — {view.variant.name}",
         description=f"**{escape(host)}** asks for a rematch: the same seats, "
         + (
@@ -175,16 +173,16 @@ def rematch_embed(
             lines.append(f"**{seat.seat + 1}.** {name} · ✅ accepted")
         else:
             lines.append(f"**{seat.seat + 1}.** {name} · ⏳ to accept")
-    embed.add_field(name="Seats", value="\n".join(lines), inline=False)
+    embed = embed.with_field("Seats", "\n".join(lines), inline=False)
     if view.match is not None:
-        embed.add_field(name=MATCH_FIELD, value=match_line(view.match, names, view.variant))
-    embed.set_footer(text="The game starts as soon as every player has accepted.")
+        embed = embed.with_field(MATCH_FIELD, match_line(view.match, names, view.variant))
+    embed = embed.replace(footer="The game starts as soon as every player has accepted.")
     return fit_embed(embed)
 
 
-def rematch_closed_embed(view: MatchGame, names: Sequence[str], text: str) -> discord.Embed:
+def rematch_closed_embed(view: MatchGame, names: Sequence[str], text: str) -> Embed:
     """A rematch message once settled: started, or called off."""
-    return discord.Embed(title=f"🔁 Rematch — {view.variant.name}", description=text, colour=FELT)
+    return Embed(title=f"🔁 Rematch — {view.variant.name}", description=text, colour=FELT)
 
 
 def watch_footer(over: bool) -> str:

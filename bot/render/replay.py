@@ -24,8 +24,6 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-import discord
-
 from bot.ai.review import DealLike as DealPlayed
 from bot.ai.review import ReplayLike as GamePlayed
 from bot.engine import (
@@ -39,7 +37,15 @@ from bot.engine import (
     Variant,
 )
 
-from .embeds import DESCRIPTION_LIMIT, FELT, FIELD_VALUE_LIMIT, TOTAL_LIMIT, fit_embed, truncate
+from .embeds import (
+    DESCRIPTION_LIMIT,
+    FELT,
+    FIELD_VALUE_LIMIT,
+    TOTAL_LIMIT,
+    Embed,
+    fit_embed,
+    truncate,
+)
 from .story import story_lines
 from .words import escape, hand_line, side_name
 
@@ -156,31 +162,29 @@ def _parts(events: Sequence[Event]) -> tuple[list[Event], list[Event], list[Even
     return parts
 
 
-def replay_embed(replay: ReplayLike, number: int, names: Sequence[str]) -> discord.Embed:
+def replay_embed(replay: ReplayLike, number: int, names: Sequence[str]) -> Embed:
     """Deal ``number``'s page as an embed: "Deal k of n" in the title, within Discord's limits
     (a page too long for the description moves its show to fields, then drops the show's
     breakdowns, and only then is cut)."""
-    embed = discord.Embed(
+    embed = Embed(
         title=f"🔁 Replay of game #{replay.game_id} · Deal {number} of {len(replay.deals)}",
         colour=FELT,
     )
     final = _scores(replay.scores, names, replay.variant)
-    embed.set_footer(text=plain(f"{replay.variant.name} · final score {final}"))
+    embed = embed.replace(footer=plain(f"{replay.variant.name} · final score {final}"))
     sections = _sections(replay, number, names)
     text = "\n".join(_joined(sections))
     if len(text) <= DESCRIPTION_LIMIT:
-        embed.description = text
-        return fit_embed(embed)
+        return fit_embed(embed.replace(description=text))
     for breakdowns in (True, False):
         sections = _sections(replay, number, names, breakdowns=breakdowns)
         shows = [part for title, part in sections if title == "The show"]
         rest = [(title, part) for title, part in sections if title != "The show"]
         fields = _packed(shows[0] if shows else [], FIELD_VALUE_LIMIT)
-        embed.description = "\n".join(_joined(rest))
-        embed.clear_fields()
+        embed = embed.replace(description="\n".join(_joined(rest)), fields=())
         for i, value in enumerate(fields):
-            embed.add_field(name="The show" if i == 0 else "\u200b", value=value, inline=False)
-        if len(embed) <= TOTAL_LIMIT and len(embed.description) <= DESCRIPTION_LIMIT:
+            embed = embed.with_field("The show" if i == 0 else "\u200b", value, inline=False)
+        if len(embed) <= TOTAL_LIMIT and len(embed.description or "") <= DESCRIPTION_LIMIT:
             break
     return fit_embed(embed)
 

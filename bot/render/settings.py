@@ -17,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Protocol
 
-import discord
+from .embeds import Embed
+
+SETTINGS_GREEN = 0x1F8B4C  # Discord's own dark green (discord.Colour.dark_green)
 
 
 class Settings(Protocol):
@@ -80,7 +82,7 @@ def _on_off(value: bool) -> str:
 
 def settings_embed(
     settings: Settings, *, changed: Collection[str] = (), forfeit_after: int = 3
-) -> discord.Embed:
+) -> Embed:
     """Every setting with a word on what it does; ``changed`` (setting names) are marked.
     ``forfeit_after``: how many turns run out make a player forfeit."""
     minutes = settings.turn_minutes
@@ -110,13 +112,13 @@ def settings_embed(
             else "off: games play in the channel",
         ),
     ]
-    embed = discord.Embed(
+    embed = Embed(
         title="Cribbage settings for this server" if not changed else "Cribbage settings saved",
         description="Change them with `/cribbage settings` and its options."
         if not changed
         else "✏️ marks what you changed. A new turn time applies at once, to games in play too.",
-        colour=discord.Colour.dark_green(),
+        colour=SETTINGS_GREEN,
     )
     for key, name, value in rows:
-        embed.add_field(name=f"{name} ✏️" if key in changed else name, value=value, inline=False)
+        embed = embed.with_field(f"{name} ✏️" if key in changed else name, value, inline=False)
     return embed

@@ -23,12 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import discord
-
 from bot.engine import card_from_code
 from bot.ratings import display_change, display_rating
 
-from .embeds import FELT, fit_embed
+from .embeds import FELT, Embed, fit_embed
 from .standing_records import BoardPage, Participant, PastGame, PlayerRecord, StandingLine
 from .text import cards_text
 
@@ -96,14 +94,14 @@ def leaderboard_embed(
     where: str,
     provisional_games: int,
     owner: int | None = None,
-) -> discord.Embed:
+) -> Embed:
     """A page of ten, the owner's row marked (and added below when it ranks elsewhere);
     the footer explains that players under ``provisional_games`` games are provisional."""
     against = {"computers": " vs computers", "all": " (all games)"}.get(page.pool, "")
-    embed = discord.Embed(title=f"🏆 Cribbage leaderboard{against} — {where}", colour=GOLD)
+    embed = Embed(title=f"🏆 Cribbage leaderboard{against} — {where}", colour=GOLD)
     if not page.total:
-        embed.description = (
-            "Nobody has finished a game against a computer here yet."
+        embed = embed.replace(
+            description="Nobody has finished a game against a computer here yet."
             if page.pool == "computers"
             else "No finished games counted here yet. Start one with `/cribbage start`!"
         )
@@ -114,9 +112,9 @@ def leaderboard_embed(
             lines.append(f"📍 {line}" if row.player == owner else line)
         if page.me is not None and page.me not in page.rows:
             lines += ["⋯", f"📍 {leaderboard_line(page.me, names, page.sort)}"]
-        embed.description = "\n".join(lines)
-    embed.set_footer(
-        text=f"Page {page.page + 1} of {page.pages} · sorted by {SORT_NOTES[page.sort]} · "
+        embed = embed.replace(description="\n".join(lines))
+    embed = embed.replace(
+        footer=f"Page {page.page + 1} of {page.pages} · sorted by {SORT_NOTES[page.sort]} · "
         f"{RATING_NOTE} · provisional: under {provisional_games} games"
     )
     return fit_embed(embed)
@@ -157,48 +155,50 @@ def stats_embed(
     *,
     where: str,
     provisional_games: int,
-) -> discord.Embed:
+) -> Embed:
     """``/cribbage stats``: record, rating, skunks, points per deal, best hand, streak, rival.
     A rating from fewer than ``provisional_games`` games is marked provisional."""
-    embed = discord.Embed(title=f"📊 {name} — cribbage stats ({where})", colour=FELT)
+    embed = Embed(title=f"📊 {name} — cribbage stats ({where})", colour=FELT)
     if not stats.games:
-        embed.description = f"{name} has not finished a game here yet."
+        embed = embed.replace(description=f"{name} has not finished a game here yet.")
         return fit_embed(embed)
     if stats.rating is not None:
         provisional = " · *provisional*" if stats.rated_games < provisional_games else ""
-        embed.description = (
-            f"Rating **{shown(*stats.rating)}** · #{stats.rank} of {stats.ranked_players} "
-            f"among people{provisional}"
+        embed = embed.replace(
+            description=f"Rating **{shown(*stats.rating)}** · #{stats.rank} of "
+            f"{stats.ranked_players} among people{provisional}"
         )
     else:
-        embed.description = "Not rated among people yet (only games against computers)."
+        embed = embed.replace(
+            description="Not rated among people yet (only games against computers)."
+        )
     people = stats.games - stats.computer_games
     record = f"{stats.wins} won · {stats.losses} lost"
     if stats.forfeits:
         record += f" ({plural(stats.forfeits, 'forfeit')})"
-    embed.add_field(name="Games", value=f"**{stats.games}**", inline=True)
-    embed.add_field(name="Record", value=record, inline=True)
-    embed.add_field(name="Win rate", value=f"**{percent(stats.win_rate)}**", inline=True)
+    embed = embed.with_field("Games", f"**{stats.games}**", inline=True)
+    embed = embed.with_field("Record", record, inline=True)
+    embed = embed.with_field("Win rate", f"**{percent(stats.win_rate)}**", inline=True)
     against = [f"people: {stats.wins - stats.computer_wins} of {people} won"] if people else []
     if stats.computer_games:
         against.append(f"computers: {stats.computer_wins} of {stats.computer_games} won")
-    embed.add_field(name="Against", value="\n".join(against), inline=True)
-    embed.add_field(
+    embed = embed.with_field("Against", "\n".join(against), inline=True)
+    embed = embed.with_field(
         name="Skunks", value=f"{stats.skunks_given} given · {stats.skunks_taken} taken", inline=True
     )
-    embed.add_field(name="Streak", value=streak_text(stats), inline=True)
-    embed.add_field(
+    embed = embed.with_field("Streak", streak_text(stats), inline=True)
+    embed = embed.with_field(
         name=f"Points per deal ({plural(stats.deals, 'deal')})",
         value=f"pegging **{stats.per_deal(stats.pegging):.1f}** · "
         f"hand **{stats.per_deal(stats.hand):.1f}** · crib **{stats.per_deal(stats.crib):.1f}**"
         + (f" · {plural(stats.heels, 'point')} for his heels" if stats.heels else ""),
         inline=False,
     )
-    embed.add_field(
+    embed = embed.with_field(
         name="Best hand", value=best_hand_text(stats.best_hand, stats.best_hand_cards), inline=False
     )
     if stats.rival is not None:
-        embed.add_field(
+        embed = embed.with_field(
             name="Favourite opponent",
             value=f"{player_name(names, stats.rival)} — {plural(stats.rival_games, 'game')}, "
             f"{stats.rival_wins} won",
@@ -279,18 +279,18 @@ def history_embed(
     *,
     where: str,
     computer_players: Mapping[str, int],
-) -> discord.Embed:
+) -> Embed:
     """``/cribbage history``: the latest ended games, newest first (computers named by their
     level's id in ``computer_players``)."""
-    embed = discord.Embed(title=f"📜 {name} — last games ({where})", colour=FELT)
+    embed = Embed(title=f"📜 {name} — last games ({where})", colour=FELT)
     if not entries:
-        embed.description = f"{name} has no ended games here yet."
+        embed = embed.replace(description=f"{name} has no ended games here yet.")
     else:
-        embed.description = "\n".join(
-            history_line(e, names, computer_players, name) for e in entries
+        embed = embed.replace(
+            description="\n".join(history_line(e, names, computer_players, name) for e in entries)
         )
         replay = "/cribbage replay game:<number> steps through one"
-        embed.set_footer(text=f"Newest first · {RATING_NOTE} · {replay}")
+        embed = embed.replace(footer=f"Newest first · {RATING_NOTE} · {replay}")
     return fit_embed(embed)
 
 

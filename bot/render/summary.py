@@ -17,12 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-import discord
-
 from bot.ai.review import Review
 from bot.engine import Card, ScoreReason, Variant
 
-from .embeds import DESCRIPTION_LIMIT, FELT, FIELD_VALUE_LIMIT, fit_embed, truncate
+from .embeds import DESCRIPTION_LIMIT, FELT, FIELD_VALUE_LIMIT, Embed, fit_embed, truncate
 from .review_text import POINTS_ONLY_NOTE, costliest_lines, deal_lines
 from .standings import plural
 from .words import escape, hand_line, points_text, side_name
@@ -188,16 +186,17 @@ def summary_text(summary: SummaryLike, names: Sequence[str]) -> str:
     return truncate(text, FIELD_VALUE_LIMIT)
 
 
-def add_summary(embed: discord.Embed, summary: SummaryLike, names: Sequence[str]) -> None:
-    """The summary as the last field of a result embed (not inline: under the scores)."""
-    embed.add_field(name=SUMMARY_TITLE, value=summary_text(summary, names), inline=False)
-    fit_embed(embed)
+def add_summary(embed: Embed, summary: SummaryLike, names: Sequence[str]) -> Embed:
+    """A result embed with the summary as its last field (not inline: under the scores)."""
+    return fit_embed(
+        embed.with_field(SUMMARY_TITLE, summary_text(summary, names), inline=False)
+    )
 
 
 # --------------------------------------------------------------------------- the review
 
 
-def review_embed(review: Review, names: Sequence[str]) -> discord.Embed:
+def review_embed(review: Review, names: Sequence[str]) -> Embed:
     """A player's review: the points given away (whole game, per deal) and, near the end of a
     two-player game, the chance to win given away; the three costliest decisions in table talk;
     and what the values are."""
@@ -222,12 +221,12 @@ def review_embed(review: Review, names: Sequence[str]) -> discord.Embed:
     else:
         lines.append("Nothing cost anything: every decision was the expert's, or as good.")
     description = truncate("\n".join(lines), DESCRIPTION_LIMIT)
-    embed = discord.Embed(
+    embed = Embed(
         title=REVIEW_TITLE.format(game=review.game_id), description=description, colour=FELT
     )
     per_deal = [escape(line) for line in deal_lines(review, names)]
     for start in range(0, len(per_deal), 12):  # a field a dozen deals: well under 1024
         name = "Given away, deal by deal" if start == 0 else "\u200b"
-        embed.add_field(name=name, value="\n".join(per_deal[start : start + 12]), inline=False)
-    embed.set_footer(text=POINTS_ONLY_NOTE)
+        embed = embed.with_field(name, "\n".join(per_deal[start : start + 12]), inline=False)
+    embed = embed.replace(footer=POINTS_ONLY_NOTE)
     return fit_embed(embed)

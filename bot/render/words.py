@@ -11,9 +11,8 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
-
-import discord
 
 from bot.engine import Breakdown, Card, ScoreKind, Suit, Variant
 
@@ -29,10 +28,26 @@ SUIT_EMOJI: dict[Suit, str] = {
 # --------------------------------------------------------------------------- names and cards
 
 
+_URL = r"(?P<url><[^: >]+:\/[^ >]+>|(?:https?|steam):\/\/[^\s<]+[^<.,:;\"\'\]\s])"
+_MARKDOWN = r"(?P<markdown>[_\\~|\*`]|^>(?:>>)?\s|\[.+\]\(.+\)|^#{1,3}|^\s*-)"
+_MARKDOWN_OR_URL = re.compile(f"(?:{_URL}|{_MARKDOWN})", re.MULTILINE)
+
+
+def escape_markdown(text: str) -> str:
+    r"""``text`` with every character Discord reads as markdown escaped by a backslash (bold,
+    italics, underline, strike, spoilers, code, quotes, headings, list dashes, masked links);
+    links are left whole. The same rules as discord.py's ``discord.utils.escape_markdown``.
+
+    >>> escape_markdown("**Al_ice** > https://x.test/a_b")
+    '\\*\\*Al\\_ice\\*\\* > https://x.test/a_b'
+    """
+    return _MARKDOWN_OR_URL.sub(lambda m: m["url"] or "\\" + m["markdown"], text)
+
+
 def escape(name: str) -> str:
     """A display name made safe inside markdown: no formatting, no mentions, and no ``<#id>``,
     ``<t:...>`` or ``<:emoji:id>`` turned into a link or a pill (a backslash before ``<``)."""
-    return discord.utils.escape_markdown(name).replace("@", "@\u200b").replace("<", "\\<")
+    return escape_markdown(name).replace("@", "@\u200b").replace("<", "\\<")
 
 
 def join_and(words: Sequence[str]) -> str:

@@ -23,6 +23,7 @@ from bot.sessions import LEVELS, GameStatus, GameView
 from cogs.utils.buttons import GAME_ID, LobbyButton, view_of
 from cogs.utils.items import CribItem
 from cogs.utils.names import NameBook, markdown_name
+from cogs.utils.payloads import to_discord
 from cogs.utils.replies import say
 
 if TYPE_CHECKING:
@@ -100,9 +101,8 @@ async def lobby_payload(
         lobby_embed(view.variant, seats, host, instructions=instructions), view, names
     )
     if view.status is GameStatus.CANCELLED:
-        embed.description = "This table was closed before the game began."
+        embed = embed.replace(description="This table was closed before the game began.")
     elif closed:
-        embed.description = "The game is on: the table is below."
         # no footer at all: an empty one ({}) is refused, Discord requires a footer's text
-        embed.remove_footer()
-    return {"embed": embed, "view": view_of(*items), "content": None}
+        embed = embed.replace(description="The game is on: the table is below.", footer=None)
+    return {"embed": to_discord(embed), "view": view_of(*items), "content": None}

@@ -20,6 +20,7 @@ from bot.sessions import GameView, Outcome, Refusal
 from cogs.utils.buttons import GAME_ID, Button, Style, view_of
 from cogs.utils.items import CribItem
 from cogs.utils.names import markdown_name
+from cogs.utils.payloads import to_discord
 from cogs.utils.pings import NO_PINGS, only
 from cogs.utils.replies import defer_if_late, in_time, place_of, redraw, say
 
@@ -120,7 +121,7 @@ class Rematches:
         names = await self.names.seat_names(result)
         who = markdown_name(interaction.user.display_name)
         embed = rematch_closed_embed(result, names, f"**{who}** declined: no rematch this time.")
-        await redraw(interaction, content=None, embed=embed, view=None)
+        await redraw(interaction, content=None, embed=to_discord(embed), view=None)
 
     async def payload(self, view: GameView, names: Sequence[str]) -> dict[str, Any]:
         """The rematch message while it waits: who has accepted, the buttons, a ping."""
@@ -134,7 +135,7 @@ class Rematches:
             "content": f"{waiting} — a rematch? Click **Accept** to play again."
             if waiting
             else None,
-            "embed": rematch_embed(view, rematch, names, host),
+            "embed": to_discord(rematch_embed(view, rematch, names, host)),
             "view": buttons,
         }
 
@@ -147,4 +148,5 @@ class Rematches:
             text = "The rematch is on: same seats; cut for the deal."
         if view.match is not None:
             text += f" Best of {view.match.best_of}."
-        return {"content": None, "embed": rematch_closed_embed(view, names, text), "view": None}
+        embed = to_discord(rematch_closed_embed(view, names, text))
+        return {"content": None, "embed": embed, "view": None}

@@ -34,13 +34,14 @@ import discord
 from discord import app_commands
 
 from bot.engine import GameOver
-from bot.render.embeds import result_embed
+from bot.render.embeds import Embed, result_embed
 from bot.render.replay import replay_embed
 from bot.render.summary import add_summary, review_embed
 from bot.sessions import Refusal, known_game_id
 from cogs.utils.buttons import view_of
 from cogs.utils.checks import check_command
 from cogs.utils.names import COMPUTER_NAMES, NameBook
+from cogs.utils.payloads import to_discord
 from cogs.utils.replay_buttons import ReplayShareButton, after_game_buttons, replay_buttons
 from cogs.utils.replies import in_time, say
 
@@ -141,7 +142,11 @@ class Replays:
         if shared:
             items[-1] = ReplayShareButton(game_id, deal, shared=True)
         embed = replay_embed(replay, deal, names)
-        return {"embed": embed, "view": view_of(*items), "allowed_mentions": NO_PINGS}
+        return {
+            "embed": to_discord(embed),
+            "view": view_of(*items),
+            "allowed_mentions": NO_PINGS,
+        }
 
     async def _replay(self, game_id: int) -> Replay | str:
         """The game rebuilt from its log, or what to tell the asker."""
@@ -225,7 +230,9 @@ class Replays:
         seats = () if isinstance(replay, str) else replay.seats
         names = await self._seat_names(seats, interaction.guild_id)
         embed = review_embed(review, names)
-        await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
+        await interaction.followup.send(
+            embed=to_discord(embed), ephemeral=True, allowed_mentions=NO_PINGS
+        )
         log.info(
             "Reviewed game %d for seat %d in %.1f s",
             game_id,
@@ -258,7 +265,7 @@ async def final_result(
     names: Sequence[str],
     view: GameView,
     images: bool,
-) -> discord.Embed:
+) -> Embed:
     """The result of a finished game (:func:`~bot.render.embeds.result_embed`) with its summary
     (left out, and logged, if it cannot be made: the result is posted all the same)."""
     embed = result_embed(over, names, view.variant, image="board.png" if images else None)
@@ -270,5 +277,5 @@ async def final_result(
     if isinstance(summary, Refusal):
         log.warning("No summary of game %d: %s", view.game_id, summary.message)
     else:
-        add_summary(embed, summary, names)
+        embed = add_summary(embed, summary, names)
     return embed

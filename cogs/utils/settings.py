@@ -19,6 +19,7 @@ from discord import app_commands
 from bot.render.settings import settings_embed, turn_time_text
 from bot.sessions import MAX_TURN_MINUTES
 from cogs.utils.checks import check_command
+from cogs.utils.payloads import to_discord
 from cogs.utils.replies import in_time, say
 
 if TYPE_CHECKING:
@@ -117,7 +118,9 @@ async def answer_settings(
     except ValueError as err:
         await say(interaction, f"Nothing changed: {err}")
         return
-    embed = settings_embed(settings, changed=set(changes), forfeit_after=manager.forfeit_after)
+    embed = to_discord(
+        settings_embed(settings, changed=set(changes), forfeit_after=manager.forfeit_after)
+    )
     if interaction.response.is_done():  # deferred: this replaces the "thinking" message
         await interaction.followup.send(embed=embed, ephemeral=True)
     else:

@@ -32,7 +32,7 @@ from typing import Any
 import discord
 
 from bot.engine import Dealt, Event, GameOver, Phase
-from bot.render.embeds import game_embed
+from bot.render.embeds import Embed, game_embed
 from bot.render.images import board_picture, show_events
 from bot.render.matches import add_match_field, add_match_result
 from bot.render.text import tell
@@ -45,6 +45,7 @@ from cogs.utils.hand import PublicTable
 from cogs.utils.lobby import lobby_payload
 from cogs.utils.muggins import muggins_buttons, muggins_line, owing
 from cogs.utils.names import NameBook
+from cogs.utils.payloads import to_discord
 from cogs.utils.pictures import attachment
 from cogs.utils.pings import NO_PINGS, Pinger, mentions
 from cogs.utils.records import Pause, ending_text, pause_fields, record_payload
@@ -126,7 +127,7 @@ class Table:
         st = self.state(view.game_id)
         public = PublicTable(view)
         embed = game_embed(public, names, story=story, board_image="board.png" if images else None)
-        add_match_field(embed, view, names)
+        embed = add_match_field(embed, view, names)
         files = []
         if images and (new_message or st.board_scores != tuple(view.scores)):
             board = board_picture(public, names, self._back_pegs(st, view))
@@ -141,7 +142,7 @@ class Table:
             content = f"{content}\n{line}".strip()
         payload: dict[str, Any] = {
             "content": content or None,
-            "embed": embed,
+            "embed": to_discord(embed),
             "view": view_of(*self._table_buttons(view)),
         }
         if files or not images:
@@ -411,22 +412,22 @@ class Table:
         if view.status is GameStatus.FINISHED and over is not None:
             embed = await final_result(self.manager, over, names, view, images)
         else:
-            embed = discord.Embed(
+            embed = Embed(
                 title="Game over",
                 description=ending_text(view, names, outcome),
-                colour=discord.Colour.dark_grey(),
+                colour=discord.Colour.dark_grey().value,
             )
         files = []
         if images:
             board = board_picture(PublicTable(view), names, self._back_pegs(st, view))
             files.append(await attachment(board, "board.png"))
-        add_match_result(embed, view, names)
+        embed = add_match_result(embed, view, names)
         match_over = view.match is None or view.match.over  # else its next game starts now
         rematch: dict[str, Any] = {}  # the Rematch button, when there is a rematch to offer
         if view.user_ids and match_over:
             rematch["view"] = view_of(*after_game_buttons(view.game_id, over is not None))
         await self.channel(view.channel_id).send(
-            embed=embed, files=files, allowed_mentions=NO_PINGS, **rematch
+            embed=to_discord(embed), files=files, allowed_mentions=NO_PINGS, **rematch
         )
 
     # ------------------------------------------------------------------ plumbing

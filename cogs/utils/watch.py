@@ -24,12 +24,13 @@ from typing import Any
 import discord
 
 from bot.engine import Dealt, Event, Phase
-from bot.render.embeds import game_embed
+from bot.render.embeds import Field, game_embed
 from bot.render.matches import add_match_field, watch_footer
 from bot.render.text import tell
 from bot.sessions import GameSessionManager, GameStatus, GameView, Outcome
 from cogs.utils.hand import PublicTable
 from cogs.utils.names import NameBook
+from cogs.utils.payloads import to_discord
 
 log = logging.getLogger(__name__)
 
@@ -132,12 +133,10 @@ class Watch:
         embed = game_embed(PublicTable(view), names, story=watched.story, story_count=SHOW_LINES)
         over = view.status is not GameStatus.ACTIVE
         if over and view.phase is not Phase.GAME_OVER:  # a forfeit or an abandoned game
-            for index, f in enumerate(embed.fields):
-                if f.name == "Now":
-                    embed.set_field_at(index, name="Now", value=_ending(view))
-        add_match_field(embed, view, names)
-        embed.set_footer(text=watch_footer(over))
-        return {"content": None, "embed": embed}
+            now = Field("Now", _ending(view))  # inline, as discord.py's set_field_at made it
+            embed = embed.replace(fields=tuple(now if f.name == "Now" else f for f in embed.fields))
+        embed = add_match_field(embed, view, names).replace(footer=watch_footer(over))
+        return {"content": None, "embed": to_discord(embed)}
 
     async def _edit(self, channel_id: int, message_id: int, **fields: Any) -> None:
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)

@@ -79,7 +79,7 @@ def test_leaderboard_lines_and_the_callers_row_below_the_page():
     assert lines[1] == "**2.** Bob — **1660** · 3 games · 100% won · *provisional*"
     assert lines[2:] == ["⋯", "📍 **14.** Dave — **1300** · 10 games · 60% won"]
     assert embed.title == "🏆 Cribbage leaderboard — Club"
-    assert embed.footer.text.startswith("Page 1 of 2 · sorted by rating")
+    assert embed.footer.startswith("Page 1 of 2 · sorted by rating")
 
 
 def test_the_callers_row_on_the_page_is_marked_not_repeated():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import discord
 import pytest
 
 from bot.engine import Game, GameOver, Shown, Variant, parse_cards, score_show
@@ -16,24 +15,25 @@ from bot.render import (
     show_embed,
     side_colour_int,
 )
-from bot.render.embeds import last_lines, truncate
+from bot.render.embeds import Embed, Field, last_lines, truncate
 from bot.render.text import score_bar
+from cogs.utils.payloads import to_discord
 from tests.support.render import NAMES, embed_text, names_for, play_deal
 
 TWO = Variant(players=2)
 PAIRS = Variant(players=4, partnerships=True)
 
 
-def assert_within_limits(embed: discord.Embed) -> None:
+def assert_within_limits(embed: Embed) -> None:
     assert len(embed.title or "") <= 256
     assert len(embed.description or "") <= 4096
     assert len(embed.fields) <= 25
     for field in embed.fields:
         assert 0 < len(field.name) <= 256
         assert 0 < len(field.value) <= 1024
-    assert len(embed.footer.text or "") <= 2048
-    assert len(embed.author.name or "") <= 256
+    assert len(embed.footer or "") <= 2048
     assert len(embed) <= 6000
+    assert len(to_discord(embed)) == len(embed)  # Discord counts what the render counts
 
 
 def test_truncate_and_last_lines():
@@ -47,12 +47,16 @@ def test_truncate_and_last_lines():
 
 
 def test_fit_embed_brings_anything_inside_the_limits():
-    embed = discord.Embed(title="t" * 300, description="d" * 5000)
-    for i in range(30):
-        embed.add_field(name=f"n{i}" * 200, value="v" * 2000)
-    embed.set_footer(text="f" * 3000)
-    embed.set_author(name="a" * 300)
-    assert_within_limits(fit_embed(embed))
+    embed = Embed(
+        title="t" * 300,
+        description="d" * 5000,
+        fields=tuple(Field(f"n{i}" * 200, "v" * 2000) for i in range(30)),
+        footer="f" * 3000,
+    )
+    fitted = fit_embed(embed)
+    assert_within_limits(fitted)
+    assert fitted.title == "t" * 255 + "…" and fitted.footer == "f" * 2047 + "…"
+    assert embed.title == "t" * 300  # an embed is a value: fitting makes a new one
 
 
 def test_lobby_embed():
@@ -61,7 +65,7 @@ def test_lobby_embed():
     assert "3 players, to 121" in embed.title
     assert "**1.** Alice (host)" in text and "*open seat*" in text
     assert "Computer (expert)" in text and "**Join**" in text
-    assert embed.footer.text.startswith("1 open seat")
+    assert embed.footer.startswith("1 open seat")
     full = lobby_embed(PAIRS, NAMES, "Bob")
     assert "team A" in embed_text(full) and "click **Start**" in full.description
     assert_within_limits(full)
@@ -83,13 +87,13 @@ def test_game_embed_during_the_play():
     assert fields["Now"] == "Alice to play"  # the count once: in the pile's field
     assert embed_text(embed).count(f"ount {game.count}") == 1
     assert fields["At the table"] == "one\ntwo"
-    assert embed.image.url == "attachment://board.png"
-    assert embed.colour.value == side_colour_int(0)
+    assert embed.image == "attachment://board.png"
+    assert embed.colour == side_colour_int(0)
     # the scores live in the picture: no bars, no "2/121", no skunk sentence
     assert embed.description is None
     assert "/121" not in embed_text(embed) and "skunk" not in embed_text(embed)
     thumb = game_embed(game, ["Alice", "Bob"], board_image="board.png", thumbnail=True)
-    assert thumb.thumbnail.url == "attachment://board.png" and not thumb.image.url
+    assert thumb.thumbnail == "attachment://board.png" and not thumb.image
     assert thumb.description.startswith("**Alice**")  # a thumbnail is too small to read
 
 
@@ -102,7 +106,7 @@ def test_game_embed_without_pictures_has_the_scores_in_words():
         f"**Alice** {score_bar(84, 121)} 84/121",
         f"**Bob** {score_bar(62, 121)} 62/121",
     ]
-    assert "skunk" not in embed_text(embed) and not embed.image.url
+    assert "skunk" not in embed_text(embed) and not embed.image
 
 
 def test_game_embed_keeps_the_newest_story_within_limits():
@@ -128,7 +132,7 @@ def test_show_embed():
     assert names == ["Bob's hand — 21", "Alice's hand — 7", "Alice's crib — 7"]
     assert embed.fields[0].value.startswith("5♣ 5♥ J♦ Q♠ + 5♦\nfifteen two")
     assert "Starter **5♦**" in embed.description
-    assert embed.image.url == "attachment://show.png"
+    assert embed.image == "attachment://show.png"
     assert_within_limits(embed)
 
 
@@ -143,7 +147,7 @@ def test_result_embed():
     team = result_embed(GameOver(1, (50, 121), (2, 0)), NAMES, PAIRS)
     assert team.title == "🏆 Bob & Dave win!"
     assert "double skunked" in embed_text(team)
-    assert team.colour.value == side_colour_int(1)
+    assert team.colour == side_colour_int(1)
 
 
 def test_rules_and_help_embeds():

@@ -7,9 +7,9 @@ import random
 import re
 from collections.abc import Callable
 
-import discord
-
 from bot.engine import Card, Cut, Discard, Event, Game, Play, Variant
+from bot.render.embeds import Embed
+from cogs.utils.payloads import to_discord
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 CARD_TOKEN = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])")
@@ -24,8 +24,9 @@ def cards_in(text: str) -> set[Card]:
     return {Card.parse(rank + suit) for rank, suit in CARD_TOKEN.findall(text)}
 
 
-def embed_text(embed: discord.Embed) -> str:
-    return json.dumps(embed.to_dict(), ensure_ascii=False)
+def embed_text(embed: Embed) -> str:
+    """The embed's JSON as Discord receives it (through the cogs' ``to_discord``)."""
+    return json.dumps(to_discord(embed).to_dict(), ensure_ascii=False)
 
 
 def cut_for_jack(game: Game) -> Cut:
