@@ -8,10 +8,10 @@ A pairing is one game (to 121 or 61) or a best-of-3/5 match between two players.
 ('ann', 'bob', 24, -24)
 >>> Result.forfeit(2, winner="ann", loser="cy").spread_for("ann", Scoring(forfeit_spread=31))
 31
->>> Result.played(1, "ann", "bob", (121, 121))
+>>> GameScore(121, 121)
 Traceback (most recent call last):
 ...
-bot.tournament.results.TournamentError: A game of cribbage has a winner: 121-121 is not a final score
+bot.tournament.results.TournamentError: A cribbage game has a winner: 121-121 is not a final score
 
 **Spread, as the American Cribbage Congress scores it.** In ACC tournament play a game's spread
 (its point differential) goes to both players: the winner is credited with the margin by which
@@ -76,7 +76,7 @@ class GameScore:
             raise TournamentError(f"A score cannot be negative: {self.first}-{self.second}")
         if self.first == self.second:
             raise TournamentError(
-                f"A game of cribbage has a winner: {self.first}-{self.second} is not a final score"
+                f"A cribbage game has a winner: {self.first}-{self.second} is not a final score"
             )
 
     def __str__(self) -> str:
@@ -182,7 +182,8 @@ class Result:
         if self.second is None:
             return scoring.bye_spread
         if self.forfeited_by is not None:
-            return -scoring.forfeit_spread if player == self.forfeited_by else scoring.forfeit_spread
+            absent = player == self.forfeited_by
+            return -scoring.forfeit_spread if absent else scoring.forfeit_spread
         sign = 1 if player == self.first else -1
         return sum(scoring.capped(sign * (g.first - g.second)) for g in self.games)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 from bot.tournament import Result, Round
 
@@ -33,7 +33,7 @@ def pairs_met(results: list[Result]) -> set[frozenset[str]]:
 def can_pair_without_repeat(players: list[str], met: set[frozenset[str]]) -> bool:
     """Whether ``players`` (an even number) split into pairs none of which has met."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def search(left: frozenset[str]) -> bool:
         if not left:
             return True
