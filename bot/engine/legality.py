@@ -2,14 +2,31 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from . import muggins, nextdeal
 from .actions import Action, Cut, Discard, Play
 from .phase import MIN_CUT, IllegalAction, Phase
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .cards import Card
+
+
+class RuledGame(muggins.MugginsGame, Protocol):
+    """What the legality check reads of a game (a :class:`~bot.engine.Game`)."""
+
+    count: int
+    pack: list[Card]
+    cut_pack: list[Card]
+    cut_cards: dict[int, Card]
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def to_act(self) -> list[int]: ...
+
+    def hand(self, seat: int) -> list[Card]: ...
 
 _WHAT_NOW = {
     Phase.CUT_FOR_DEAL: "cut for the deal",
@@ -30,7 +47,7 @@ def cut_depths(pack_size: int) -> range:
     return range(MIN_CUT, pack_size - MIN_CUT + 1)
 
 
-def check_action(game: Game, seat: int, action: Action) -> None:
+def check_action(game: RuledGame, seat: int, action: Action) -> None:
     """Raise :class:`IllegalAction` (with a message for the player) unless the action is legal."""
     if game.is_over:
         raise IllegalAction("The game is over.")

@@ -33,7 +33,7 @@ a side to the target ends the game at once, in counting order.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from . import nextdeal
 from .actions import Action, Claim, LetGo, Muggins
@@ -43,7 +43,7 @@ from .scoring import Breakdown, score_show
 
 if TYPE_CHECKING:
     from .cards import Card
-    from .game import Game
+    from .variant import Variant
 
 MAX_CLAIM = 29
 CLAIMS = tuple(range(MAX_CLAIM + 1))
@@ -74,6 +74,27 @@ class Window:
         return cls(data["seat"], data["crib"], data["missed"], passed, data.get("claimed"))
 
 
+class MugginsGame(nextdeal.HoldingGame, Protocol):
+    """What the claimed show reads and sets of a game (a :class:`~bot.engine.Game`)."""
+
+    show_step: int
+    muggins_window: Window | None
+
+    @property
+    def variant(self) -> Variant: ...
+
+    @property
+    def crib(self) -> list[Card]: ...
+
+    def kept(self, seat: int) -> list[Card]: ...
+
+    def side_of(self, seat: int) -> int: ...
+
+    def _starter_cut(self) -> Card: ...
+
+    def _award(self, seat: int, points: int, reason: ScoreReason, events: list[Event]) -> bool: ...
+
+
 def pegged_for(claim: int, true_count: int) -> int:
     """What a claim pegs: the claim if not above the count, else the count less the excess.
 
@@ -85,7 +106,7 @@ def pegged_for(claim: int, true_count: int) -> int:
     return max(0, 2 * true_count - claim)
 
 
-def counter(game: Game) -> tuple[int, bool] | None:
+def counter(game: MugginsGame) -> tuple[int, bool] | None:
     """Who counts next and whether it is the crib; None once every count is claimed."""
     n = game.players
     dealer = game._seat_dealing()
@@ -96,20 +117,20 @@ def counter(game: Game) -> tuple[int, bool] | None:
     return None
 
 
-def counted_cards(game: Game, seat: int, crib: bool) -> list[Card]:
+def counted_cards(game: MugginsGame, seat: int, crib: bool) -> list[Card]:
     return game.crib if crib else game.kept(seat)
 
 
-def breakdown_of(game: Game, seat: int, crib: bool) -> Breakdown:
+def breakdown_of(game: MugginsGame, seat: int, crib: bool) -> Breakdown:
     return score_show(counted_cards(game, seat, crib), game._starter_cut(), crib=crib)
 
 
-def opponents(game: Game, seat: int) -> list[int]:
+def opponents(game: MugginsGame, seat: int) -> list[int]:
     side = game.side_of(seat)
     return [s for s in range(game.players) if game.side_of(s) != side]
 
 
-def window_waiting(game: Game) -> list[int]:
+def window_waiting(game: MugginsGame) -> list[int]:
     """The seats that may still call muggins on the open window (empty when none is open)."""
     w = game.muggins_window
     if w is None:
@@ -117,7 +138,7 @@ def window_waiting(game: Game) -> list[int]:
     return [s for s in opponents(game, w.seat) if s not in w.passed]
 
 
-def _may_claim(game: Game) -> int | None:
+def _may_claim(game: MugginsGame) -> int | None:
     nxt = counter(game)
     if nxt is None:
         return None
@@ -127,7 +148,7 @@ def _may_claim(game: Game) -> int | None:
     return nxt[0]
 
 
-def to_act(game: Game) -> list[int]:
+def to_act(game: MugginsGame) -> list[int]:
     seats = set(window_waiting(game))
     claimer = _may_claim(game)
     if claimer is not None:
@@ -135,7 +156,7 @@ def to_act(game: Game) -> list[int]:
     return sorted(seats)
 
 
-def legal_actions(game: Game, seat: int) -> list[Action]:
+def legal_actions(game: MugginsGame, seat: int) -> list[Action]:
     actions: list[Action] = []
     if _may_claim(game) == seat:
         actions.extend(Claim(p) for p in CLAIMS)
@@ -144,7 +165,7 @@ def legal_actions(game: Game, seat: int) -> list[Action]:
     return actions
 
 
-def check(game: Game, seat: int, action: Action) -> None:
+def check(game: MugginsGame, seat: int, action: Action) -> None:
     """Raise :class:`IllegalAction` unless ``action`` is legal for ``seat`` in the show."""
     w = game.muggins_window
     if isinstance(action, Claim):
@@ -167,21 +188,21 @@ def check(game: Game, seat: int, action: Action) -> None:
     raise IllegalAction("Now is the time to count your hand.")
 
 
-def start_show(game: Game) -> list[Event]:
+def start_show(game: MugginsGame) -> list[Event]:
     """Enter the claimed show after the last card of the play."""
     game.show_step = 0
     game.muggins_window = None
     return []
 
 
-def _open_window(game: Game) -> Window:
+def _open_window(game: MugginsGame) -> Window:
     """The window open now (a checked :class:`Muggins` or :class:`LetGo` has one)."""
     if game.muggins_window is None:
         raise RuntimeError("No count is open to muggins")
     return game.muggins_window
 
 
-def apply(game: Game, seat: int, action: Claim | Muggins | LetGo) -> list[Event]:
+def apply(game: MugginsGame, seat: int, action: Claim | Muggins | LetGo) -> list[Event]:
     """Apply a checked show action and what it triggers."""
     if isinstance(action, Claim):
         return _claim(game, seat, action.points)
@@ -199,7 +220,7 @@ def apply(game: Game, seat: int, action: Claim | Muggins | LetGo) -> list[Event]
     return _settle(game) + _after_window(game)
 
 
-def _claim(game: Game, seat: int, points: int) -> list[Event]:
+def _claim(game: MugginsGame, seat: int, points: int) -> list[Event]:
     events: list[Event] = _settle(game) if game.muggins_window else []
     nxt = counter(game)
     if nxt is None:
@@ -218,26 +239,26 @@ def _claim(game: Game, seat: int, points: int) -> list[Event]:
     return events
 
 
-def _settle(game: Game) -> list[Event]:
+def _settle(game: MugginsGame) -> list[Event]:
     w = _open_window(game)
     game.muggins_window = None
     breakdown = breakdown_of(game, w.seat, w.crib)
     return [CountSettled(w.seat, w.crib, breakdown, w.missed, w.claimed)]
 
 
-def _after_window(game: Game) -> list[Event]:
+def _after_window(game: MugginsGame) -> list[Event]:
     if counter(game) is not None:
         return []
     game.show_step = 0
     return nextdeal.after_show(game)  # the next deal, or the hold before it
 
 
-def state(game: Game) -> dict[str, Any]:
+def state(game: MugginsGame) -> dict[str, Any]:
     w = game.muggins_window
     return {"show_step": game.show_step, "muggins_window": w.to_dict() if w else None}
 
 
-def restore(game: Game, data: dict[str, Any]) -> None:
+def restore(game: MugginsGame, data: dict[str, Any]) -> None:
     game.show_step = data.get("show_step", 0)
     w = data.get("muggins_window")
     game.muggins_window = Window.from_dict(w) if w else None

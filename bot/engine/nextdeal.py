@@ -17,14 +17,28 @@ existed) restores a game that deals at once, as it always did.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .actions import Action, NextDeal
 from .events import Event, ReadyForDeal
 from .phase import IllegalAction, Phase
 
-if TYPE_CHECKING:
-    from .game import Game
+
+class HoldingGame(Protocol):
+    """What the hold between deals reads and sets of a game (a :class:`~bot.engine.Game`)."""
+
+    phase: Phase
+    dealer: int | None
+    turn: int | None
+    hold_between_deals: bool
+    ready_for_deal: frozenset[int]
+
+    @property
+    def players(self) -> int: ...
+
+    def _seat_dealing(self) -> int: ...
+
+    def _deal(self) -> list[Event]: ...
 
 ALREADY_READY = "You're already ready for the next deal."
 STARTED = "The next deal has already started."
@@ -32,7 +46,7 @@ NOW = "Now is the time to get ready for the next deal."
 _DEALT_PHASES = (Phase.DISCARD, Phase.CUT_FOR_STARTER, Phase.PLAY)
 
 
-def after_show(game: Game) -> list[Event]:
+def after_show(game: HoldingGame) -> list[Event]:
     """The show is over and the game goes on: hold in NEXT_DEAL, or deal the next hand now."""
     game.ready_for_deal = frozenset()
     if game.hold_between_deals:
@@ -42,18 +56,18 @@ def after_show(game: Game) -> list[Event]:
     return deal_next(game)
 
 
-def deal_next(game: Game) -> list[Event]:
+def deal_next(game: HoldingGame) -> list[Event]:
     """The deal passes to the left, and the next hand is dealt."""
     game.ready_for_deal = frozenset()
     game.dealer = (game._seat_dealing() + 1) % game.players
     return game._deal()
 
 
-def to_act(game: Game) -> list[int]:
+def to_act(game: HoldingGame) -> list[int]:
     return [s for s in range(game.players) if s not in game.ready_for_deal]
 
 
-def check(game: Game, seat: int, action: Action) -> None:
+def check(game: HoldingGame, seat: int, action: Action) -> None:
     """Raise :class:`IllegalAction` unless ``action`` is a seat's legal one in NEXT_DEAL, or
     the reason a :class:`NextDeal` is refused in another phase."""
     if game.phase is Phase.NEXT_DEAL:
@@ -65,7 +79,7 @@ def check(game: Game, seat: int, action: Action) -> None:
         raise IllegalAction(STARTED)
 
 
-def apply(game: Game, seat: int) -> list[Event]:
+def apply(game: HoldingGame, seat: int) -> list[Event]:
     """A checked :class:`NextDeal`: the seat is ready; the last one to be ready deals."""
     game.ready_for_deal = game.ready_for_deal | {seat}
     events: list[Event] = [ReadyForDeal(seat)]
@@ -74,13 +88,13 @@ def apply(game: Game, seat: int) -> list[Event]:
     return events + deal_next(game)
 
 
-def state(game: Game) -> dict[str, Any]:
+def state(game: HoldingGame) -> dict[str, Any]:
     """The snapshot keys of the hold (only for a game that has it: older ones are unchanged)."""
     if not game.hold_between_deals:
         return {}
     return {"hold_between_deals": True, "ready_for_deal": sorted(game.ready_for_deal)}
 
 
-def restore(game: Game, data: dict[str, Any]) -> None:
+def restore(game: HoldingGame, data: dict[str, Any]) -> None:
     game.hold_between_deals = bool(data.get("hold_between_deals", False))
     game.ready_for_deal = frozenset(int(s) for s in data.get("ready_for_deal", ()))

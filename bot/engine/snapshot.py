@@ -5,14 +5,36 @@ The seed is in it (it never leaves the server); every card is its short code (``
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from . import muggins, nextdeal
 from .cards import Card, card_from_code
 from .phase import Phase
 
-if TYPE_CHECKING:
-    from .game import Game
+
+class StoredGame(muggins.MugginsGame, Protocol):
+    """What a snapshot reads of a game and restores into one (a :class:`~bot.engine.Game`)."""
+
+    seed: int
+    first_dealer: int | None
+    deal_number: int
+    scores: list[int]
+    winner: int | None
+    cut_round: int
+    cut_pack: list[Card]
+    cutting: list[int]
+    cut_cards: dict[int, Card]
+    pack: list[Card]
+    _hands: list[list[Card]]
+    _kept: list[list[Card]]
+    _crib: list[Card]
+    discarded: set[int]
+    _laid_away: list[list[Card]]
+    starter: Card | None
+    count: int
+    _pile: list[Card]
+    played: list[tuple[int, Card]]
+    gone: set[int]
 
 STATE_VERSION = 1
 
@@ -25,7 +47,7 @@ def _cards(codes: list[str]) -> list[Card]:
     return [card_from_code(c) for c in codes]
 
 
-def game_state(game: Game) -> dict[str, Any]:
+def game_state(game: StoredGame) -> dict[str, Any]:
     """Everything a game is, as plain JSON data."""
     state = {
         "version": STATE_VERSION,
@@ -66,7 +88,7 @@ def check_version(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def restore(game: Game, data: dict[str, Any]) -> None:
+def restore(game: StoredGame, data: dict[str, Any]) -> None:
     """Fill a fresh game (of the right variant and seed) from :func:`game_state` data."""
     check_version(data)
     game.phase = Phase(data["phase"])
