@@ -16,7 +16,7 @@ bot.tournament.results.TournamentError: ann is entered twice
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .results import Result, Scoring, TournamentError
@@ -114,7 +114,7 @@ class Tournament:
                 f"{self.games_to_win} game{'s' if self.games_to_win > 1 else ''}"
             )
 
-    def check_all(self, results: tuple[Result, ...] | list[Result]) -> None:
+    def check_all(self, results: Iterable[Result]) -> None:
         """Check each result, and that nobody appears twice in one round."""
         seen: set[tuple[int, str]] = set()
         for r in results:

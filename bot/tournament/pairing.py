@@ -13,10 +13,12 @@ within their score group (the unpaired players with as many wins) by the fold: t
 the group meets the bottom half, the group's first against its middle player. A player left over
 in a group floats down to the next. Nobody meets the same opponent twice: when a choice leaves
 the rest unpairable without a repeat, the search goes back and takes the next candidate (a
-depth-first search over the unpaired players, remembering the sets that failed), so a repeat
-happens only when no pairing of the whole round avoids one; then repeats go to the pairs that
-met least. With an odd field the bye goes to the lowest-ranked player without one (if that
-would force a repeat, the next lowest), or, when everyone has had one, the lowest-ranked.
+depth-first search over the unpaired players, remembering the sets that failed). It looks first
+for a round with the least float (the gap in wins across a pairing, summed) that the score
+groups allow, so a group is re-paired before anyone floats out of it; a repeat happens only
+when no pairing of the whole round avoids one, and then repeats go to the pairs that met least.
+With an odd field the bye goes to the lowest-ranked player without one (if that would force a
+repeat, the next lowest), or, when everyone has had one, the lowest-ranked.
 
 **Round robin**, by the circle method: the first player stays put while the others rotate one
 place a round, so in n - 1 rounds (n with an odd field, where the empty seat is a bye) every
