@@ -2,7 +2,8 @@
 
 Run from the repository root: .venv/bin/python benchmarks/tournament.py [--players N] [--repeat R]
 
-Prints ``name: value unit`` lines (the best of R runs). Goals: a round of a 256-player Swiss
+Prints ``name: value unit`` lines: pairing, the fastest and slowest of R random events;
+standings, the best of R runs. Goals: a round of a 256-player Swiss
 after 5 rounds of random results paired within 1 s; the standings of a finished 256-player,
 8-round Swiss within 100 ms.
 """
@@ -47,14 +48,15 @@ def _event(players: int, rounds: int, played: int, seed: int) -> tuple[Tournamen
     return t, results
 
 
-def pairing_ms(players: int, repeat: int) -> float:
-    best = float("inf")
+def pairing_ms(players: int, played: int, repeat: int) -> tuple[float, float]:
+    """The fastest and slowest pairing of the next round over ``repeat`` random events."""
+    times = []
     for seed in range(repeat):
-        t, results = _event(players, rounds=8, played=5, seed=seed)
+        t, results = _event(players, rounds=8, played=played, seed=seed)
         start = time.perf_counter()
         next_round(t, results)
-        best = min(best, time.perf_counter() - start)
-    return best * 1000
+        times.append(time.perf_counter() - start)
+    return min(times) * 1000, max(times) * 1000
 
 
 def standings_ms(players: int, repeat: int) -> float:
@@ -73,7 +75,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     n = args.players
-    print(f"swiss_round_{n}_after_5: {pairing_ms(n, args.repeat):.1f} ms")
+    for played in (5, 7):
+        best, worst = pairing_ms(n, played, args.repeat)
+        print(f"swiss_round_{n}_after_{played}_best: {best:.1f} ms")
+        print(f"swiss_round_{n}_after_{played}_worst: {worst:.1f} ms")
     print(f"standings_{n}_after_8: {standings_ms(n, args.repeat):.2f} ms")
 
 
