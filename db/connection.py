@@ -1,11 +1,17 @@
-"""The one connection to SQLite, its lock, its transactions and the group-commit writer.
+"""The one connection to the database, its lock, its transactions and the group-commit writer.
 
-Given a ``postgresql://`` URL instead of a file, :meth:`Database.open` connects to PostgreSQL
-through :mod:`db.pg` (which speaks SQLite's dialect to the repositories) and migrates with
-:mod:`db.pg_schema`; the lock, transactions and group commit below work alike on it.
+The connection is SQLAlchemy's (an :class:`~sqlalchemy.ext.asyncio.AsyncConnection` of an async
+engine: ``sqlite+aiosqlite`` for a file, ``postgresql+asyncpg`` given a ``postgresql://`` URL),
+held for the life of the process and wrapped in :class:`Connection`, which runs the
+repositories' statements: SQLAlchemy Core constructs built against :mod:`db.schema`'s tables
+(compiled once per dialect and cached by SQLAlchemy), or, for the statements not yet written as
+Core, SQLite's text (translated for PostgreSQL by :mod:`db.pg`). The connection is in
+SQLAlchemy's ``AUTOCOMMIT`` mode: :class:`Database` writes ``BEGIN IMMEDIATE`` and ``COMMIT``
+itself, so that SQLite's write lock is taken when the transaction begins, not at its first
+write, and a transaction is exactly the block that asked for it.
 
-:class:`Database` owns the aiosqlite connection of the process. The repositories of
-:class:`db.store.Store` each receive it in their constructor and use only its public methods:
+:class:`Database` owns that connection. The repositories of :class:`db.store.Store` each receive
+it in their constructor and use only its public methods:
 
 * :meth:`Database.write` (or :meth:`Database.transaction`): ``BEGIN IMMEDIATE … COMMIT`` under
   one :class:`asyncio.Lock`, rolled back on any exception; a transaction awaits nothing but
@@ -48,6 +54,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import decimal
 import logging
 import os
 import sqlite3
@@ -55,9 +62,15 @@ import time
 import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar
 
 import aiosqlite
+import asyncpg
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import CursorResult
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
+from sqlalchemy.sql.base import Executable
 
 from . import diagnosis, migrations, pg, pg_schema
 from .errors import CannotOpenDatabase, Conflict, DatabaseBusy, DatabaseNotWritable, StoreError
@@ -66,14 +79,15 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-#: The connection the repositories write SQLite's dialect on: SQLite's own, or PostgreSQL's
-#: through :class:`db.pg.PgConnection`, which translates.
-Connection = aiosqlite.Connection | pg.PgConnection
+Dialect = Literal["sqlite", "postgresql"]
+#: A statement: a Core construct (select, insert, update, delete, a ``text``) or, until every
+#: repository builds its own, SQLite's text with ``?`` / ``:name`` parameters.
+Statement = Executable | str
+Params = Sequence[Any] | Mapping[str, Any]
 #: Writes a batch of queued items inside the transaction the writer opened.
-BatchWrite = Callable[[Connection, Sequence[T]], Awaitable[None]]
+BatchWrite = Callable[["Connection", Sequence[T]], Awaitable[None]]
 #: Told of each group commit: its seconds (``BEGIN`` to ``COMMIT``) and its number of items.
 CommitObserver = Callable[[float, int], None]
-Params = Sequence[Any] | Mapping[str, Any]
 #: A write the schema refused, as a repository sees it inside a transaction: SQLite's
 #: ``IntegrityError`` (translated when it leaves the transaction) or, on PostgreSQL, already
 #: :class:`~db.errors.Conflict`.
@@ -81,6 +95,283 @@ REFUSED = (sqlite3.IntegrityError, Conflict)
 #: ``FULL``: a commit survives a power cut (the default); ``NORMAL``: only a process crash.
 Synchronous = Literal["FULL", "NORMAL"]
 SYNCHRONOUS_MODES: tuple[Synchronous, ...] = ("FULL", "NORMAL")
+
+
+class Cursor:
+    """What a statement left: its rows (tuples, as SQLite gives them), the rows it touched, the
+    rowid an SQLite insert made."""
+
+    __slots__ = ("_rows", "lastrowid", "rowcount")
+
+    def __init__(self, rows: list[tuple[Any, ...]], rowcount: int, lastrowid: int | None) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    async def fetchone(self) -> tuple[Any, ...] | None:
+        return self._rows.pop(0) if self._rows else None
+
+    async def fetchall(self) -> list[tuple[Any, ...]]:
+        rows, self._rows = self._rows, []
+        return rows
+
+    def all(self) -> list[tuple[Any, ...]]:
+        rows, self._rows = self._rows, []
+        return rows
+
+    def first(self) -> tuple[Any, ...] | None:
+        return self._rows[0] if self._rows else None
+
+    def scalar(self) -> Any:
+        return self._rows[0][0] if self._rows else None
+
+
+class Connection:
+    """The process's SQLAlchemy connection, as the repositories use it: :meth:`execute` a Core
+    statement (or SQLite's text), :meth:`executemany`, and on PostgreSQL the advisory locks and
+    notifications of the schema, which need asyncpg's own connection (``driver``).
+
+    Errors: a driver's exception leaves as the driver's own on SQLite (``sqlite3.Error``, told
+    apart by :mod:`db.diagnosis` where the transaction ends, with the file's name) and as the
+    store's on PostgreSQL (:func:`db.pg.store_error`), never as SQLAlchemy's wrapper.
+    """
+
+    def __init__(
+        self,
+        conn: AsyncConnection,
+        driver: Any,
+        dialect: Dialect,
+        schema: str = "",
+    ) -> None:
+        self.sa = conn
+        #: The driver's own connection: aiosqlite's, or asyncpg's.
+        self.driver = driver
+        self.dialect: Dialect = dialect
+        self.schema = schema
+        self._pg = dialect == "postgresql"
+        #: A statement whose caller was cancelled, still running to its end (see :meth:`_run`).
+        self._unfinished: asyncio.Future[Any] | None = None
+
+    async def execute(self, statement: Statement, parameters: Params | None = None) -> Cursor:
+        """Run one statement; its rows (all fetched), ``rowcount`` and ``lastrowid``."""
+        try:
+            if isinstance(statement, str):
+                return await self._execute_text(statement, parameters or ())
+            result = await self._run(self.sa.execute(statement, parameters))
+        except sa_exc.DBAPIError as err:
+            raise self._driver_error(err) from err.orig
+        return self._cursor(result)
+
+    async def executemany(self, statement: Statement, parameters: Sequence[Params]) -> Cursor:
+        """Run one statement once per set of parameters; ``rowcount`` is the sum of the rows
+        touched. SQLite: the driver's ``executemany`` (one call); PostgreSQL: one statement per
+        set, as asyncpg's batch cannot count the rows each touched."""
+        if not parameters:
+            return Cursor([], 0, None)
+        if self._pg:
+            total = 0
+            for params in parameters:
+                total += max(0, (await self.execute(statement, params)).rowcount)
+            return Cursor([], total, None)
+        try:
+            if isinstance(statement, str):
+                rows = [p if isinstance(p, Mapping) else tuple(p) for p in parameters]
+                run = self.sa.exec_driver_sql(statement, rows)  # type: ignore[arg-type]
+            else:
+                run = self.sa.execute(statement, list(parameters))  # type: ignore[arg-type]
+            result = await self._run(run)
+        except sa_exc.DBAPIError as err:
+            raise self._driver_error(err) from err.orig
+        return Cursor([], result.rowcount, None)
+
+    async def execute_fetchall(
+        self, statement: Statement, parameters: Params | None = None
+    ) -> list[tuple[Any, ...]]:
+        return (await self.execute(statement, parameters)).all()
+
+    async def driver_sql(self, sql: str) -> None:
+        """One statement of the driver's dialect without parameters (``BEGIN IMMEDIATE``,
+        ``COMMIT``, ``PRAGMA ...``)."""
+        try:
+            await self._run(self.sa.exec_driver_sql(sql))
+        except sa_exc.DBAPIError as err:
+            raise self._driver_error(err) from err.orig
+
+    async def _execute_text(self, sql: str, parameters: Params) -> Cursor:
+        if not self._pg:
+            if not isinstance(parameters, Mapping):
+                parameters = tuple(parameters)
+            result = await self._run(self.sa.exec_driver_sql(sql, parameters))
+            return self._cursor(result)
+        text, names = pg.compile_sql(sql)
+        if isinstance(parameters, Mapping):
+            parameters = [parameters[name] for name in names]
+        result = await self._run(self.sa.exec_driver_sql(text, tuple(parameters)))
+        cursor = self._cursor(result)
+        if pg.inserts_with_id(text) and cursor._rows:
+            cursor.lastrowid = cursor._rows[-1][0]
+            cursor.rowcount = len(cursor._rows)
+        return cursor
+
+    async def _run(self, statement: Awaitable[CursorResult[Any]]) -> CursorResult[Any]:
+        """Await one statement; when the caller is cancelled meanwhile, the statement still runs
+        to its end on the connection (the next one waits for it). SQLAlchemy takes a
+        cancellation inside a statement for a lost connection and drops it, and with it
+        SQLite's pragmas, PostgreSQL's session locks and its ``LISTEN``: the caller's
+        transaction is rolled back instead (:func:`_atomic`)."""
+        if self._unfinished is not None:
+            unfinished, self._unfinished = self._unfinished, None
+            with contextlib.suppress(Exception):
+                await unfinished
+        task = asyncio.ensure_future(statement)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not task.done():
+                self._unfinished = task
+            raise
+
+    def _cursor(self, result: CursorResult[Any]) -> Cursor:
+        rows: list[tuple[Any, ...]] = []
+        if result.returns_rows:
+            if self._pg:
+                rows = [tuple(_value(v) for v in row) for row in result.all()]
+            else:
+                rows = [tuple(row) for row in result.all()]
+        lastrowid = None if self._pg else result.lastrowid
+        return Cursor(rows, result.rowcount, lastrowid)
+
+    def _driver_error(self, err: sa_exc.DBAPIError) -> BaseException:
+        """The driver's exception beneath SQLAlchemy's: SQLite's as it is, PostgreSQL's as the
+        store's."""
+        original: BaseException | None = err.orig
+        if not self._pg:
+            return original if isinstance(original, sqlite3.Error) else StoreError(str(err))
+        while original is not None and not isinstance(original, pg.DRIVER_ERRORS):
+            original = original.__cause__
+        return pg.store_error(original if original is not None else err)
+
+    # ------------------------------------------------------------------ PostgreSQL's own
+
+    async def transaction_lock(self, name: str) -> None:
+        """Wait for the advisory lock ``name`` (of this schema) until the transaction ends:
+        processes sharing the database do this part one at a time (e.g. rating games)."""
+        await self.execute(
+            pg.xact_lock_statement(), {"space": pg.LOCK_SPACE, "key": self._key(name)}
+        )
+
+    async def try_lock(self, name: str) -> bool:
+        """Take the advisory lock ``name`` (of this schema) for as long as the connection
+        lives, if no other connection holds it; whether this one holds it now."""
+        held = await self.execute(
+            pg.try_lock_statement(), {"space": pg.LOCK_SPACE, "key": self._key(name)}
+        )
+        return bool(held.scalar())
+
+    async def unlock(self, name: str) -> None:
+        await self.execute(pg.unlock_statement(), {"space": pg.LOCK_SPACE, "key": self._key(name)})
+
+    def _key(self, name: str) -> str:
+        return f"{self.schema}/{name}"
+
+    def channel(self, name: str) -> str:
+        """The notification channel ``name`` of this schema (schemas sharing a database do not
+        hear each other; PostgreSQL's names stop at 63 bytes)."""
+        return f"{self.schema}/{name}"[:63]
+
+    async def listen(self, name: str, heard: Callable[[str], None]) -> None:
+        """Call ``heard(payload)`` for each :meth:`notify` of ``name`` that another connection
+        commits (PostgreSQL's ``LISTEN`` on asyncpg's own connection, which reads the notices
+        as they come, between statements too)."""
+        raw: asyncpg.Connection = self.driver
+        own = raw.get_server_pid()
+
+        def deliver(conn: object, pid: int, channel: str, payload: object) -> None:
+            if pid != own:  # this connection's own notices: it knows already
+                heard(str(payload))
+
+        try:
+            await raw.add_listener(self.channel(name), deliver)
+        except pg.DRIVER_ERRORS as err:
+            raise pg.store_error(err) from err
+
+    async def notify(self, name: str, payload: str) -> None:
+        """Tell the connections listening to ``name`` ``payload``, when (and only if) the
+        current transaction commits (``pg_notify``)."""
+        await self.execute(
+            pg.notify_statement(), {"channel": self.channel(name), "payload": payload}
+        )
+
+    async def close(self) -> None:
+        if self._unfinished is not None:
+            with contextlib.suppress(Exception):
+                await self._unfinished
+        with contextlib.suppress(sa_exc.DBAPIError, OSError):
+            await self.sa.close()
+        await self.sa.engine.dispose()
+
+
+def _value(value: Any) -> Any:
+    """PostgreSQL's ``NUMERIC`` (its ``SUM`` of integers) as SQLite gives it: ``int`` or
+    ``float``."""
+    if isinstance(value, decimal.Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
+async def _connect(engine: AsyncEngine, dialect: Dialect, schema: str = "") -> Connection:
+    """The engine's one connection, in ``AUTOCOMMIT`` mode (the store begins and commits)."""
+    conn = await engine.connect()
+    try:
+        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+        raw = await conn.get_raw_connection()
+    except BaseException:
+        await conn.close()
+        await engine.dispose()
+        raise
+    return Connection(conn, raw.driver_connection, dialect, schema)
+
+
+async def connect_sqlite(target: str, *, uri: bool) -> Connection:
+    """``sqlite+aiosqlite`` on ``target`` (a path, or a ``file:`` URI), the driver in
+    autocommit (``isolation_level=None``): the store writes ``BEGIN IMMEDIATE`` itself."""
+
+    async def creator() -> aiosqlite.Connection:
+        return await aiosqlite.connect(target, isolation_level=None, uri=uri)
+
+    engine = create_async_engine("sqlite+aiosqlite://", async_creator=creator, poolclass=NullPool)
+    try:
+        return await _connect(engine, "sqlite")
+    except sa_exc.DBAPIError as err:
+        if isinstance(err.orig, sqlite3.Error):
+            raise err.orig from None
+        raise
+
+
+async def connect_postgresql(url: str) -> Connection:
+    """``postgresql+asyncpg`` on the URL's database, the URL's schema first on the
+    ``search_path``."""
+    dsn, schema = pg.split_url(url)
+
+    async def creator() -> asyncpg.Connection:
+        return await asyncpg.connect(dsn, server_settings={"search_path": schema})
+
+    # JSON comes back as its text, as SQLite's json functions give it: the repositories parse
+    # what they read the same way on both.
+    engine = create_async_engine(
+        "postgresql+asyncpg://",
+        async_creator=creator,
+        poolclass=NullPool,
+        json_deserializer=str,
+    )
+    try:
+        return await _connect(engine, "postgresql", schema)
+    except (sa_exc.DBAPIError, *pg.DRIVER_ERRORS) as err:
+        raise CannotOpenDatabase(
+            f"Cannot connect to the PostgreSQL database {pg.redact(dsn)}: "
+            f"{getattr(err, 'orig', None) or err}. Check CRIBBAGE_DATABASE_URL (host, port, "
+            "user, password, database) and that the server is running."
+        ) from err
 
 
 class Database:
@@ -162,13 +453,13 @@ class Database:
             # Tried first on a worker thread: when aiosqlite's own connect fails, its thread
             # may report to an event loop that has closed meanwhile (a traceback at exit).
             await asyncio.to_thread(_try_connect, target, read_only)
-            conn = await aiosqlite.connect(target, isolation_level=None, uri=read_only)
+            conn = await connect_sqlite(target, uri=read_only)
         except sqlite3.Error as err:
             raise diagnosis.explain(err, path, "opening it") from err
         try:
-            await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await conn.driver_sql(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             if read_only:  # from its first read on, the transaction sees one moment
-                await conn.execute("BEGIN")
+                await conn.driver_sql("BEGIN")
             _, version = await migrations.identify(conn, path)  # writes nothing
             if not read_only:
                 version = await _prepare(conn, path, synchronous)
@@ -181,11 +472,11 @@ class Database:
     @classmethod
     async def _open_postgresql(cls, url: str, *, read_only: bool) -> Database:
         """Connect and migrate (:mod:`db.pg_schema`); ``read_only``: a read-only session."""
-        conn = await pg.connect(url)
+        conn = await connect_postgresql(url)
         try:
             if read_only:  # every read sees one moment, as SQLite's read-only opening does
-                await conn.execute("SET default_transaction_read_only = on")
-                await conn.raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                await conn.driver_sql("SET default_transaction_read_only = on")
+                await conn.driver_sql("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 version = await pg_schema.current(conn)
             else:
                 version = await pg_schema.migrate(conn)
@@ -200,21 +491,21 @@ class Database:
         return cls(conn, shown, version, read_only=read_only)
 
     @property
-    def dialect(self) -> Literal["sqlite", "postgresql"]:
-        return "postgresql" if isinstance(self._conn, pg.PgConnection) else "sqlite"
+    def dialect(self) -> Dialect:
+        return self._conn.dialect
 
     async def hold(self, name: str) -> bool:
         """Hold the lock ``name`` while this process's connection lives, if no other process
         holds it (PostgreSQL: a session advisory lock of the schema); whether it is held now.
         SQLite serves one process: always held."""
-        if not isinstance(self._conn, pg.PgConnection):
+        if self._conn.dialect != "postgresql":
             return True
         async with self._lock:
             return await self._conn.try_lock(name)
 
     async def release(self, name: str) -> None:
         """Give back a lock :meth:`hold` took (nothing on SQLite)."""
-        if isinstance(self._conn, pg.PgConnection):
+        if self._conn.dialect == "postgresql":
             async with self._lock:
                 await self._conn.unlock(name)
 
@@ -267,18 +558,19 @@ class Database:
             async with self._lock:
                 yield self._conn
 
-    async def fetchall(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+    async def fetchall(
+        self, statement: Statement, params: Params | None = None
+    ) -> list[tuple[Any, ...]]:
         """Every row of one statement, read under the lock."""
         async with self.read() as conn:
-            rows = await conn.execute_fetchall(sql, params)
-        return cast("list[tuple[Any, ...]]", list(rows))  # no row factory: rows are tuples
+            return await conn.execute_fetchall(statement, params)
 
     async def backup(self, target: Path) -> None:
         """Copy the committed database into the new file ``target`` with SQLite's online backup
         (a consistent snapshot, whatever other connections write meanwhile), synced to the disk
         and in rollback-journal mode: one self-contained file."""
         self._check_open()
-        if isinstance(self._conn, pg.PgConnection):
+        if self._conn.dialect == "postgresql":
             raise StoreError("Back up a PostgreSQL database with pg_dump, not the bot.")
 
         def finish(dest: sqlite3.Connection) -> None:
@@ -289,7 +581,8 @@ class Database:
         try:
             async with self.read():
                 with _translated(target, "copying the database into it"):
-                    await self._conn.backup(dest)
+                    driver: aiosqlite.Connection = self._conn.driver
+                    await driver.backup(dest)
             with _translated(target, "writing the copy"):
                 await asyncio.to_thread(finish, dest)
         except BaseException:
@@ -463,7 +756,7 @@ def _try_connect(target: str, uri: bool) -> None:
     sqlite3.connect(target, uri=uri).close()
 
 
-async def _prepare(conn: aiosqlite.Connection, path: Path, synchronous: Synchronous) -> int:
+async def _prepare(conn: Connection, path: Path, synchronous: Synchronous) -> int:
     """Probe a write, set the connection's rules, migrate; the schema version."""
     doing = "checking that it can be written"
     try:
@@ -475,39 +768,46 @@ async def _prepare(conn: aiosqlite.Connection, path: Path, synchronous: Synchron
         row = await cursor.fetchone()
         if row is None or str(row[0]).lower() != "wal":
             log.warning("database %s: journal mode is %s, not wal", path, row and row[0])
-        await conn.execute(f"PRAGMA synchronous = {synchronous}")
-        await conn.execute("PRAGMA foreign_keys = ON")
+        await conn.driver_sql(f"PRAGMA synchronous = {synchronous}")
+        await conn.driver_sql("PRAGMA foreign_keys = ON")
         doing = "upgrading its schema"
         return await migrations.migrate(conn, path)
     except sqlite3.Error as err:
         raise diagnosis.explain(err, path, doing) from err
 
 
-async def _probe_write(conn: aiosqlite.Connection) -> None:
+async def _probe_write(conn: Connection) -> None:
     """Write inside a transaction and roll it back: fails now, with SQLite's reason, when the
     file, its directory (no room for the -journal / -wal file) or the disk refuses writes, or
     another program holds the write lock. Leaves the file as it was."""
-    await conn.execute("BEGIN IMMEDIATE")
+    await conn.driver_sql("BEGIN IMMEDIATE")
     try:
-        await conn.execute("CREATE TABLE IF NOT EXISTS cribbage_write_probe (written INTEGER)")
-        await conn.execute("INSERT INTO cribbage_write_probe DEFAULT VALUES")
+        await conn.driver_sql("CREATE TABLE IF NOT EXISTS cribbage_write_probe (written INTEGER)")
+        await conn.driver_sql("INSERT INTO cribbage_write_probe DEFAULT VALUES")
     finally:
         with contextlib.suppress(sqlite3.Error):
-            await conn.execute("ROLLBACK")
+            await conn.driver_sql("ROLLBACK")
 
 
 @contextlib.asynccontextmanager
 async def _atomic(conn: Connection) -> AsyncIterator[None]:
-    """``BEGIN IMMEDIATE … COMMIT``, rolled back on any exception (the caller holds the lock)."""
+    """``BEGIN IMMEDIATE … COMMIT`` (PostgreSQL: ``BEGIN``), rolled back on any exception (the
+    caller holds the lock)."""
     try:
-        await conn.execute("BEGIN IMMEDIATE")
+        if conn.dialect == "postgresql":
+            if conn.driver.is_in_transaction():
+                # a transaction a cancelled task left open: roll it back, as SQLite's would be
+                await conn.driver_sql("ROLLBACK")
+            await conn.driver_sql("BEGIN")
+        else:
+            await conn.driver_sql("BEGIN IMMEDIATE")
         yield
-        await conn.execute("COMMIT")
+        await conn.driver_sql("COMMIT")
     except BaseException:
         # Queued after whatever is still running on the connection's thread, so it rolls back
         # even when this task was cancelled mid-statement.
-        with contextlib.suppress(sqlite3.Error, StoreError):
-            await conn.execute("ROLLBACK")
+        with contextlib.suppress(sqlite3.Error, StoreError, sa_exc.SQLAlchemyError):
+            await conn.driver_sql("ROLLBACK")
         raise
 
 

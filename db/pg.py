@@ -38,18 +38,17 @@ migrated under ``pg_advisory_lock`` so that processes starting together migrate 
 
 from __future__ import annotations
 
-import decimal
 import functools
 import re
 import urllib.parse
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
+from sqlalchemy import Integer, Select, Text, bindparam, func, select
 
 from .errors import (
-    CannotOpenDatabase,
     Conflict,
     DatabaseBusy,
     DatabaseFull,
@@ -66,7 +65,6 @@ LOCK_SPACE = 0x43524942
 SCHEMES = ("postgresql://", "postgres://")
 
 _INSERT_WITH_ID = re.compile(rf"^\s*INSERT\s+INTO\s+({'|'.join(IDENTITY_TABLES)})\b", re.I)
-_RETURNS_ROWS = re.compile(r"^\s*(SELECT|WITH|VALUES)\b|\bRETURNING\b", re.I)
 _JSON_EACH = re.compile(r"SELECT\s+value\s+FROM\s+json_each\(\?\)", re.I)
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 #: Statements PostgreSQL cannot read even translated, by their SQLite text (:func:`override`).
@@ -162,22 +160,6 @@ def _name(name: str, names: list[str]) -> str:
     return f"${names.index(name) + 1}"
 
 
-def _value(value: Any) -> Any:
-    if isinstance(value, decimal.Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
-    return value
-
-
-def _row(record: Iterable[Any]) -> tuple[Any, ...]:
-    return tuple(_value(v) for v in record)
-
-
-def _count(status: str) -> int:
-    """The rows an ``INSERT``/``UPDATE``/``DELETE`` touched, from PostgreSQL's status line."""
-    last = status.rsplit(" ", 1)[-1]
-    return int(last) if last.isdigit() else -1
-
-
 #: What asyncpg raises: the server's refusals, the client's (a connection closed, an operation
 #: in progress), and the socket's.
 DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
@@ -221,107 +203,37 @@ def store_error(err: BaseException) -> StoreError:
     return StoreError(f"The database refused ({message}).")
 
 
-class PgCursor:
-    """What a statement left: its rows, the rows it touched, the ``id`` an insert made."""
-
-    def __init__(self, rows: list[tuple[Any, ...]], rowcount: int, lastrowid: int | None) -> None:
-        self._rows = rows
-        self.rowcount = rowcount
-        self.lastrowid = lastrowid
-
-    async def fetchone(self) -> tuple[Any, ...] | None:
-        return self._rows.pop(0) if self._rows else None
-
-    async def fetchall(self) -> list[tuple[Any, ...]]:
-        rows, self._rows = self._rows, []
-        return rows
+def inserts_with_id(sql: str) -> bool:
+    """Whether the (translated) statement inserts into a table whose ``id`` PostgreSQL numbers,
+    returning it."""
+    return bool(_INSERT_WITH_ID.match(sql))
 
 
-class PgConnection:
-    """One asyncpg connection speaking to the repositories in SQLite's dialect."""
+_SPACE = bindparam("space", type_=Integer)
+_KEY = func.hashtext(bindparam("key", type_=Text))
+_XACT_LOCK = select(func.pg_advisory_xact_lock(_SPACE, _KEY))
+_TRY_LOCK = select(func.pg_try_advisory_lock(_SPACE, _KEY))
+_UNLOCK = select(func.pg_advisory_unlock(_SPACE, _KEY))
+_NOTIFY = select(func.pg_notify(bindparam("channel", type_=Text), bindparam("payload", type_=Text)))
 
-    def __init__(self, conn: asyncpg.Connection, schema: str) -> None:
-        self.raw = conn
-        self.schema = schema
 
-    async def execute(
-        self, sql: str, parameters: Sequence[Any] | Mapping[str, Any] = ()
-    ) -> PgCursor:
-        text, names = compile_sql(sql)
-        if isinstance(parameters, Mapping):
-            parameters = [parameters[name] for name in names]
-        try:
-            if text == "BEGIN" and self.raw.is_in_transaction():
-                # a transaction a cancelled task left open: roll it back, as SQLite's would be
-                await self.raw.execute("ROLLBACK")
-            if _RETURNS_ROWS.search(text):
-                rows = [_row(r) for r in await self.raw.fetch(text, *parameters)]
-                lastrowid = rows[-1][0] if rows and _INSERT_WITH_ID.match(text) else None
-                returning = "RETURNING" in text.upper()
-                return PgCursor(rows, len(rows) if returning else -1, lastrowid)
-            status = await self.raw.execute(text, *parameters)
-        except DRIVER_ERRORS as err:
-            raise store_error(err) from err
-        return PgCursor([], _count(status), None)
+def xact_lock_statement() -> Select[Any]:
+    """``pg_advisory_xact_lock(:space, hashtext(:key))``: held until the transaction ends."""
+    return _XACT_LOCK
 
-    async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]]) -> PgCursor:
-        total = 0
-        for params in parameters:
-            total += max(0, (await self.execute(sql, params)).rowcount)
-        return PgCursor([], total, None)
 
-    async def execute_fetchall(
-        self, sql: str, parameters: Sequence[Any] | Mapping[str, Any] = ()
-    ) -> list[tuple[Any, ...]]:
-        return await (await self.execute(sql, parameters)).fetchall()
+def try_lock_statement() -> Select[Any]:
+    """``pg_try_advisory_lock(:space, hashtext(:key))``: held while the connection lives."""
+    return _TRY_LOCK
 
-    async def transaction_lock(self, name: str) -> None:
-        """Wait for the advisory lock ``name`` (of this schema) until the transaction ends:
-        processes sharing the database do this part one at a time (e.g. rating games)."""
-        await self.raw.execute(
-            "SELECT pg_advisory_xact_lock($1, hashtext($2))", LOCK_SPACE, f"{self.schema}/{name}"
-        )
 
-    async def try_lock(self, name: str) -> bool:
-        """Take the advisory lock ``name`` (of this schema) for as long as the connection
-        lives, if no other connection holds it; whether this one holds it now."""
-        held = await self.raw.fetchval(
-            "SELECT pg_try_advisory_lock($1, hashtext($2))", LOCK_SPACE, f"{self.schema}/{name}"
-        )
-        return bool(held)
+def unlock_statement() -> Select[Any]:
+    return _UNLOCK
 
-    def channel(self, name: str) -> str:
-        """The notification channel ``name`` of this schema (schemas sharing a database do not
-        hear each other; PostgreSQL's names stop at 63 bytes)."""
-        return f"{self.schema}/{name}"[:63]
 
-    async def listen(self, name: str, heard: Callable[[str], None]) -> None:
-        """Call ``heard(payload)`` for each :meth:`notify` of ``name`` that another connection
-        commits (PostgreSQL's ``LISTEN``; asyncpg reads the notices as they come, between
-        statements too)."""
-        own = self.raw.get_server_pid()
-
-        def deliver(conn: object, pid: int, channel: str, payload: object) -> None:
-            if pid != own:  # this connection's own notices: it knows already
-                heard(str(payload))
-
-        try:
-            await self.raw.add_listener(self.channel(name), deliver)
-        except DRIVER_ERRORS as err:
-            raise store_error(err) from err
-
-    async def notify(self, name: str, payload: str) -> None:
-        """Tell the connections listening to ``name`` ``payload``, when (and only if) the
-        current transaction commits (``pg_notify``)."""
-        await self.execute("SELECT pg_notify(?, ?)", (self.channel(name), payload))
-
-    async def unlock(self, name: str) -> None:
-        await self.raw.execute(
-            "SELECT pg_advisory_unlock($1, hashtext($2))", LOCK_SPACE, f"{self.schema}/{name}"
-        )
-
-    async def close(self) -> None:
-        await self.raw.close()
+def notify_statement() -> Select[Any]:
+    """``pg_notify(:channel, :payload)``: sent when the transaction commits."""
+    return _NOTIFY
 
 
 @asynccontextmanager
@@ -332,17 +244,3 @@ async def advisory_lock(conn: asyncpg.Connection, key: int, schema: str) -> Asyn
         yield
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))", key, schema)
-
-
-async def connect(url: str) -> PgConnection:
-    """Connect to the URL's database with the URL's schema first on the ``search_path``."""
-    dsn, schema = split_url(url)
-    try:
-        conn = await asyncpg.connect(dsn, server_settings={"search_path": schema})
-    except DRIVER_ERRORS as err:
-        raise CannotOpenDatabase(
-            f"Cannot connect to the PostgreSQL database {redact(dsn)}: {err}. Check "
-            "CRIBBAGE_DATABASE_URL (host, port, user, password, database) and that the server "
-            "is running."
-        ) from err
-    return PgConnection(conn, schema)

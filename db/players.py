@@ -35,7 +35,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import pg
 from .connection import Database
 
 
@@ -95,7 +94,7 @@ class Players:
         """Keep the cache right across processes: on PostgreSQL, listen to the other
         processes' updates (each drops that person from the cache); then cache reads."""
         async with self._database.read() as conn:
-            if isinstance(conn, pg.PgConnection):
+            if conn.dialect == "postgresql":
                 await conn.listen(CHANNEL, self._forget)
         self._caching = True
 
@@ -143,7 +142,7 @@ class Players:
             current = _from_row(rows[0]) if rows else PlayerSettings()
             new = dataclasses.replace(current, **changes).validated()
             await conn.execute(_UPSERT, (user_id, int(new.notify), int(new.autoplay), at))
-            if isinstance(conn, pg.PgConnection):
+            if conn.dialect == "postgresql":
                 await conn.notify(CHANNEL, str(user_id))
         self._keep(user_id, new)
         return new

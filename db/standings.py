@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from .connection import Connection
-from .pg import PgConnection
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +129,7 @@ async def rate_pending(conn: Connection, rater: Rater, now: float, *, limit: int
     failing rater is logged and its work rolled back to a
     savepoint: the caller's transaction goes on, the games stay due.
     """
-    if isinstance(conn, PgConnection):  # processes sharing PostgreSQL rate one at a time
+    if conn.dialect == "postgresql":  # processes sharing PostgreSQL rate one at a time
         await conn.transaction_lock("ratings")
     await conn.execute("SAVEPOINT rating")
     rated = 0

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from db import pg
+from db.connection import connect_postgresql
 from db.errors import Conflict, StoreError
 
 T = TypeVar("T")
@@ -298,9 +299,9 @@ SELECT md5(string_agg(item, ',' ORDER BY item)) FROM (
 
 
 async def _fingerprint(url: str) -> str:
-    conn = await pg.connect(url)
+    conn = await connect_postgresql(url)
     try:
-        return str(await conn.raw.fetchval(_FINGERPRINT))
+        return str(await conn.driver.fetchval(_FINGERPRINT))
     finally:
         await conn.close()
 
@@ -311,8 +312,8 @@ async def _empty(url: str, pristine: str | None) -> bool:
     whether it is now as the migration left it. ``False`` (untouched) if another connection
     still uses it (a store the test did not close; a closed one's backend may take a few
     milliseconds to leave) or if its schema is not the migration's any more."""
-    conn = await pg.connect(url)
-    raw = conn.raw
+    conn = await connect_postgresql(url)
+    raw = conn.driver
     try:
         for _ in range(50):
             others = await raw.fetchval(
@@ -389,7 +390,7 @@ class SyncConnection:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
-        self._conn = self._run(pg.connect(url))
+        self._conn = self._run(connect_postgresql(url))
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
         """Run ``coro`` on the connection's thread (e.g. to open a store there)."""
