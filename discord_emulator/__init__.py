@@ -166,7 +166,8 @@ To audit privacy, filter ``kind == "message" and visibility == "public"``: that 
 any channel member ever saw.
 """
 
-from .emulator import DiscordEmulator, EmulatorTimeout
+from .base import EmulatorTimeout
+from .emulator import DiscordEmulator
 from .models import (
     ActionRow,
     Attachment,
