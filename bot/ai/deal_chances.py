@@ -1,5 +1,5 @@
 """The chance to win over one deal of a two-handed game, decision by decision, from the shipped
-table and measured distributions of :mod:`bot.ai.winchance`: what the expert weighs near the end
+table and measured distributions of :mod:`bot.ai.chance_tables`: what the expert weighs near the end
 (:func:`discard_chance`, :func:`play_chances`) and what the after-game review reports.
 
 A deal is valued stage by stage in the order it is scored (docs/players/rules.md, "Winning"): the
@@ -17,14 +17,14 @@ from itertools import product
 
 from bot.engine import Card
 
+from .chance_tables import Dist, chance, measured, pegging
 from .config import EXPERT, ExpertConfig
 from .pegging import WIN
 from .pegging_solver import EndgameSolver
 from .view import SeatKnowledge
-from .winchance import Dist, chance, measured, pegging
 
 Cells = tuple[tuple[int, int, float], ...]
-"""(pone's pegging, dealer's pegging, probability), as :func:`bot.ai.winchance.pegging`."""
+"""(pone's pegging, dealer's pegging, probability), as :func:`bot.ai.chance_tables.pegging`."""
 
 
 def show_chance(
@@ -101,14 +101,6 @@ def deal_chance(
 
 
 # --------------------------------------------------------------------------- decisions
-
-
-def current(view: SeatKnowledge) -> float:
-    """The seat's (its side's) chance to win at the start of this deal: its scores now, before
-    anything of the deal is scored (two-handed, or in partnerships from their own table)."""
-    me, them = view.scores[view.side], view.scores[1 - view.side]
-    kind = "partners" if view.variant.partnerships else "2p"
-    return chance(me, them, view.crib_is_ours, view.variant.target, kind)
 
 
 def discard_chance(

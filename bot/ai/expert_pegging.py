@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from bot.engine import Card
 
+from .chance_tables import current
 from .config import EXPERT, ExpertConfig
 from .handvalue import rank_show
 from .pegging import (
@@ -21,11 +22,11 @@ from .pegging import (
 )
 from .pegging_solver import EndgameSolver
 from .playouts import multi_rollout
-from .view import SeatKnowledge
+from .team_ending import TeamEnding
+from .view import SeatKnowledge, kept_show
 
 if TYPE_CHECKING:
     from .pegging_search import Ending
-    from .team_ending import TeamEnding
 
 ENDGAME_CRIB = 4.7
 """The crib's expected points for the exact endgame solver (:class:`EndgameSolver`)."""
@@ -160,15 +161,6 @@ def _starter(view: SeatKnowledge) -> Card:
     return view.starter
 
 
-def kept_show(view: SeatKnowledge) -> int:
-    """The seat's own show (its four kept cards with the starter, suits and all), 0 before."""
-    from bot.engine import show_points
-
-    if len(view.kept) == 4 and view.starter is not None:
-        return show_points(view.kept, view.starter)
-    return 0
-
-
 def needs_of(view: SeatKnowledge) -> tuple[int, int]:
     """Two-handed: the points the seat and the opponent still need to win."""
     target = view.variant.target
@@ -279,8 +271,6 @@ def team_chances(view: SeatKnowledge, config: ExpertConfig = EXPERT) -> bool:
     ``partner_chance_span``."""
     if not (view.variant.partnerships and near_the_end(view, config)):
         return False
-    from .deal_chances import current
-
     low, high = config.partner_chance_span
     return low < current(view) < high
 
@@ -289,6 +279,4 @@ def team_ending(view: SeatKnowledge, config: ExpertConfig = EXPERT) -> TeamEndin
     """The ending of the partnership play-outs near the end of the game, or None (points)."""
     if not team_chances(view, config):
         return None
-    from .team_ending import TeamEnding
-
     return TeamEnding(view)

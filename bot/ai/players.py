@@ -27,6 +27,7 @@ from bot.engine import (
 )
 from bot.engine import muggins as muggins_rules
 
+from .chance_tables import current
 from .config import EXPERT, LEVELS, ExpertConfig, Level
 from .discard import (
     DiscardOption,
@@ -245,8 +246,6 @@ def in_chances(view: SeatKnowledge, config: ExpertConfig = EXPERT) -> bool:
         return False
     if not near_the_end(view, config):
         return False
-    from .deal_chances import current  # the table sits above the players (it self-plays them)
-
     low, high = config.chance_span
     return low < current(view) < high
 

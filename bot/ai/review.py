@@ -18,7 +18,7 @@ had:
 Near the end of a two-handed game (``Decision.near_end``, while the seat's chance to win is
 neither about 0 nor about 1: between :data:`CHANCE_SPAN`) the choices are valued in **chances
 to win** instead (``Decision.chances``, :mod:`bot.ai.deal_chances`), from the shipped table of
-:mod:`bot.ai.winchance`:
+:mod:`bot.ai.chance_tables`:
 
 - a discard: the chance to win over the deal (:func:`bot.ai.deal_chances.discard_chance`: the kept
   hand's points over every unseen starter, the crib moved to the table's value of the discard,
@@ -58,7 +58,8 @@ from bot.engine import (
     Variant,
 )
 
-from .deal_chances import current, discard_chance, play_chances
+from .chance_tables import current
+from .deal_chances import discard_chance, play_chances
 from .discard import DiscardOption, table_options
 from .expert_pegging import averaged_values, near_the_end
 from .pegging import distinct_by_rank, legal_cards

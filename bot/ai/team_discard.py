@@ -1,5 +1,5 @@
 """Near the end of a partnership game, the chance to win of a way to lay away (four players in
-two sides), from the partnership table of :mod:`bot.ai.winchance`.
+two sides), from the partnership table of :mod:`bot.ai.chance_tables`.
 
 The deal is valued in the order it is scored (docs/players/rules.md, "Winning"), as
 :mod:`bot.ai.deal_chances` does for two players: the play as measured in partnership self-play (each
@@ -19,9 +19,9 @@ from functools import cache
 
 from bot.engine import FULL_PACK, Card, show_points
 
+from .chance_tables import Dist, measured, pegging
 from .deal_chances import _shifted, show_chance
 from .view import SeatKnowledge
-from .winchance import Dist, measured, pegging
 
 KIND = "partners"
 

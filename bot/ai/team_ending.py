@@ -13,7 +13,7 @@ need, and a play that ends with nobody out is valued by :class:`WorldEnding`:
 - the crib, unseen, is the measured distribution of a partnership crib (the self-play behind the
   table), each of its points read separately;
 - a game nobody wins in this deal goes on with the other side dealing, read from the partnership
-  table of :mod:`bot.ai.winchance` (``python -m bot.ai.winchance --kind partners``).
+  table of :mod:`bot.ai.chance_tables` (``python -m bot.ai.winchance --kind partners``).
 
 Values are the chance to win of the seat's side (0 to 1).
 """
@@ -22,10 +22,9 @@ from __future__ import annotations
 
 from functools import cache
 
-from .expert_pegging import kept_show
+from .chance_tables import dealer_chance, measured
 from .handvalue import rank_show
-from .view import SeatKnowledge
-from .winchance import dealer_chance, measured
+from .view import SeatKnowledge, kept_show
 
 KIND = "partners"
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine import FULL_PACK, Card, Cut, Game, Phase, Variant
+from bot.engine import FULL_PACK, Card, Cut, Game, Phase, Variant, show_points
 from bot.engine.pegging import MAX_COUNT
 
 
@@ -162,3 +162,10 @@ class SeatKnowledge:
                         floors[other] = max(floors.get(other, 0), MAX_COUNT - count + 1)
         floors.pop(self.seat, None)
         return {s: f for s, f in floors.items() if f > 1}
+
+
+def kept_show(view: SeatKnowledge) -> int:
+    """The seat's own show (its four kept cards with the starter, suits and all), 0 before."""
+    if len(view.kept) == 4 and view.starter is not None:
+        return show_points(view.kept, view.starter)
+    return 0

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from bot.ai.chance_tables import chance, dealer_chance
 from bot.ai.coach import play_advice
 from bot.ai.config import EXPERT, Level
 from bot.ai.expert_pegging import expert_values, team_ending
@@ -14,7 +15,6 @@ from bot.ai.playouts import multi_rollout
 from bot.ai.team_discard import team_discard_chance
 from bot.ai.team_ending import TeamEnding
 from bot.ai.view import SeatKnowledge
-from bot.ai.winchance import chance, dealer_chance
 from bot.engine import FULL_PACK, Card, Discard, Game, Variant, parse_cards
 from tests.support.engine_positions import position
 

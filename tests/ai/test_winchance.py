@@ -1,6 +1,6 @@
-"""The chance to win a two-handed game (bot.ai.winchance): the shipped table's properties, the
-programme on deals made by hand, and the chances a decision near the end is valued by
-(bot.ai.deal_chances)."""
+"""The chance to win a two-handed game (read by bot.ai.chance_tables, made by bot.ai.winchance):
+the shipped table's properties, the programme on deals made by hand, and the chances a decision
+near the end is valued by (bot.ai.deal_chances)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import random
 
 import pytest
 
+from bot.ai import chance_tables as ct
 from bot.ai import deal_chances as dc
 from bot.ai import winchance as wc
+from bot.ai.chance_tables import chance, dealer_chance
 from bot.ai.view import SeatKnowledge
-from bot.ai.winchance import chance, dealer_chance
 from bot.engine import Phase, Variant, parse_cards
 
 
@@ -124,8 +125,8 @@ def test_a_card_that_pegs_out_wins():
 
 @pytest.mark.parametrize("i_deal", [True, False])
 def test_better_pegging_prospects_raise_the_chance_of_a_deal(i_deal: bool) -> None:
-    hand = wc.measured("pone_hand" if not i_deal else "dealer_hand")
-    crib = wc.measured("crib")
+    hand = ct.measured("pone_hand" if not i_deal else "dealer_hand")
+    crib = ct.measured("crib")
     scores = (105, 108)
     chances = [
         dc.deal_chance(scores, i_deal, hand, crib, 121, peg_shift=shift)
