@@ -30,7 +30,16 @@ from pathlib import Path
 import db.archive
 from bot.engine import Variant
 from bot.ratings import RATER
-from bot.sessions import GameSessionManager, Outcome, PrivateView
+from bot.sessions import (
+    GameSessionManager,
+    Join,
+    Move,
+    OpenLobby,
+    Outcome,
+    PrivateView,
+    ShowHand,
+    Start,
+)
 from db import Store
 
 SNOWFLAKE = 1_100_000_000_000_000_000  # Discord ids are 18-19 digits
@@ -75,23 +84,22 @@ async def play_games(
         people = [SNOWFLAKE + rng.randrange(10**17) for _ in range(12)]
         for n in range(count):
             seated = rng.sample(people, variant.players)
-            lobby = await manager.create_lobby(
+            lobby = await manager.lobbies.open(OpenLobby(
                 guild_id=SNOWFLAKE - 1, channel_id=SNOWFLAKE + seed * 10**6 + n,
-                host_id=seated[0], variant=variant,
-            )  # fmt: skip
+                host_id=seated[0], variant=variant))  # fmt: skip
             assert isinstance(lobby.game_id, int)
             for user in seated[1:]:
-                assert (await manager.join(lobby.game_id, user)).ok
-            assert isinstance(await manager.start(lobby.game_id, seated[0]), Outcome)
+                assert (await manager.lobbies.join(Join(lobby.game_id, user))).ok
+            assert isinstance(await manager.lobbies.start(Start(lobby.game_id, seated[0])), Outcome)
             while True:
-                view = manager.view(lobby.game_id)
+                view = manager.live.view(lobby.game_id)
                 assert view is not None
                 user = rng.choice(view.to_act_users)
-                mine = manager.private_view(lobby.game_id, user)
+                mine = manager.hands.private_view(ShowHand(lobby.game_id, user))
                 assert isinstance(mine, PrivateView)
                 action = rng.choice(mine.legal_actions)
                 start = time.perf_counter()
-                outcome = await manager.act(lobby.game_id, user, action, step=mine.step)
+                outcome = await manager.play.act(Move(lobby.game_id, user, action, step=mine.step))
                 assert isinstance(outcome, Outcome), outcome
                 latencies.append((outcome.finished is not None, time.perf_counter() - start))
                 if outcome.finished is not None:

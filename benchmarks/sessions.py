@@ -42,6 +42,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from bot.sessions import Join, Move, OpenLobby, ShowHand, Start
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.db_size import size_figures  # noqa: E402
@@ -61,11 +63,11 @@ async def open_games(manager: GameSessionManager, count: int, first_channel: int
     games = []
     for n in range(count):
         channel = first_channel + n
-        lobby = await manager.create_lobby(
-            guild_id=1, channel_id=channel, host_id=2 * channel, variant=Variant(2)
+        lobby = await manager.lobbies.open(
+            OpenLobby(guild_id=1, channel_id=channel, host_id=2 * channel, variant=Variant(2))
         )
-        await manager.join(lobby.game_id, 2 * channel + 1)
-        outcome = await manager.start(lobby.game_id, 2 * channel)
+        await manager.lobbies.join(Join(lobby.game_id, 2 * channel + 1))
+        outcome = await manager.lobbies.start(Start(lobby.game_id, 2 * channel))
         assert isinstance(outcome, Outcome), outcome
         games.append(lobby.game_id)
     return games
@@ -73,15 +75,15 @@ async def open_games(manager: GameSessionManager, count: int, first_channel: int
 
 async def click(manager: GameSessionManager, game_id: int, rng: random.Random) -> float | None:
     """One random legal click by a player who must act; its latency (None if the game ended)."""
-    view = manager.view(game_id)
+    view = manager.live.view(game_id)
     if view is None:
         return None
     user = rng.choice(view.to_act_users)
-    mine = manager.private_view(game_id, user)
+    mine = manager.hands.private_view(ShowHand(game_id, user))
     assert isinstance(mine, PrivateView), mine
     action = rng.choice(mine.legal_actions)
     start = time.perf_counter()
-    outcome = await manager.act(game_id, user, action, step=mine.step)
+    outcome = await manager.play.act(Move(game_id, user, action, step=mine.step))
     latency = time.perf_counter() - start
     assert outcome.ok, outcome
     return latency
@@ -154,9 +156,9 @@ async def clicking(args: argparse.Namespace, path: Path, synchronous: Synchronou
     await manager.resume()
     games = await open_games(manager, args.games, 1)
     paced, paced_time = await play(manager, games, args.think_ms / 1000, args.seconds, 1)
-    live = [v.game_id for v in manager.live_games()][: args.games]
+    live = [v.game_id for v in manager.live.games()][: args.games]
     stress, _ = await play(manager, live, 0.1, args.seconds / 2, 2)
-    live = [v.game_id for v in manager.live_games()][: args.games]
+    live = [v.game_id for v in manager.live.games()][: args.games]
     rushed, rushed_time = await play(manager, live, 0.0, args.seconds / 2, 3)
     await store.close()
 

@@ -139,7 +139,7 @@ def follow_into_thread(emu: DiscordEmulator, driver: Driver, home: Any) -> None:
     if threads_in is None or driver.channel is not home:
         return
     threads = threads_in(home)
-    if threads and driver.bot.manager.game_in_channel(threads[-1].id) is not None:
+    if threads and driver.bot.manager.live.in_channel(threads[-1].id) is not None:
         driver.channel = threads[-1]
 
 

@@ -4,8 +4,8 @@ No rule and no SQL here: the session manager decides, the renderers format, the 
 publishes. Every interaction is answered within Discord's 3 seconds, whatever the database does:
 work that may wait on it runs through :func:`~cogs.utils.replies.in_time`, which defers first.
 Every command is checked before it runs (a server channel, options within their choices:
-:mod:`cogs.utils.checks`), and every request on a game is made through the manager's door for
-the interaction's server and channel (``manager.at(place_of(interaction))``).
+:mod:`cogs.utils.checks`), and every request on a game says where it was made (``where=
+place_of(interaction)``), so the manager's guard refuses a game of another channel or server.
 """
 
 from __future__ import annotations
@@ -24,11 +24,18 @@ from bot.render.embeds import help_embed, rules_embed
 from bot.sessions import (
     LEVELS,
     STALE_MESSAGE,
+    AddComputer,
+    Cancel,
+    Forfeit,
     GameStatus,
     GameView,
+    Join,
+    Leave,
     Level,
+    OpenLobby,
     Outcome,
     Refusal,
+    Start,
 )
 from cogs.standings import Against, Scope, SortChoice, StandingsDesk
 from cogs.utils.buttons import ALL_BUTTONS, HAND_CLICK
@@ -136,7 +143,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.deals.stop()
         self.muggins.stop()
         stop_painters()
-        self.manager.stop_reviews()  # the review worker process (bot/sessions/analysis.py)
+        self.manager.shutdown()  # the review worker process (bot/sessions/analysis.py)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Before every command of the group (``/cribbage settings`` checks the same): a server
@@ -200,9 +207,10 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             await say(interaction, lobby.message)
             return
         if computer != "none":
-            door = self.manager.at(place_of(interaction))
+            here = place_of(interaction)
             for _ in range(players - 1):
-                filled = await door.add_computer(lobby.game_id, interaction.user.id, level)
+                seat = AddComputer(lobby.game_id, interaction.user.id, level, where=here)
+                filled = await self.manager.lobbies.add_computer(seat)
                 if isinstance(filled, GameView):
                     lobby = filled
         await defer_if_late(interaction, ephemeral=True, thinking=True)
@@ -214,7 +222,9 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         else:
             await interaction.response.send_message(**payload)
             message = await interaction.original_response()
-        await self.manager.set_message(lobby.game_id, "lobby", message.channel.id, message.id)
+        await self.manager.records.set_message(
+            lobby.game_id, "lobby", message.channel.id, message.id
+        )
         self.table.hands.note(lobby.game_id, interaction.user.id, interaction)  # the host's
 
     async def _open_lobby(
@@ -228,15 +238,17 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     ) -> GameView | Refusal:
         """The lobby of ``/cribbage start``, the server's defaults filling what was left out."""
         if target is None or muggins is None:
-            settings = await self.manager.server_settings(interaction.guild_id)
+            settings = await self.manager.settings.server(interaction.guild_id)
             target = settings.target if target is None else target
             muggins = settings.muggins if muggins is None else muggins
-        return await self.manager.create_lobby(
-            guild_id=interaction.guild_id,
-            channel_id=channel_of(interaction),
-            host_id=interaction.user.id,
-            variant=Variant(players, partnerships, target, muggins),
-            best_of=match,
+        return await self.manager.lobbies.open(
+            OpenLobby(
+                guild_id=interaction.guild_id,
+                channel_id=channel_of(interaction),
+                host_id=interaction.user.id,
+                variant=Variant(players, partnerships, target, muggins),
+                best_of=match,
+            )
         )
 
     @app_commands.command(name="hand", description="Show your cards in this channel's game")
@@ -279,7 +291,9 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         if view is None:
             await say(interaction, "You have no cribbage game in this channel.")
             return
-        work = self.manager.at(place_of(interaction)).forfeit(view.game_id, interaction.user.id)
+        work = self.manager.play.forfeit(
+            Forfeit(view.game_id, interaction.user.id, where=place_of(interaction))
+        )
         outcome = await in_time(interaction, work, ephemeral=True, thinking=True)
         if isinstance(outcome, Refusal):
             await say(interaction, outcome.message)
@@ -290,7 +304,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     def _channel_game(self, interaction: discord.Interaction) -> GameView | None:
         """The lobby or game of the channel an interaction came from."""
         channel_id = interaction.channel_id
-        return None if channel_id is None else self.manager.game_in_channel(channel_id)
+        return None if channel_id is None else self.manager.live.in_channel(channel_id)
 
     def _my_game(self, interaction: discord.Interaction) -> GameView | None:
         """The channel's game, if the user plays in it."""
@@ -306,18 +320,18 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     ) -> None:
         user = interaction.user.id
         level = COMPUTER_VERBS.get(verb)
-        door = self.manager.at(place_of(interaction))
+        here, lobbies = place_of(interaction), self.manager.lobbies
         work: Awaitable[GameView | Outcome | Refusal]
         if level is not None:
-            work = door.add_computer(game_id, user, level)
+            work = lobbies.add_computer(AddComputer(game_id, user, level, where=here))
         elif verb == "join":
-            work = door.join(game_id, user)
+            work = lobbies.join(Join(game_id, user, where=here))
         elif verb == "leave":
-            work = door.leave(game_id, user)
+            work = lobbies.leave(Leave(game_id, user, where=here))
         elif verb == "cancel":
-            work = door.cancel(game_id, user)
+            work = lobbies.cancel(Cancel(game_id, user, where=here))
         else:
-            work = door.start(game_id, user)
+            work = lobbies.start(Start(game_id, user, where=here))
         result = await in_time(interaction, work)
         if isinstance(result, Refusal):
             await say(interaction, result.message)
@@ -337,10 +351,10 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     async def sweep(self) -> None:
         """Warn about idle games, publish the abandoned and the resumed (every ``SWEEP_EVERY``)."""
         self.table.hands.expire()  # open hands whose token ran out, if no click dropped them yet
-        report = await self.manager.sweep_idle()
+        report = await self.manager.idle.sweep()
         for warning in report.warnings:  # once a wait (the game truly waits): it may ping
             mentions = " ".join(f"<@{u}>" for u in warning.user_ids)
-            loud = [u for u in warning.user_ids if (await self.manager.player_settings(u)).notify]
+            loud = [u for u in warning.user_ids if (await self.manager.settings.player(u)).notify]
             await self.table.pings.send(
                 warning.channel_id,
                 f"{mentions} this cribbage game has been idle for a while; it will be abandoned "
@@ -367,7 +381,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         against: Against | None = None,
     ) -> None:
         if against is None:
-            work = self.manager.server_settings(interaction.guild_id)
+            work = self.manager.settings.server(interaction.guild_id)
             settings = await in_time(interaction, work, ephemeral=True, thinking=True)
             against = "anyone" if settings.computer_games_count else "people"
         await self.standings.leaderboard(interaction, scope=scope, sort=sort, against=against)

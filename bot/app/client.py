@@ -182,7 +182,7 @@ class CribbageBot(commands.AutoShardedBot):
         """Live lobbies and games by status, and this process's shards (for the metrics)."""
         live: dict[str, int] = {}
         if self._manager is not None:
-            for view in self._manager.live_games():
+            for view in self._manager.live.games():
                 live[view.status.value] = live.get(view.status.value, 0) + 1
         shards = {}
         for shard_id in self.config.shards.ids:

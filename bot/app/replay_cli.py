@@ -34,7 +34,7 @@ async def load(path: Path | str, game_id: int) -> Replay | Refusal:
     """The game rebuilt from its log, as the bot's manager rebuilds it (ended games only)."""
     store = await Store.open(path, read_only=True)
     try:
-        return await GameSessionManager(store).replay(game_id)
+        return await GameSessionManager(store).records.replay(game_id)
     finally:
         await store.close()
 

@@ -48,12 +48,20 @@ from bot.engine import (
 )
 from bot.sessions import (
     LEVELS,
+    AddComputer,
+    AskCoach,
+    Cancel,
     Finished,
+    Forfeit,
     GameSessionManager,
     GameView,
+    Move,
+    OpenLobby,
     Outcome,
     PrivateView,
     Refusal,
+    ShowHand,
+    Start,
     StepEvent,
 )
 from db import Store, StoreError
@@ -160,7 +168,7 @@ class Table:
             return 1
         self._tell(outcome)
         while outcome.finished is None:
-            mine = self.manager.private_view(self.game_id, HUMAN)
+            mine = self.manager.hands.private_view(ShowHand(self.game_id, HUMAN))
             if isinstance(mine, Refusal):
                 self.say(mine.message)
                 return 1
@@ -173,13 +181,13 @@ class Table:
                 self.say(f"(end of input: the game stops here; {carry_on(self.args)})")
                 return 1
             if action is None:
-                conceded = await self.manager.forfeit(self.game_id, HUMAN)
+                conceded = await self.manager.play.forfeit(Forfeit(self.game_id, HUMAN))
                 if isinstance(conceded, Outcome):
                     self._tell(conceded)
                 self.say("You conceded the game.")
                 self._where_to_see_it()
                 return 0
-            result = await self.manager.act(self.game_id, HUMAN, action, step=mine.step)
+            result = await self.manager.play.act(Move(self.game_id, HUMAN, action, step=mine.step))
             if isinstance(result, Refusal):
                 self.say(result.message)
                 continue
@@ -206,7 +214,7 @@ class Table:
         """Resume this file's unfinished game, or open a lobby, seat computers, start."""
         manager = self.manager
         level = self.args.level
-        current = manager.game_in_channel(CHANNEL)
+        current = manager.live.in_channel(CHANNEL)
         if current is not None and current.status.value == "active":
             self._game_id = current.game_id
             self.variant = current.variant
@@ -215,20 +223,20 @@ class Table:
             self.say(self._scores_line(current))
             return _Resumed(current)
         if current is not None:
-            await manager.cancel(current.game_id, HUMAN)
-        lobby = await manager.create_lobby(
-            guild_id=None, channel_id=CHANNEL, host_id=HUMAN, variant=self.variant
+            await manager.lobbies.cancel(Cancel(current.game_id, HUMAN))
+        lobby = await manager.lobbies.open(
+            OpenLobby(guild_id=None, channel_id=CHANNEL, host_id=HUMAN, variant=self.variant)
         )
         if isinstance(lobby, Refusal):
             self.say(lobby.message)
             return None
         self._game_id = lobby.game_id
         for _ in range(1, self.variant.players):
-            view = await manager.add_computer(self.game_id, HUMAN, level)
+            view = await manager.lobbies.add_computer(AddComputer(self.game_id, HUMAN, level))
             if isinstance(view, Refusal):
                 self.say(view.message)
                 return None
-        outcome = await manager.start(self.game_id, HUMAN)
+        outcome = await manager.lobbies.start(Start(self.game_id, HUMAN))
         if isinstance(outcome, Refusal):
             self.say(outcome.message)
             return None
@@ -276,7 +284,7 @@ class Table:
             return NextDeal()
         if self.args.auto:
             strategy = make_strategy(self.args.seed)
-            choice = await self.manager.consult(
+            choice = await self.manager.hands.consult(
                 self.game_id, HUMAN, lambda game, seat: strategy(game, seat, self.args.level)
             )
             return END_OF_INPUT if isinstance(choice, Refusal) else choice
@@ -292,10 +300,10 @@ class Table:
                 self.say(HELP)
                 continue
             if text.lower() in ("s", "scores"):
-                self.say(self._scores_line(self.manager.view(self.game_id) or view))
+                self.say(self._scores_line(self.manager.live.view(self.game_id) or view))
                 continue
             if text in ("?", "hint", "coach"):
-                advice = await self.manager.advise(self.game_id, HUMAN)
+                advice = await self.manager.hands.advise(AskCoach(self.game_id, HUMAN))
                 self.say(advice if isinstance(advice, str) else advice.message)
                 continue
             action, problem = self._read_action(text, mine)

@@ -20,7 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from bot.ai.review import Review, review
 
 from .history import Replay
-from .reading import Reading
+from .records import GameRecords
 from .summary import GameSummary, summarize
 from .views import Refusal, RefusalReason
 
@@ -32,23 +32,23 @@ KEEP = 64
 
 
 class Analyst:
-    """Summaries and reviews of ended games (``reading`` rebuilds them from their logs)."""
+    """Summaries and reviews of ended games (``records`` rebuilds them from their logs)."""
 
-    def __init__(self, reading: Reading[object]) -> None:
-        self._reading = reading
+    def __init__(self, records: GameRecords) -> None:
+        self._records = records
         self._worker: ProcessPoolExecutor | None = None
         self._kept: OrderedDict[tuple[int, int], Review] = OrderedDict()
 
     async def summary(self, game_id: int) -> GameSummary | Refusal:
         """The summary of an ended game (anyone may ask: it is all public once it ended)."""
-        replay = await self._reading.replay(game_id)
+        replay = await self._records.replay(game_id)
         if isinstance(replay, Refusal):
             return replay
         return await asyncio.to_thread(summarize, replay)
 
     async def review(self, game_id: int, user_id: int) -> Review | Refusal:
         """``user_id``'s own decisions in the ended game ``game_id``, valued by the expert."""
-        replay = await self._reading.replay(game_id)
+        replay = await self._records.replay(game_id)
         if isinstance(replay, Refusal):
             return replay
         seat = next((s.seat for s in replay.seats if s.user_id == user_id), None)

@@ -5,7 +5,7 @@ after a show that did not end it, it waits in ``Phase.NEXT_DEAL`` until every se
 (computers are ready at once, :meth:`GamePlay.advance <bot.sessions.play.GamePlay.advance>`). A
 person says so with the ``NextDeal`` action (a click); when the server's pause
 (``ServerSettings.next_deal_seconds``, default 20 s) has run out, :meth:`NextDeals.start_due`
-(the manager's ``start_due_deals``, called every couple of seconds by the cog's loop) readies
+(called every couple of seconds by the cog's loop) readies
 every seat still waiting, one logged ``NextDeal`` each, and the deal starts. Each is an ordinary
 committed step (``StepEvent.automatic``): durable and replayable like any click. With a pause
 of 0 the request that ends the show readies everyone at once (``GamePlay.advance``).
@@ -25,7 +25,7 @@ from bot.engine import NextDeal, Phase
 
 from .play import GamePlay
 from .session import Session
-from .settings import Settings
+from .settings import TableSettings
 from .tables import Tables
 from .views import GameStatus, Outcome, StepEvent
 
@@ -44,7 +44,7 @@ def _between_deals(s: Session) -> bool:
 class NextDeals:
     """Starting the deals whose pause ran out (see the module docstring)."""
 
-    def __init__(self, tables: Tables, play: GamePlay, settings: Settings) -> None:
+    def __init__(self, tables: Tables, play: GamePlay, settings: TableSettings) -> None:
         self._tables = tables
         self._play = play
         self._settings = settings
@@ -53,15 +53,19 @@ class NextDeals:
         return s.updated_at if s.next_deal_since is None else s.next_deal_since
 
     def due_at(self, game_id: int) -> float | None:
-        """When the pause of a game ends (epoch seconds); ``None``: it is not between deals."""
+        """When the pause between deals of a game ends, in epoch seconds (``None``: the game is
+        not live or not between deals). Counted from the step that entered ``NEXT_DEAL`` with
+        the server's ``next_deal_seconds`` (after a restart, from the game's last step)."""
         s = self._tables.sessions.get(game_id)
         if s is None or not _between_deals(s):
             return None
         return self._since(s) + self._settings.cached(s.guild_id).next_deal_seconds
 
-    async def start_due(self, now: float) -> list[Outcome]:
-        """Ready every seat still waiting in each game whose pause ran out at ``now``, and deal;
-        one outcome per game (the moves the new deal lets the manager make included)."""
+    async def start_due(self, now: float | None = None) -> list[Outcome]:
+        """Ready every seat still waiting in each game whose pause ran out at ``now`` (the
+        manager's clock), and deal; one outcome per game (the moves the new deal lets the
+        manager make included). Call it every couple of seconds and publish what it returns."""
+        now = self._tables.now() if now is None else now
         outcomes: list[Outcome] = []
         for s in list(self._tables.sessions.values()):
             if not _between_deals(s) or not await self._due(s, now):
@@ -76,8 +80,8 @@ class NextDeals:
                 log.info("game %d: the pause between deals ran out; dealt", s.id)
                 await self._play.advance(s, events)
                 outcomes.append(await self._play.outcome(s, events))
-        return outcomes
+        return await self._tables.events.follow_all(outcomes)
 
     async def _due(self, s: Session, now: float) -> bool:
-        seconds = (await self._settings.of(s.guild_id)).next_deal_seconds
+        seconds = (await self._settings.server(s.guild_id)).next_deal_seconds
         return now >= self._since(s) + seconds

@@ -1,5 +1,11 @@
 """Lobbies: open one in a channel, join, leave, seat computers, pick the variant, start.
 
+Each request (:mod:`.requests`) is checked by the :class:`~bot.sessions.guard.Guard` (a lobby
+request is also let in from the channel of the lobby message), then run under the game's lock
+(:meth:`Lobbies.in_lobby`). A lobby opened with ``best_of`` 3 or 5 is the first game of a match
+(:mod:`.matches`); a rematch lobby (:mod:`.pending_rematches`) starts only once everyone has
+accepted, and leaving it declines the rematch.
+
 A lobby that starts tells the ``started`` listeners (the match it opens begins); one that is
 cancelled or abandoned tells the ``lobby_closed`` listeners (:class:`.TableEvents`).
 """
@@ -14,7 +20,21 @@ from bot.engine import Variant
 from db import Conflict, NewGame, SeatRecord
 from db.games import Games
 
+from .guard import OTHER_PROCESS, Guard
+from .matches import OpenMatches
+from .matchplay import BEST_OF
+from .pending_rematches import PendingRematches
 from .play import GamePlay
+from .requests import (
+    AddComputer,
+    Cancel,
+    ChangeVariant,
+    Join,
+    Leave,
+    OpenLobby,
+    RemoveComputer,
+    Start,
+)
 from .session import Session
 from .tables import Tables, over
 from .views import (
@@ -40,19 +60,35 @@ CHANNEL_BUSY = (
 class Lobbies:
     """Lobbies and their start (see the module docstring)."""
 
-    def __init__(self, games: Games, tables: Tables, play: GamePlay) -> None:
+    def __init__(
+        self,
+        games: Games,
+        tables: Tables,
+        play: GamePlay,
+        guard: Guard,
+        matches: OpenMatches,
+        rematches: PendingRematches,
+    ) -> None:
         self._games = games
         self._tables = tables
         self._play = play
+        self._guard = guard
+        self._matches = matches
+        self._rematches = rematches
 
-    async def create(
-        self, *, guild_id: int | None, channel_id: int, host_id: int, variant: Variant
-    ) -> Session | Refusal:
-        """Open a lobby in a channel, the host in seat 0. One open lobby or game per channel."""
+    async def open(self, request: OpenLobby) -> GameView | Refusal:
+        """Open a lobby in a channel, the host in seat 0. One open lobby or game per channel.
+        With ``best_of`` 3 or 5 it is the first game of a match."""
+        if request.best_of not in BEST_OF:
+            return Refusal(R.INVALID, "A match is played over 1, 3 or 5 games.")
+        if not self._tables.owns(request.guild_id):
+            return Refusal(R.UNKNOWN_GAME, OTHER_PROCESS)
+        channel_id, host_id = request.channel_id, request.host_id
         if self._tables.busy(channel_id):
             return Refusal(R.CHANNEL_BUSY, CHANNEL_BUSY)
+        variant = request.variant or Variant()
         lobby = NewGame(
-            guild_id,
+            request.guild_id,
             channel_id,
             host_id,
             variant.players,
@@ -66,7 +102,7 @@ class Lobbies:
             now = self._tables.now()
             try:
                 game_id = await self._games.create_lobby(
-                    guild_id=guild_id,
+                    guild_id=request.guild_id,
                     channel_id=channel_id,
                     host_id=host_id,
                     players=variant.players,
@@ -80,21 +116,27 @@ class Lobbies:
         session = Session(lobby.record(game_id, status="lobby", now=now))
         self._tables.register(session)
         log.info("game %d: lobby opened in channel %d by user %d", game_id, channel_id, host_id)
-        return session
+        if request.best_of == 1:
+            return session.view()
+        return await self._matches.open(session, request.best_of)
 
-    async def join(
-        self, game_id: int, user_id: int, *, seat: int | None = None
-    ) -> GameView | Refusal:
+    async def join(self, request: Join) -> GameView | Refusal:
         """Take a free seat (the lowest, or ``seat``) in a lobby."""
-        return await self.in_lobby(game_id, lambda s: self._sit(s, user_id, seat, None))
+        if refused := self._guard.place(request, lobby=True):
+            return refused
+        user_id, seat = request.user_id, request.seat
+        return await self.in_lobby(request.game_id, lambda s: self._sit(s, user_id, seat, None))
 
-    async def add_computer(
-        self, game_id: int, user_id: int, level: Level = "standard", *, seat: int | None = None
-    ) -> GameView | Refusal:
+    async def add_computer(self, request: AddComputer) -> GameView | Refusal:
         """The host seats a computer player of ``level`` ("easy", "standard" or "expert")."""
+        if refused := self._guard.place(request, lobby=True):
+            return refused
+        level, seat = request.level, request.seat
         if level not in LEVELS:
             return Refusal(R.INVALID, f"A computer plays at level {', '.join(LEVELS)}.")
-        return await self.in_lobby(game_id, lambda s: self._sit(s, None, seat, level), host=user_id)
+        return await self.in_lobby(
+            request.game_id, lambda s: self._sit(s, None, seat, level), host=request.user_id
+        )
 
     async def _sit(
         self, s: Session, user_id: int | None, seat: int | None, level: Level | None
@@ -113,8 +155,14 @@ class Lobbies:
         s.sit(chosen, user_id, level)
         return s.view()
 
-    async def leave(self, game_id: int, user_id: int) -> GameView | Refusal:
-        """Leave a lobby. A leaving host hands over to the next player, or closes the lobby."""
+    async def leave(self, request: Leave) -> GameView | Refusal:
+        """Leave a lobby. A leaving host hands over to the next player, or closes the lobby.
+        Leaving a rematch lobby declines the rematch."""
+        if refused := self._guard.place(request, lobby=True):
+            return refused
+        user_id = request.user_id
+        if request.game_id in self._rematches:
+            return await self.in_lobby(request.game_id, lambda s: self.decline(s, user_id))
 
         async def leave(s: Session) -> GameView | Refusal:
             seat = s.seat_of(user_id)
@@ -135,10 +183,13 @@ class Lobbies:
             s.changed()
             return s.view()
 
-        return await self.in_lobby(game_id, leave)
+        return await self.in_lobby(request.game_id, leave)
 
-    async def remove_computer(self, game_id: int, user_id: int, seat: int) -> GameView | Refusal:
+    async def remove_computer(self, request: RemoveComputer) -> GameView | Refusal:
         """The host frees a computer's seat."""
+        if refused := self._guard.place(request, lobby=True):
+            return refused
+        seat = request.seat
 
         async def remove(s: Session) -> GameView | Refusal:
             if seat not in s.seats or not s.seats[seat].is_computer:
@@ -148,10 +199,13 @@ class Lobbies:
             s.changed()
             return s.view()
 
-        return await self.in_lobby(game_id, remove, host=user_id)
+        return await self.in_lobby(request.game_id, remove, host=request.user_id)
 
-    async def set_variant(self, game_id: int, user_id: int, variant: Variant) -> GameView | Refusal:
+    async def set_variant(self, request: ChangeVariant) -> GameView | Refusal:
         """The host picks the variant (2–4 players, partnerships, 121 or 61 points)."""
+        if refused := self._guard.place(request, lobby=True):
+            return refused
+        variant = request.variant
 
         async def change(s: Session) -> GameView | Refusal:
             if any(seat >= variant.players for seat in s.seats):
@@ -170,18 +224,28 @@ class Lobbies:
             s.set_variant(variant)
             return s.view()
 
-        return await self.in_lobby(game_id, change, host=user_id)
+        return await self.in_lobby(request.game_id, change, host=request.user_id)
 
-    async def cancel(self, game_id: int, user_id: int) -> GameView | Refusal:
+    async def cancel(self, request: Cancel) -> GameView | Refusal:
         """The host closes a lobby that has not started (a started game is forfeited instead)."""
-        return await self.in_lobby(game_id, lambda s: self.close(s, "cancelled"), host=user_id)
-
-    async def start(
-        self, game_id: int, user_id: int, *, first_dealer: int | None = None
-    ) -> Outcome | Refusal:
-        """See :meth:`bot.sessions.GameSessionManager.start`."""
+        if refused := self._guard.place(request, lobby=True):
+            return refused
         return await self.in_lobby(
-            game_id, lambda s: self.start_game(s, first_dealer), host=user_id
+            request.game_id, lambda s: self.close(s, "cancelled"), host=request.user_id
+        )
+
+    async def start(self, request: Start) -> Outcome | Refusal:
+        """The host starts a full lobby: the seats cut for the deal (computers at once). With
+        ``first_dealer`` (or the dealer a rematch lobby planned) there is no cut: that seat deals
+        the first hand at once. A rematch starts by itself once everyone has accepted."""
+        if refused := self._guard.place(request, lobby=True):
+            return refused
+        s = self._tables.sessions.get(request.game_id)
+        if s is not None and self._rematches.waits(s):
+            return Refusal(R.SEATS_EMPTY, "The rematch starts when every player has accepted.")
+        first_dealer = request.first_dealer
+        return await self.in_lobby(
+            request.game_id, lambda s: self.start_game(s, first_dealer), host=request.user_id
         )
 
     # ------------------------------------------------------------------ for the other parts
@@ -220,6 +284,13 @@ class Lobbies:
         for listener in self._tables.events.started:
             await listener(s)
         return await self._play.outcome(s, events)
+
+    async def decline(self, s: Session, user_id: int) -> GameView | Refusal:
+        """``user_id`` turns the rematch lobby ``s`` down (its lock held): it is cancelled."""
+        if s.seat_of(user_id) is None:
+            return Refusal(R.NOT_SEATED, "This rematch is for the players of the last game.")
+        log.info("game %d: rematch declined by user %d", s.id, user_id)
+        return await self.close(s, "cancelled")
 
     async def close(self, s: Session, status: str) -> GameView:
         """Close the lobby ``s`` (its lock held) as ``cancelled`` or ``abandoned``; the

@@ -13,13 +13,12 @@ the next game is created together with the match's new tally in one transaction.
 in between, the manager's ``resume`` recomputes the tally from the results and carries the match
 on.
 
-How the part hears of games (:class:`.TableEvents`, wired by the front): ``registered`` shows
-the match on a table, ``started`` begins a forming match, ``lobby_closed`` cancels it, ``ended``
-updates the tally and marks the next game *due*. The front passes the outcome of every request
-that can end a game through :meth:`Matches.follow`, which starts the due game (``act``,
-``forfeit``, ``resume``, ``sweep_idle``, ``sweep_turns``, ``close_muggins_windows``). A path that
-forgets is still caught: each idle sweep starts the next game of any match left waiting
-(:meth:`Matches.continue_due`).
+How the part hears of games (:class:`.TableEvents`, wired by the manager): ``registered``
+shows the match on a table, ``started`` begins a forming match, ``lobby_closed`` cancels it,
+``ended`` updates the tally and marks the next game *due*; and ``follow``
+(:meth:`OpenMatches.follow`) gets the outcome of every request and every sweep, once the game's
+lock is released, and starts the due game. A path that forgets is still caught: each idle sweep
+starts the next game of any match left waiting (:meth:`OpenMatches.continue_due`).
 """
 
 from __future__ import annotations
@@ -70,7 +69,7 @@ class _Match:
         )
 
 
-class Matches:
+class OpenMatches:
     """The open matches (see the module docstring)."""
 
     def __init__(self, rows: MatchRows, games: Games, tables: Tables, play: GamePlay) -> None:
@@ -157,7 +156,7 @@ class Matches:
         s.changed()
         self._due[m.id] = s
         if not m.over:
-            self._tables.hold(s.channel_id)  # for the next game
+            self._tables.held.add(s.channel_id)  # for the next game
         log.info("match %d: %s after game %d (%s)", m.id, m.status, s.id, result.wins)
 
     # ------------------------------------------------------------------ after a request
@@ -201,7 +200,7 @@ class Matches:
             self._due[match_id] = previous
             return None
         finally:
-            self._tables.release(previous.channel_id)
+            self._tables.held.discard(previous.channel_id)
 
     async def _finish_match(self, m: _Match) -> None:
         wins = m.view().wins

@@ -2,8 +2,8 @@
 silent opponents.
 
 Every claimed count opens a window in which an opponent may call muggins (see
-:mod:`bot.engine.muggins`). People need not answer it: :meth:`MugginsWindows.close_due` (the
-manager's ``close_muggins_windows``, called every few seconds by the cog's loop) lets the claim
+:mod:`bot.engine.muggins`). People need not answer it: :meth:`MugginsWindows.close_due` (called
+every few seconds by the cog's loop) lets the claim
 go, one logged ``LetGo`` per opponent still silent, once the game has waited ``window`` seconds
 since its last step. Each such close is an ordinary committed step: durable and replayable like
 any click.
@@ -41,8 +41,10 @@ class MugginsWindows:
             return None
         return s.updated_at + self.window
 
-    async def close_due(self, now: float) -> list[Outcome]:
-        """Let go every window open for ``window`` seconds at ``now``; one outcome per game."""
+    async def close_due(self, now: float | None = None) -> list[Outcome]:
+        """Let go every window open for ``window`` seconds at ``now`` (the manager's clock);
+        one outcome per game. The show goes on and may end a game (and start a match's next)."""
+        now = self._tables.now() if now is None else now
         outcomes: list[Outcome] = []
         for s in list(self._tables.sessions.values()):
             game = s.game
@@ -61,4 +63,4 @@ class MugginsWindows:
                 log.info("game %d: the muggins window closed unanswered", s.id)
                 await self._play.advance(s, events)
                 outcomes.append(await self._play.outcome(s, events))
-        return outcomes
+        return await self._tables.events.follow_all(outcomes)

@@ -7,9 +7,11 @@ snapshot (+ per-deal points, + results for a final action) are committed in one 
 was ever uncommitted, and a refused or failed request changes nothing. A write that fails
 marks the session *broken*: its next request reloads it from the database first.
 
-:meth:`GamePlay.act` and :meth:`GamePlay.forfeit` are the players' requests; the other parts
-(lobbies, matches, timers, muggins windows, deals, upkeep) use :meth:`advance`, :meth:`end`
-and :meth:`outcome`. A game that ends tells the ``ended`` listeners (:class:`.TableEvents`).
+:meth:`GamePlay.act` (a :class:`~bot.sessions.requests.Move`) and :meth:`GamePlay.forfeit`
+are the players' requests, checked by the :class:`~bot.sessions.guard.Guard`; the other parts
+(lobbies, matches, timers, muggins windows, deals, the idle sweep, the loader) use
+:meth:`advance`, :meth:`end` and :meth:`outcome`. A game that ends tells the ``ended``
+listeners (:class:`.TableEvents`), and every outcome passes through ``follow``.
 
 After every step, on every path, :meth:`advance` makes the moves nobody need wait for, each a
 normal durable step: a computer's move; a person's Next deal when the server's pause between
@@ -33,8 +35,10 @@ from db.games import Games
 from db.players import Players
 
 from .bookkeeping import deal_points, finish_forfeit, finish_won, next_ready
+from .guard import Guard
+from .requests import Forfeit, Move
 from .session import Session
-from .settings import Settings
+from .settings import TableSettings
 from .strategy import Strategy, simple_strategy
 from .tables import Tables, over
 from .views import (
@@ -50,10 +54,6 @@ from .views import (
 log = logging.getLogger("bot.sessions")
 R = RefusalReason
 
-STALE_MESSAGE = (
-    "That button is out of date: the game has moved on since it was shown. "
-    "Open your hand again for fresh buttons."
-)
 _WAITING_ON_OTHERS = {
     Phase.CUT_FOR_DEAL: "You have already cut for the deal.",
     Phase.DISCARD: "You have already laid away your cards for this deal.",
@@ -72,8 +72,9 @@ class GamePlay:
         self,
         games: Games,
         tables: Tables,
-        settings: Settings,
+        settings: TableSettings,
         players: Players,
+        guard: Guard,
         *,
         strategy: Strategy,
         seed_source: Callable[[], int],
@@ -82,26 +83,38 @@ class GamePlay:
         self._tables = tables
         self._settings = settings
         self._players = players
+        self._guard = guard
         self._strategy = strategy
         self._seed_source = seed_source
 
     # ------------------------------------------------------------------ requests
 
-    async def act(
-        self, game_id: int, user_id: int, action: Action, *, step: int
-    ) -> Outcome | Refusal:
-        """See :meth:`bot.sessions.GameSessionManager.act`."""
-        s = self._tables.sessions.get(game_id)
+    async def act(self, request: Move) -> Outcome | Refusal:
+        """``request.user_id`` makes ``request.action`` with a button drawn at ``request.step``.
+
+        Refuses (a :class:`Refusal`; nothing changes, in memory or in the database) a request
+        made elsewhere (:class:`~bot.sessions.guard.Guard`), an unknown or ended game, a user
+        without a seat, a stale button, a user whose turn it is not, and any illegal action.
+        Otherwise the action and the moves it lets the manager make are each committed (one
+        transaction and one step each) before the :class:`Outcome` is returned, and a game of
+        a match that ended starts the next (``outcome.next_game``). Storage failures raise
+        (:class:`db.StoreError`); nothing is then acknowledged, and the game reloads its
+        durable state on the next request.
+        """
+        if refused := self._guard.place(request):
+            return refused
+        s = self._tables.sessions.get(request.game_id)
         if s is None:
-            return await self._tables.missing(game_id)
+            return await self._tables.missing(request.game_id)
         async with s.lock:
-            seat = await self.playing_seat(s, user_id, "The game hasn't started yet.")
+            seat = await self.playing_seat(s, request.user_id, "The game hasn't started yet.")
             if isinstance(seat, Refusal):
                 return seat
             game = s.game
             assert game is not None  # playing_seat: the game is being played
-            if not isinstance(step, int) or not s.ready[seat] <= step <= s.step:
-                return Refusal(R.STALE, STALE_MESSAGE)
+            if refused := self._guard.stale(s, seat, request.step):
+                return refused
+            action = request.action
             if seat not in game.to_act:
                 return Refusal(R.NOT_YOUR_TURN, _not_your_turn(game, seat, action))
             events: list[StepEvent] = []
@@ -110,16 +123,20 @@ class GamePlay:
             except IllegalAction as err:
                 return Refusal(R.ILLEGAL, str(err))
             await self.advance(s, events)
-            return await self.outcome(s, events)
+            outcome = await self.outcome(s, events)
+        return await self._tables.events.follow(outcome)
 
-    async def forfeit(self, game_id: int, user_id: int) -> Outcome | Refusal:
-        """See :meth:`bot.sessions.GameSessionManager.forfeit`."""
-        s = self._tables.sessions.get(game_id)
+    async def forfeit(self, request: Forfeit) -> Outcome | Refusal:
+        """``request.user_id`` concedes: their side loses, the other side(s) win (recorded as a
+        forfeit; a match is conceded)."""
+        if refused := self._guard.place(request):
+            return refused
+        s = self._tables.sessions.get(request.game_id)
         if s is None:
-            return await self._tables.missing(game_id)
+            return await self._tables.missing(request.game_id)
         async with s.lock:
             lobby = "The game hasn't started; leave the lobby instead."
-            seat = await self.playing_seat(s, user_id, lobby)
+            seat = await self.playing_seat(s, request.user_id, lobby)
             if isinstance(seat, Refusal):
                 return seat
             assert s.game is not None  # playing_seat: the game is being played
@@ -127,7 +144,8 @@ class GamePlay:
             await self._games.record_result(s.id, finish, now=self._tables.touch(s))
             self.end(s, finish)
             log.info("game %d: seat %d forfeited", s.id, seat)
-            return await self.outcome(s, [])
+            outcome = await self.outcome(s, [])
+        return await self._tables.events.follow(outcome)
 
     async def playing_seat(self, s: Session, user_id: int, in_lobby: str) -> int | Refusal:
         """Under the game's lock: this user's seat in a game being played, or why not."""
@@ -137,10 +155,7 @@ class GamePlay:
             if s.status is GameStatus.LOBBY:
                 return Refusal(R.NOT_STARTED, in_lobby)
             return over(s.status)
-        seat = s.seat_of(user_id)
-        if seat is None:
-            return Refusal(R.NOT_SEATED, "You're not playing in this game.")
-        return seat
+        return self._guard.seat(s, user_id)
 
     # ------------------------------------------------------------------ the commit path
 
@@ -239,7 +254,7 @@ class GamePlay:
         if s.status is not GameStatus.ACTIVE or game is None or not game.to_act:
             return None
         if game.phase is Phase.NEXT_DEAL:
-            if (await self._settings.of(s.guild_id)).next_deal_seconds == 0:
+            if (await self._settings.server(s.guild_id)).next_deal_seconds == 0:
                 return game.to_act[0], NextDeal()
             return None
         if game.phase is Phase.PLAY and game.turn is not None:
@@ -321,7 +336,7 @@ class GamePlay:
             s.finished,
             timeouts=tuple(timeouts),
             hands=s.hands(),
-            settings=await self._settings.of(s.guild_id),
+            settings=await self._settings.server(s.guild_id),
             players=MappingProxyType(players),
         )
 

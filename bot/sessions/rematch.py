@@ -1,6 +1,6 @@
 """Rematches: the same table again, dealt first by the loser, once everyone has said yes.
 
-``rematch(game_id, user_id)`` — a player of an ended game asks for a rematch:
+:meth:`RematchLobbies.ask` — a player of an ended game asks for a rematch, where it was played:
 
 * a lobby opens in the same channel with **every seat as it was** (people and computers, same
   variant; the same match length when the game ended a match), the clicker as its host;
@@ -8,21 +8,20 @@
   a forfeit, the one who forfeited), with more players the player to the left of the last
   game's first dealer; a game that never got past the cut for deal cuts again;
 * the clicker has accepted by asking; every other **person** seated accepts with
-  ``accept_rematch`` (computers always do). The game starts by itself as soon as the last
-  one accepts — at once when the clicker is the only person at the table;
-* any of them may ``decline_rematch``: the rematch is called off (the lobby is cancelled).
+  :meth:`~RematchLobbies.accept` (computers always do). The game starts by itself as soon as
+  the last one accepts — at once when the clicker is the only person at the table;
+* any of them may :meth:`~RematchLobbies.decline` (or leave the lobby): the rematch is called
+  off (the lobby is cancelled).
 
 Refused: people who did not play that game, a game still being played (or one whose match
 goes on), and a channel that already has a lobby or game. Acceptances are stored, so a
 rematch lobby survives a restart like any lobby (and is abandoned like one when left idle).
-A rematch lobby that starts or closes is forgotten here (``started`` and ``lobby_closed``
-listeners of :class:`.TableEvents`).
+The lobbies waiting for their players are kept in :mod:`.pending_rematches`.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
 
 from bot.engine import Game
 from db import Conflict, GameRecord, NewGame, SeatRecord
@@ -30,27 +29,18 @@ from db.games import Games
 from db.matches import OPEN_MATCH
 from db.matches import Matches as MatchRows
 
-from .door import known_game_id
+from .guard import Guard
 from .lobby import Lobbies
-from .matches import Matches
+from .matches import OpenMatches
 from .matchplay import RematchView
+from .pending_rematches import PendingRematch, PendingRematches
+from .requests import AcceptRematch, AskRematch, DeclineRematch, known_game_id
 from .session import Session
 from .tables import Tables
 from .views import GameStatus, GameView, Outcome, Refusal, RefusalReason
 
 log = logging.getLogger("bot.sessions")
 R = RefusalReason
-
-
-@dataclass(slots=True)
-class _Pending:
-    of_game: int
-    accepted: set[int] = field(default_factory=set)
-
-    def waiting(self, s: Session) -> list[int]:
-        """The people seated at the rematch lobby ``s`` who have not accepted yet."""
-        people = [v.user_id for v in s.seats.values() if v.user_id is not None]
-        return [u for u in people if u not in self.accepted]
 
 
 def rematch_dealer(record: GameRecord) -> int | None:
@@ -67,21 +57,26 @@ def rematch_dealer(record: GameRecord) -> int | None:
     return (game.first_dealer + 1) % game.players
 
 
-class Rematches:
-    """The open rematch lobbies (see the module docstring)."""
+class RematchLobbies:
+    """Asking for, accepting and declining rematches (see the module docstring)."""
 
     def __init__(
-        self, rows: MatchRows, games: Games, tables: Tables, lobbies: Lobbies, matches: Matches
+        self,
+        rows: MatchRows,
+        games: Games,
+        tables: Tables,
+        guard: Guard,
+        lobbies: Lobbies,
+        matches: OpenMatches,
+        pending: PendingRematches,
     ) -> None:
         self._rows = rows
         self._games = games
         self._tables = tables
+        self._guard = guard
         self._lobbies = lobbies
         self._matches = matches
-        self._pending: dict[int, _Pending] = {}  # open rematch lobbies, by game id
-
-    def is_rematch(self, game_id: int) -> bool:
-        return game_id in self._pending
+        self._pending = pending
 
     def view(self, game_id: int) -> RematchView | None:
         """Who has accepted the rematch lobby ``game_id`` and who it waits for (or ``None``)."""
@@ -98,8 +93,13 @@ class Rematches:
             waiting=tuple(u for u in people if u is not None and u not in pending.accepted),
         )
 
-    async def ask(self, game_id: int, user_id: int) -> Outcome | GameView | Refusal:
-        """See :meth:`bot.sessions.GameSessionManager.rematch`."""
+    async def ask(self, request: AskRematch) -> Outcome | GameView | Refusal:
+        """A player asks for a rematch of the ended game ``request.game_id``, where it was
+        played. Returns the started game's :class:`Outcome` when nobody else has to accept, else
+        the rematch lobby (see :meth:`view`), or a :class:`Refusal`."""
+        if refused := await self._guard.place_of_ended(request):
+            return refused
+        game_id, user_id = request.game_id, request.user_id
         if game_id in self._tables.sessions:
             return Refusal(R.ALREADY_STARTED, "That game is still being played.")
         record = await self._games.load_game(game_id) if known_game_id(game_id) else None
@@ -140,7 +140,7 @@ class Rematches:
         s = Session(spec.record(new_id, status="lobby", now=now))
         if match_id is not None:
             self._matches.forming(match_id, best_of, s)
-        pending = self._pending[new_id] = _Pending(game_id, {user_id})
+        pending = self._pending[new_id] = PendingRematch(game_id, {user_id})
         log.info("game %d: rematch of game %d asked by user %d", new_id, game_id, user_id)
         async with s.lock:
             self._tables.register(s)
@@ -162,8 +162,11 @@ class Rematches:
             )
         return Refusal(R.CHANNEL_BUSY, text)
 
-    async def accept(self, game_id: int, user_id: int) -> Outcome | GameView | Refusal:
+    async def accept(self, request: AcceptRematch) -> Outcome | GameView | Refusal:
         """A player accepts the rematch; the last one to accept starts the game (its outcome)."""
+        if refused := self._guard.place(request):
+            return refused
+        game_id, user_id = request.game_id, request.user_id
         pending = self._pending.get(game_id)
         if pending is None:
             return await self._not_a_rematch(game_id)
@@ -183,18 +186,16 @@ class Rematches:
 
         return await self._lobbies.in_lobby(game_id, accept)
 
-    async def decline(self, game_id: int, user_id: int) -> GameView | Refusal:
+    async def decline(self, request: DeclineRematch) -> GameView | Refusal:
         """A player turns the rematch down: it is called off."""
-        if game_id not in self._pending:
-            return await self._not_a_rematch(game_id)
-
-        async def decline(s: Session) -> GameView | Refusal:
-            if s.seat_of(user_id) is None:
-                return Refusal(R.NOT_SEATED, "This rematch is for the players of the last game.")
-            log.info("game %d: rematch declined by user %d", s.id, user_id)
-            return await self._lobbies.close(s, "cancelled")
-
-        return await self._lobbies.in_lobby(game_id, decline)
+        if refused := self._guard.place(request):
+            return refused
+        if request.game_id not in self._pending:
+            return await self._not_a_rematch(request.game_id)
+        user_id = request.user_id
+        return await self._lobbies.in_lobby(
+            request.game_id, lambda s: self._lobbies.decline(s, user_id)
+        )
 
     async def _not_a_rematch(self, game_id: int) -> Refusal:
         s = self._tables.sessions.get(game_id)
@@ -203,26 +204,3 @@ class Rematches:
         if s.status is GameStatus.ACTIVE:
             return Refusal(R.ALREADY_STARTED, "The rematch has already started.")
         return Refusal(R.INVALID, "That table is not a rematch.")
-
-    def refuse_start(self, game_id: int) -> Refusal | None:
-        """Why the host may not start this lobby yet (a rematch waiting for its players)."""
-        pending = self._pending.get(game_id)
-        s = self._tables.sessions.get(game_id)
-        if pending is not None and s is not None and pending.waiting(s):
-            return Refusal(R.SEATS_EMPTY, "The rematch starts when every player has accepted.")
-        return None
-
-    # ------------------------------------------------------------------ table events
-
-    async def on_started(self, s: Session) -> None:
-        self._pending.pop(s.id, None)
-
-    async def on_lobby_closed(self, s: Session) -> None:
-        self._pending.pop(s.id, None)
-
-    # ------------------------------------------------------------------ resume
-
-    async def load(self) -> None:
-        """Load the open rematch lobbies (before the tables)."""
-        for pending in await self._rows.pending_rematches():
-            self._pending[pending.game_id] = _Pending(pending.of_game, set(pending.accepted))

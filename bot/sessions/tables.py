@@ -4,7 +4,7 @@ A table may move to another channel (:meth:`Tables.move`: a thread opened for th
 
 When the bot runs as several processes (one per set of gateway shards), each serves the
 servers it *owns* (:attr:`Tables.owns`): it loads, sweeps and answers only their tables, and
-refuses a request from another server (:data:`~.door.OTHER_PROCESS`: Discord sends those to
+refuses a request from another server (:data:`~.guard.OTHER_PROCESS`: Discord sends those to
 the other process). When ``owns`` is a shard set's, the database picks the tables to load
 (:attr:`Tables.shards`, :meth:`db.games.Games.load_active_games`).
 
@@ -13,28 +13,30 @@ holds at most one, or is *held* while a table is being set up in it), stamps the
 with the manager's clock, and answers for a table that is not live (missing or over).
 
 :class:`TableEvents` is how the parts hear of each other's work without knowing each other:
-the part that does a thing calls the listeners the front subscribed (see
+the part that does a thing calls the listeners the manager subscribed (see
 :class:`~bot.sessions.GameSessionManager`):
 
 * ``registered(session)``: a table became live (opened, loaded at resume, or started by a match);
 * ``started(session)``: a lobby's game started (its computers have moved);
 * ``lobby_closed(session)``: a lobby was cancelled or abandoned;
-* ``ended(session, finish)``: a game ended (won, forfeited or abandoned).
+* ``ended(session, finish)``: a game ended (won, forfeited or abandoned);
+* ``follow(outcome)``: every outcome a part hands back passes through it, once the game's lock
+  is released (the matches start the next game of a match there: ``outcome.next_game``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from db import Conflict, Finish
 from db.games import Games
 
-from .door import known_game_id
+from .requests import known_game_id
 from .session import Session
-from .views import GameStatus, GameView, Refusal, RefusalReason
+from .views import GameStatus, GameView, Outcome, Refusal, RefusalReason
 
 log = logging.getLogger("bot.sessions")
 R = RefusalReason
@@ -68,6 +70,10 @@ def shards_of(owns: Owns) -> tuple[int, tuple[int, ...]] | None:
     return None
 
 
+async def _unchanged(outcome: Outcome) -> Outcome:
+    return outcome
+
+
 @dataclass(slots=True)
 class TableEvents:
     """The listeners of each table event, called in the order they were subscribed."""
@@ -76,6 +82,11 @@ class TableEvents:
     started: list[Callable[[Session], Awaitable[None]]] = field(default_factory=list)
     lobby_closed: list[Callable[[Session], Awaitable[None]]] = field(default_factory=list)
     ended: list[Callable[[Session, Finish], None]] = field(default_factory=list)
+    follow: Callable[[Outcome], Awaitable[Outcome]] = _unchanged
+
+    async def follow_all(self, outcomes: Iterable[Outcome]) -> list[Outcome]:
+        """Every outcome after :attr:`follow`, in order."""
+        return [await self.follow(o) for o in outcomes]
 
 
 class Tables:
@@ -94,7 +105,7 @@ class Tables:
         self.events = TableEvents()
         self.sessions: dict[int, Session] = {}
         self.by_channel: dict[int, int] = {}
-        self.held: set[int] = set()  # channels where a table is being set up
+        self.held: set[int] = set()  # channels where a table is being set up (or a match's next)
 
     def now(self) -> float:
         return self.clock()
@@ -118,13 +129,6 @@ class Tables:
             yield
         finally:
             self.held.discard(channel_id)
-
-    def hold(self, channel_id: int) -> None:
-        """Hold the channel until :meth:`release` (a match between two games)."""
-        self.held.add(channel_id)
-
-    def release(self, channel_id: int) -> None:
-        self.held.discard(channel_id)
 
     # ------------------------------------------------------------------ live tables
 

@@ -16,7 +16,7 @@ Reminders sent and turns run out are kept in the store (:class:`db.turns.TurnMar
 most once, before the manager acts on them: after a crash the same turn is not reminded twice,
 and a turn that ran out but whose move was not made yet runs out again without counting twice.
 
-:meth:`TurnTimers.sweep` does all of it (the manager's ``sweep_turns``); call it every few
+:meth:`TurnTimers.sweep` does all of it (``manager.timers.sweep()``); call it every few
 seconds (the cog does, every :data:`SWEEP_TURNS_EVERY` seconds) and send what it reports. The
 turn time comes from the server's settings (:mod:`.settings`).
 """
@@ -33,7 +33,7 @@ from db.turns import TurnMarks
 from .bookkeeping import finish_forfeit
 from .play import GamePlay
 from .session import Session
-from .settings import Settings
+from .settings import TableSettings
 from .tables import Tables
 from .views import GameStatus, Outcome, StepEvent, TimedOut
 
@@ -115,7 +115,7 @@ class TurnTimers:
         games: Games,
         tables: Tables,
         play: GamePlay,
-        settings: Settings,
+        settings: TableSettings,
         *,
         forfeit_after: int = FORFEIT_AFTER,
     ) -> None:
@@ -139,11 +139,13 @@ class TurnTimers:
             return ()
         return tuple(await self._open_turns(s, turn_time))
 
-    async def sweep(self, now: float) -> TurnReport:
-        """Remind the players at half time, act for those out of time, forfeit repeat cases.
+    async def sweep(self, now: float | None = None) -> TurnReport:
+        """Remind the players at half time, act for those out of time, forfeit repeat cases;
+        a match's next game starts after a game that ended so (``now``: the manager's clock).
 
         A game busy with a request is skipped (its turn changes anyway; the next sweep sees it).
         """
+        now = self._tables.now() if now is None else now
         reminders: list[TurnReminder] = []
         expired: list[Outcome] = []
         forfeits: list[Outcome] = []
@@ -167,7 +169,10 @@ class TurnTimers:
                 reminders += await self._remind(s, turns, now)
         for game_id in set(self._books) - set(self._tables.sessions):
             del self._books[game_id]
-        return TurnReport(tuple(reminders), tuple(expired), tuple(forfeits))
+        follow_all = self._tables.events.follow_all
+        return TurnReport(
+            tuple(reminders), tuple(await follow_all(expired)), tuple(await follow_all(forfeits))
+        )
 
     # ------------------------------------------------------------------ internals
 

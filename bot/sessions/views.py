@@ -206,7 +206,7 @@ class Finished:
 
 @dataclass(frozen=True, slots=True)
 class TimedOut:
-    """A player's turn ran out (see :meth:`GameSessionManager.sweep_turns`).
+    """A player's turn ran out (see :meth:`~bot.sessions.timers.TurnTimers.sweep`).
 
     ``step``: the move the computer made for them (``None`` when they forfeited instead);
     ``expiries``: how many of their turns have run out in this game, this one included;
@@ -283,7 +283,7 @@ class IdleWarning:
 
 @dataclass(frozen=True, slots=True)
 class SweepReport:
-    """What :meth:`GameSessionManager.sweep_idle` did: warnings to send, games it ended, and
+    """What :meth:`~bot.sessions.idle.IdleSweep.sweep` did: warnings to send, games it ended, and
     computer moves it made in games that were waiting on a computer."""
 
     warnings: tuple[IdleWarning, ...] = ()

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine import Dealt, Phase
-from bot.sessions import GameView, Outcome, Place, PrivateView, Refusal
+from bot.sessions import GameView, Outcome, Place, PrivateView, Refusal, ShowHand
 from cogs.utils.hand import HandMessage, hand_message
 from cogs.utils.open_hands import OpenHand, OpenHands
 
@@ -85,7 +85,7 @@ class HandPost(OpenHands):
         if interaction is None or not interaction.response.is_done():
             return None
         if channel_id is None:
-            view = self.manager.view(game_id)
+            view = self.manager.live.view(game_id)
             channel_id = None if view is None else view.channel_id
         return interaction if interaction.channel_id == channel_id else None
 
@@ -150,15 +150,15 @@ class HandPost(OpenHands):
     async def tell(self, game_id: int, user_id: int, text: str) -> bool:
         """Redraw the person's hand with ``text`` as a note above it (a turn-timer reminder):
         in place if it can be edited, else as a new hand below; whether it reached them."""
-        view = self.manager.view(game_id)
+        view = self.manager.live.view(game_id)
         if view is None or not view.status.is_open:
             return False
-        door = self.manager.at(Place(view.guild_id, view.channel_id))  # the game's own place
-        private = door.private_view(game_id, user_id)
+        here = Place(view.guild_id, view.channel_id)  # the game's own place
+        private = self.manager.hands.private_view(ShowHand(game_id, user_id, where=here))
         if isinstance(private, Refusal):
             return False
         names = await self.names.seat_names(view)
-        images = (await self.manager.server_settings(view.guild_id)).images
+        images = (await self.manager.settings.server(view.guild_id)).images
         message = self._draw(view, private, names, images, note=text)
         hand = self.get(game_id, user_id)
         if hand is not None and hand.fresh(self.clock()):
@@ -188,7 +188,7 @@ class HandPost(OpenHands):
     ) -> HandMessage:
         next_deal_at = None
         if private.phase is Phase.NEXT_DEAL:
-            next_deal_at = self.manager.next_deal_at(view.game_id)
+            next_deal_at = self.manager.deals.due_at(view.game_id)
         return hand_message(
             view, private, names, images=images, note=note, next_deal_at=next_deal_at
         )

@@ -21,11 +21,14 @@ import discord
 from bot.engine import Action, Card, Cut, Discard, NextDeal, Phase, Play
 from bot.sessions import (
     STALE_MESSAGE,
+    AskCoach,
     GameView,
+    Move,
     Outcome,
     PrivateView,
     Refusal,
     RefusalReason,
+    ShowHand,
 )
 from cogs.utils.delivery import HandPost, dealt, shown_of
 from cogs.utils.hand import HandMessage, hand_message, selected_cards, shown_picture
@@ -61,12 +64,14 @@ class HandClicks:
 
     def private_view(self, interaction: discord.Interaction, game_id: int) -> PrivateView | Refusal:
         """The clicker's view of the game, if they play in it here (the door's checks)."""
-        return self.manager.at(place_of(interaction)).private_view(game_id, interaction.user.id)
+        return self.manager.hands.private_view(
+            ShowHand(game_id, interaction.user.id, where=place_of(interaction))
+        )
 
     async def open_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         """The "Your hand" button: the player's cards, privately, in a new message."""
         private = self.private_view(interaction, game_id)
-        view = self.manager.view(game_id)
+        view = self.manager.live.view(game_id)
         if isinstance(private, Refusal) or view is None:
             await say(interaction, private.message if isinstance(private, Refusal) else GAME_OVER)
             return
@@ -109,7 +114,7 @@ class HandClicks:
     ) -> None:
         """Redraw the clicked hand message in place, from the game as it is now (``private``:
         the player's view when the caller has it already)."""
-        view = self.manager.view(game_id)
+        view = self.manager.live.view(game_id)
         if private is None:
             private = self.private_view(interaction, game_id)
         if view is None:  # the game has ended
@@ -125,7 +130,7 @@ class HandClicks:
     def _next_deal_at(self, private: PrivateView) -> float | None:
         if private.phase is not Phase.NEXT_DEAL:
             return None
-        return self.manager.next_deal_at(private.game_id)
+        return self.manager.deals.due_at(private.game_id)
 
     async def _redraw_hand(
         self,
@@ -254,8 +259,8 @@ class HandClicks:
         elif (action := action_of(private)) is None:
             outcome = Refusal(RefusalReason.NOT_YOUR_TURN, refused)
         else:
-            door = self.manager.at(place_of(interaction))
-            work = door.act(game_id, user, action, step=private.step)
+            move = Move(game_id, user, action, step=private.step, where=place_of(interaction))
+            work = self.manager.play.act(move)
             outcome = await in_time(interaction, work)
         if isinstance(outcome, Refusal):
             if hand:
@@ -267,7 +272,9 @@ class HandClicks:
 
     async def on_hint(self, interaction: discord.Interaction, game_id: int, step: int) -> None:
         await interaction.response.defer()
-        advice = await self.manager.at(place_of(interaction)).advise(game_id, interaction.user.id)
+        advice = await self.manager.hands.advise(
+            AskCoach(game_id, interaction.user.id, where=place_of(interaction))
+        )
         note = advice.message if isinstance(advice, Refusal) else f"💡 {advice}"
         await self.update_hand(interaction, game_id, note=note)
 
@@ -280,7 +287,9 @@ class HandClicks:
         if not on_hand(interaction):  # a move of a hand, clicked elsewhere (forged): refused
             await say(interaction, STALE_MESSAGE)
             return
-        work = self.manager.at(place_of(interaction)).act(game_id, user, action, step=step)
+        work = self.manager.play.act(
+            Move(game_id, user, action, step=step, where=place_of(interaction))
+        )
         outcome = await in_time(interaction, work)
         if isinstance(outcome, Refusal):
             stale = outcome.reason is RefusalReason.STALE

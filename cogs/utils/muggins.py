@@ -7,7 +7,7 @@ picker in their private hand message (two menus, Discord's limit being 25 option
 to count and the starter. Every claim opens a short window in which an opponent may take the
 points missed: the live table then carries **Muggins!** and **Let it go**
 (``crib:m:{game}:{step}:call|pass``). No answer is owed: a window closes when every opponent
-has answered or, by :class:`MugginsKeeper`'s loop, after ``manager.muggins_window`` seconds, so
+has answered or, by :class:`MugginsKeeper`'s loop, after ``manager.muggins.window`` seconds, so
 the table does not name the opponents as having to move (:func:`owing`), and a click on either
 button is acknowledged silently (a deferred update: the table shows what it did). No rule is
 decided here: the session manager accepts or refuses every click.
@@ -25,7 +25,7 @@ import discord
 from bot.engine import Claim, LetGo, Muggins, Phase
 from bot.engine.muggins import CLAIMS
 from bot.render.words import escape, hand_line, join_and
-from bot.sessions import GameView, PrivateView, Refusal
+from bot.sessions import GameView, Move, PrivateView, Refusal
 from cogs.utils.buttons import GAME_ID, STEP, Button, Style
 from cogs.utils.items import CribItem
 from cogs.utils.replies import in_time, place_of, say
@@ -208,7 +208,7 @@ class MugginsKeeper:
         self.cog = cog
         self.windows = OutcomeRound(  # lets go the windows open too long, and shows it
             cog,
-            cog.manager.close_muggins_windows,
+            cog.manager.muggins.close_due,
             seconds=CLOSE_WINDOWS_EVERY,
             failure="Closing the muggins windows failed",
             shown="a closed muggins window",
@@ -238,8 +238,8 @@ class MugginsKeeper:
         update, Discord's response type 6, "the user does not see a loading state"); the table
         shows what it did. A refusal is told privately."""
         action = Muggins() if verb == "call" else LetGo()
-        door = self.cog.manager.at(place_of(interaction))
-        work = door.act(game_id, interaction.user.id, action, step=step)
+        move = Move(game_id, interaction.user.id, action, step=step, where=place_of(interaction))
+        work = self.cog.manager.play.act(move)
         outcome = await in_time(interaction, work)  # late: a deferred update, silent too
         if isinstance(outcome, Refusal):
             await say(interaction, outcome.message)

@@ -4,7 +4,7 @@ Two commands rather than one ``/cribbage me`` with two options: each names the o
 changes (the issue's ``/cribbage notify`` is typed as written), takes one option, ``on`` or
 ``off`` (left out: it shows the setting), and Discord's command picker describes each on its
 own line. Both answer privately and are stored per user by the session manager
-(``manager.update_player_settings``), so they hold in every server and every game:
+(``manager.settings.update_player``), so they hold in every server and every game:
 
 - ``notify``: whether the table may ping the person (a real mention, at most once a deal, only
   when the game waits for their move and their hand cannot be shown to them);
@@ -62,9 +62,9 @@ async def answer_preference(
     manager = cog.manager
     try:
         if value is None:
-            work = manager.player_settings(user_id)
+            work = manager.settings.player(user_id)
         else:
-            work = manager.update_player_settings(user_id, **{name: value == "on"})
+            work = manager.settings.update_player(user_id, **{name: value == "on"})
         settings = await in_time(interaction, work, ephemeral=True, thinking=True)
     except ValueError as err:
         await say(interaction, f"Nothing changed: {err}")

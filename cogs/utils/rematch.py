@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.render.matches import rematch_closed_embed, rematch_embed
-from bot.sessions import GameView, Outcome, Refusal
+from bot.sessions import AcceptRematch, AskRematch, DeclineRematch, GameView, Outcome, Refusal
 from cogs.utils.buttons import GAME_ID, Button, Style, view_of
 from cogs.utils.items import CribItem
 from cogs.utils.names import markdown_name
@@ -64,7 +64,9 @@ class Rematches:
 
     async def ask(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Rematch button of an ended game: a new table with the same seats."""
-        work = self.manager.at(place_of(interaction)).rematch(game_id, interaction.user.id)
+        work = self.manager.rematches.ask(
+            AskRematch(game_id, interaction.user.id, where=place_of(interaction))
+        )
         result = await in_time(interaction, work, thinking=True)
         if isinstance(result, Refusal):
             await say(interaction, result.message)
@@ -85,19 +87,23 @@ class Rematches:
         else:
             await interaction.response.send_message(**fields, allowed_mentions=mentions)
             message = await interaction.original_response()
-        await self.manager.set_message(view.game_id, "lobby", message.channel.id, message.id)
+        await self.manager.records.set_message(
+            view.game_id, "lobby", message.channel.id, message.id
+        )
         if isinstance(result, Outcome):
             await self.table.publish(result, actor=interaction.user.id, names=names)
 
     async def _asked(self, view: GameView) -> discord.AllowedMentions:
         """Who the rematch message notifies: the people it waits for, unless they turned
         pings off (``/cribbage notify``). It is a new message, never deleted."""
-        rematch = self.manager.rematch_view(view.game_id)
+        rematch = self.manager.rematches.view(view.game_id)
         waiting = rematch.waiting if rematch is not None else ()
-        return only([u for u in waiting if (await self.manager.player_settings(u)).notify])
+        return only([u for u in waiting if (await self.manager.settings.player(u)).notify])
 
     async def accept(self, interaction: discord.Interaction, game_id: int) -> None:
-        work = self.manager.at(place_of(interaction)).accept_rematch(game_id, interaction.user.id)
+        work = self.manager.rematches.accept(
+            AcceptRematch(game_id, interaction.user.id, where=place_of(interaction))
+        )
         result = await in_time(interaction, work, thinking=False)
         if isinstance(result, Refusal):
             await say(interaction, result.message)
@@ -112,7 +118,9 @@ class Rematches:
         await self.table.publish(result, actor=interaction.user.id, names=names)
 
     async def decline(self, interaction: discord.Interaction, game_id: int) -> None:
-        work = self.manager.at(place_of(interaction)).decline_rematch(game_id, interaction.user.id)
+        work = self.manager.rematches.decline(
+            DeclineRematch(game_id, interaction.user.id, where=place_of(interaction))
+        )
         result = await in_time(interaction, work)
         if isinstance(result, Refusal):
             await say(interaction, result.message)
@@ -125,7 +133,7 @@ class Rematches:
 
     async def payload(self, view: GameView, names: Sequence[str]) -> dict[str, Any]:
         """The rematch message while it waits: who has accepted, the buttons, a ping."""
-        rematch = self.manager.rematch_view(view.game_id)
+        rematch = self.manager.rematches.view(view.game_id)
         if rematch is None:
             return self._started(view, names)
         host = await self.names.name(view.host_id, view.guild_id)

@@ -2,11 +2,11 @@
 **Replay** and **Review my game** buttons (:mod:`cogs.utils.replay_buttons`).
 
 A replay is private (an ephemeral message, seen only by who asked), one deal a page, with
-⏮ ◀ ▶ ⏭ and **Share**. Each page is drawn from ``manager.replay(game)``: the game's action log
-replayed through the engine (never a second copy), refused for a game still being played, to
-anyone. A page click redraws the private message it is on (``UPDATE_MESSAGE``); Share posts
-the page publicly in the channel, without buttons, and marks the private page "Shared ✓" (as
-the standings' Share does: see :mod:`cogs.standings` for how Discord allows it).
+⏮ ◀ ▶ ⏭ and **Share**. Each page is drawn from ``manager.records.replay(game)``: the game's
+action log replayed through the engine (never a second copy), refused for a game still being
+played, to anyone. A page click redraws the private message it is on (``UPDATE_MESSAGE``);
+Share posts the page publicly in the channel, without buttons, and marks the private page
+"Shared ✓" (as the standings' Share does: see :mod:`cogs.standings` for how Discord allows it).
 
 **Review my game** is private to the one who clicks: the analysis runs in a worker process and
 may take seconds, so the click is deferred at once, ephemerally with "thinking" (Discord's
@@ -152,7 +152,7 @@ class Replays:
         """The game rebuilt from its log, or what to tell the asker."""
         if not known_game_id(game_id):
             return "I can't find that game."
-        replay = await self.manager.replay(game_id)
+        replay = await self.manager.records.replay(game_id)
         if isinstance(replay, Refusal):
             return replay.message
         if not replay.steps or not replay.deals:  # the retention dropped its moves
@@ -222,7 +222,7 @@ class Replays:
         seconds), then the clicker's own review, or why not (not seated, in progress)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         started = time.perf_counter()
-        review = await self.manager.review(game_id, interaction.user.id)
+        review = await self.manager.analysis.review(game_id, interaction.user.id)
         if isinstance(review, Refusal):
             await interaction.followup.send(review.message, ephemeral=True)
             return
@@ -270,7 +270,7 @@ async def final_result(
     (left out, and logged, if it cannot be made: the result is posted all the same)."""
     embed = result_embed(over, names, view.variant, image="board.png" if images else None)
     try:
-        summary = await manager.summary(view.game_id)
+        summary = await manager.analysis.summary(view.game_id)
     except Exception:
         log.exception("The summary of game %d failed", view.game_id)
         return embed

@@ -111,15 +111,17 @@ async def answer_settings(
             if value is not None:
                 changes[name] = value
         if changes:
-            work = manager.update_settings(interaction.guild_id, by=interaction.user.id, **changes)
+            work = manager.settings.update_server(
+                interaction.guild_id, by=interaction.user.id, **changes
+            )
         else:
-            work = manager.server_settings(interaction.guild_id)
+            work = manager.settings.server(interaction.guild_id)
         settings = await in_time(interaction, work, ephemeral=True, thinking=True)
     except ValueError as err:
         await say(interaction, f"Nothing changed: {err}")
         return
     embed = to_discord(
-        settings_embed(settings, changed=set(changes), forfeit_after=manager.forfeit_after)
+        settings_embed(settings, changed=set(changes), forfeit_after=manager.timers.forfeit_after)
     )
     if interaction.response.is_done():  # deferred: this replaces the "thinking" message
         await interaction.followup.send(embed=embed, ephemeral=True)

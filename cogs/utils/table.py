@@ -93,7 +93,7 @@ class Table:
     async def images_enabled(self, guild_id: int | None) -> bool:
         """Pictures of the board and the cards, unless the server turned them off (a click's
         outcome carries its server's settings: this is for the other answers)."""
-        return (await self.manager.server_settings(guild_id)).images
+        return (await self.manager.settings.server(guild_id)).images
 
     def state(self, game_id: int) -> TableState:
         return self._tables.setdefault(game_id, TableState())
@@ -137,7 +137,7 @@ class Table:
         waiting = owing(view)  # named, never notified: the table is sent with no mentions
         if view.status is GameStatus.ACTIVE and waiting:
             content = f"Your move: {mentions(waiting)}"
-        closes_at = self.manager.muggins_window_closes_at(view.game_id)
+        closes_at = self.manager.muggins.closes_at(view.game_id)
         if line := muggins_line(view, names, closes_at):  # muggins: an open claim (cogs/muggins)
             content = f"{content}\n{line}".strip()
         payload: dict[str, Any] = {
@@ -315,7 +315,7 @@ class Table:
         await self.post_table(view, names, images=images)
 
     def _pause(self, view: GameView) -> Pause:
-        ends_at = self.manager.next_deal_at(view.game_id)
+        ends_at = self.manager.deals.due_at(view.game_id)
         return Pause(view.game_id, ends_at, tuple(view.to_act_users))
 
     async def _hold(
@@ -367,7 +367,7 @@ class Table:
         else:
             message = await self.channel(view.channel_id).send(allowed_mentions=NO_PINGS, **fields)
         st.table, st.new_table = (view.channel_id, message.id), False
-        await self.manager.set_message(view.game_id, "table", view.channel_id, message.id)
+        await self.manager.records.set_message(view.game_id, "table", view.channel_id, message.id)
 
     async def move_table(self, view: GameView) -> None:
         """Re-post the live table (or the waiting record) at the bottom (``/cribbage board``)."""

@@ -3,7 +3,7 @@ thread of their own.
 
 When a lobby's game starts and the server's ``threads`` setting is on (the default), the lobby
 message opens a public thread named for the game (Discord: "Start Thread from Message"), the
-game moves into it (``manager.move_game``), and the table, the hands' answers, the pings and the
+game moves into it (``manager.tables.move``), and the table, the hands' answers, the pings and the
 result all go there. The lobby message in the channel becomes the game's one line: who plays and
 a link to the thread, and at the end the result. Discord also drops a "started a thread" notice
 in the channel; it is removed, so that the line stays one.
@@ -182,7 +182,7 @@ class GameThreads:
             log.info("game %d: no thread (%s); playing in the channel", view.game_id, exc)
             await self._note(view, NOT_ALLOWED)
             return outcome
-        moved = await self.manager.move_game(view.game_id, thread.id)
+        moved = await self.manager.tables.move(view.game_id, thread.id)
         if isinstance(moved, Refusal):
             log.warning("game %d: could not move to its thread: %s", view.game_id, moved.message)
             with contextlib.suppress(discord.HTTPException):

@@ -4,7 +4,7 @@
 :class:`cogs.cribbage.Cribbage` (they need that cog's :class:`~cogs.utils.table.Table`, which
 keeps each game's story). Each runs on a :class:`~cogs.utils.ticker.Ticker`.
 
-- :meth:`TurnKeeper.tick` runs :meth:`GameSessionManager.sweep_turns` and sends its half-time
+- :meth:`TurnKeeper.tick` runs ``manager.timers.sweep()`` and sends its half-time
   reminders by the ping rule (:mod:`cogs.utils.pings`): to a person whose hand can be reached, a
   note on that hand; else a message in the channel that pings them if their ``notify`` is on
   and they were not pinged yet in this deal (else it names them without a notification). A
@@ -12,7 +12,7 @@ keeps each game's story). Each runs on a :class:`~cogs.utils.ticker.Ticker`.
   deleted once its turn is over. It also publishes the moves made for absent players and the
   forfeits.
 - :func:`deal_round`'s tick (every :data:`NEXT_DEALS_EVERY` seconds) runs
-  :meth:`GameSessionManager.start_due_deals`: each game whose pause between deals ran out deals,
+  ``manager.deals.start_due()``: each game whose pause between deals ran out deals,
   and the new deal is published.
 """
 
@@ -68,7 +68,7 @@ class TurnKeeper:
     async def tick(self) -> TurnReport:
         """One sweep of the turn timers, and everything it reports sent to Discord."""
         manager, table = self.cog.manager, self.cog.table
-        report = await manager.sweep_turns()
+        report = await manager.timers.sweep()
         for reminder in report.reminders:
             await self._remind(reminder)
         for outcome in (*report.expired, *report.forfeits):
@@ -85,8 +85,8 @@ class TurnKeeper:
         reachable = table.hands.reachable(game_id, user_id)
         if reachable and await table.hands.tell(game_id, user_id, reminder_note(reminder)):
             return  # a note on their own hand: no ping
-        settings = await manager.player_settings(user_id)
-        view = manager.view(game_id)
+        settings = await manager.settings.player(user_id)
+        view = manager.live.view(game_id)
         pinged = table.pings.pinged(game_id, view.deal_number if view is not None else 0)
         ping = settings.notify and user_id not in pinged
         text = reminder_text(reminder)
@@ -109,7 +109,7 @@ class TurnKeeper:
         running: dict[int, set[tuple[int, int]]] = {}
         for (game_id, seat), (turn_step, message) in list(self.reminders.items()):
             if game_id not in running:
-                turns = await self.cog.manager.turns(game_id)
+                turns = await self.cog.manager.timers.turns(game_id)
                 running[game_id] = {(t.seat, t.turn_step) for t in turns}
             if (seat, turn_step) in running[game_id]:
                 continue
@@ -122,7 +122,7 @@ def deal_round(cog: Cribbage) -> OutcomeRound:
     """Deals in every game whose pause between deals ran out, and publishes each deal."""
     return OutcomeRound(
         cog,
-        cog.manager.start_due_deals,
+        cog.manager.deals.start_due,
         seconds=NEXT_DEALS_EVERY,
         failure="Starting the next deals failed",
         shown="the next deal",

@@ -68,13 +68,15 @@ class Watch:
             return
         watched = self._watched.setdefault(view.game_id, _Watched())
         async with watched.lock:
-            view = self.manager.view(view.game_id) or view
+            view = self.manager.live.view(view.game_id) or view
             payload = await self.payload(view, watched, await self.names.seat_names(view))
             await interaction.response.send_message(**payload, allowed_mentions=NO_PINGS)
             message = await interaction.original_response()
             old = self._message(view)
             self._messages[view.game_id] = (message.channel.id, message.id)
-            await self.manager.set_message(view.game_id, "watch", message.channel.id, message.id)
+            await self.manager.records.set_message(
+                view.game_id, "watch", message.channel.id, message.id
+            )
         if old is not None and old[1] != message.id:
             await self._edit(*old, content=MOVED, embed=None)
 
@@ -110,7 +112,7 @@ class Watch:
             if outcome.next_game is not None:  # a match goes on: so does its view
                 following = outcome.next_game.game_id
                 self._messages[following] = where
-                await self.manager.set_message(following, "watch", *where)
+                await self.manager.records.set_message(following, "watch", *where)
 
     @staticmethod
     def _story(

@@ -62,11 +62,11 @@ async def test_a_game_at_debug_logs_no_token_and_no_hidden_card(tmp_path, debug_
     async with open_club(tmp_path, privacy=False) as driver:
         alice, bob = driver.users[:2]
         # no pictures: a hand is then sent as JSON text, which discord.py logs whole
-        await driver.bot.manager.update_settings(driver.guild.id, images=False)
+        await driver.bot.manager.settings.update_server(driver.guild.id, images=False)
         await driver.start_game(alice, [bob])
         seats = {u.id: Seat(u) for u in (alice, bob)}
-        game = driver.bot.manager._tables.sessions[driver.game_id()]
-        while game.game is None or len(game.game.played) < 2:  # into the pegging
+        live, game_id = driver.bot.manager.live, driver.game_id()
+        while live[game_id].game is None or len(live[game_id].game.played) < 2:  # the pegging
             for user_id in driver.whose_move():
                 await driver.move(seats[user_id])
         for seat in seats.values():  # both hands open: a click shows one, the other is redrawn

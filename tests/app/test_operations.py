@@ -18,6 +18,7 @@ from bot.__main__ import main
 from bot.app import operations
 from bot.app.operations import OperationError, backup, check, describe
 from bot.engine import Variant
+from bot.sessions import OpenLobby
 from db import LATEST_VERSION, MIGRATIONS, Store
 from db.connection import ProcessLock
 from tests.db.test_startup import a_database_with_a_lobby, read_only
@@ -51,7 +52,7 @@ async def a_played_database(path: Path) -> dict[str, int]:
         )
         for _ in range(25):
             await play_one(manager, active.game_id, rng)
-        lobby = await manager.create_lobby(guild_id=1, channel_id=3, host_id=DAVE)
+        lobby = await manager.lobbies.open(OpenLobby(guild_id=1, channel_id=3, host_id=DAVE))
     return {"finished": finished.game_id, "active": active.game_id, "lobby": lobby.game_id}
 
 

@@ -28,7 +28,7 @@ async def games(tmp_path):
         ended = await started_game(manager, variant=Variant(target=61))
         final = await play_to_end(manager, ended.view.game_id, random.Random(3))
         live = await started_game(manager, channel_id=501)
-        replay = await manager.replay(final.view.game_id)
+        replay = await manager.records.replay(final.view.game_id)
     return path, final.view.game_id, live.view.game_id, replay
 
 

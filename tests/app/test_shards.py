@@ -11,8 +11,18 @@ import pytest
 from bot.app.client import CribbageBot
 from bot.app.config import Config, ConfigError, load_config
 from bot.app.shards import ShardError, Shards, lock_name, parse_shards
-from bot.sessions import GameSessionManager, Place, Refusal, RefusalReason
-from bot.sessions.door import OTHER_PROCESS
+from bot.sessions import (
+    OTHER_PROCESS,
+    Forfeit,
+    GameSessionManager,
+    Join,
+    OpenLobby,
+    Place,
+    Refusal,
+    RefusalReason,
+    ShowHand,
+    Start,
+)
 from db import Store
 from tests.app.test_config import GOOD, ROOT
 from tests.support.sessions import BOB, HOST
@@ -67,8 +77,9 @@ def test_the_config_carries_the_shards():
     config = load_config(env | {"CRIBBAGE_SHARD_COUNT": "3"}, dotenv=False)
     assert config.shards == Shards(3, (0, 1, 2)) and "Shards(count=3" in repr(config)
     postgres = {"CRIBBAGE_DATABASE_URL": "postgresql://bot@db/cribbage"}
-    config = load_config(env | postgres | {"CRIBBAGE_SHARD_COUNT": "2", "CRIBBAGE_SHARDS": "1"},
-                         dotenv=False)
+    config = load_config(
+        env | postgres | {"CRIBBAGE_SHARD_COUNT": "2", "CRIBBAGE_SHARDS": "1"}, dotenv=False
+    )
     assert config.shards == Shards(2, (1,))
     with pytest.raises(ConfigError, match="needs CRIBBAGE_SHARD_COUNT"):
         load_config(env | {"CRIBBAGE_SHARDS": "1"}, dotenv=False)
@@ -94,7 +105,11 @@ def test_python_m_bot_refuses_bad_shards_with_exit_2_and_one_paragraph(tmp_path,
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CRIBBAGE_"))}
     env |= {"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": GOOD} | settings
     result = subprocess.run(
-        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
         timeout=60,
     )
     assert result.returncode == 2, result.stderr
@@ -106,10 +121,12 @@ def test_python_m_bot_refuses_bad_shards_with_exit_2_and_one_paragraph(tmp_path,
 
 
 async def _started(manager: GameSessionManager, guild_id: int, channel_id: int) -> int:
-    lobby = await manager.create_lobby(guild_id=guild_id, channel_id=channel_id, host_id=HOST)
+    lobby = await manager.lobbies.open(
+        OpenLobby(guild_id=guild_id, channel_id=channel_id, host_id=HOST)
+    )
     assert not isinstance(lobby, Refusal), lobby
-    await manager.join(lobby.game_id, BOB)
-    started = await manager.start(lobby.game_id, HOST)
+    await manager.lobbies.join(Join(lobby.game_id, BOB))
+    started = await manager.lobbies.start(Start(lobby.game_id, HOST))
     assert not isinstance(started, Refusal), started
     return lobby.game_id
 
@@ -121,7 +138,7 @@ async def test_a_shard_process_resumes_sweeps_and_answers_only_its_servers(tmp_p
         manager = GameSessionManager(store, clock=lambda: 1000.0)
         await manager.resume()
         mine, theirs = await _started(manager, SHARD_1, 10), await _started(manager, SHARD_0, 20)
-        dm = await manager.create_lobby(guild_id=None, channel_id=30, host_id=HOST)
+        dm = await manager.lobbies.open(OpenLobby(guild_id=None, channel_id=30, host_id=HOST))
         assert not isinstance(dm, Refusal)
     finally:
         await store.close()
@@ -132,21 +149,21 @@ async def test_a_shard_process_resumes_sweeps_and_answers_only_its_servers(tmp_p
         manager = GameSessionManager(store, clock=lambda: 1000.0, owns=owner.owns)
         report = await manager.resume()
         assert (report.active, report.lobbies) == (1, 0)
-        assert [v.game_id for v in manager.live_games()] == [mine]
-        refused = manager.at(Place(SHARD_0, 20))
-        mine_view = manager.private_view(mine, HOST)
+        assert [v.game_id for v in manager.live.games()] == [mine]
+        elsewhere = Place(SHARD_0, 20)
+        mine_view = manager.hands.private_view(ShowHand(mine, HOST))
         assert not isinstance(mine_view, Refusal)
         for answer in (
-            refused.private_view(theirs, HOST),
-            await refused.forfeit(theirs, HOST),
-            await manager.create_lobby(guild_id=SHARD_0, channel_id=21, host_id=HOST),
-            await manager.create_lobby(guild_id=None, channel_id=31, host_id=HOST),
+            manager.hands.private_view(ShowHand(theirs, HOST, where=elsewhere)),
+            await manager.play.forfeit(Forfeit(theirs, HOST, where=elsewhere)),
+            await manager.lobbies.open(OpenLobby(guild_id=SHARD_0, channel_id=21, host_id=HOST)),
+            await manager.lobbies.open(OpenLobby(guild_id=None, channel_id=31, host_id=HOST)),
         ):
             assert isinstance(answer, Refusal) and answer.message == OTHER_PROCESS
             assert answer.reason is RefusalReason.UNKNOWN_GAME
-        here = manager.at(Place(SHARD_1, 10))
-        assert not isinstance(here.private_view(mine, HOST), Refusal)
-        sweep = await manager.sweep_idle(now=1000.0 + 30 * 86400)  # only its own game is idle
+        here = Place(SHARD_1, 10)
+        assert not isinstance(manager.hands.private_view(ShowHand(mine, HOST, where=here)), Refusal)
+        sweep = await manager.idle.sweep(now=1000.0 + 30 * 86400)  # only its own game is idle
         assert [w.game_id for w in sweep.warnings] == [mine]
     finally:
         await store.close()
@@ -157,8 +174,8 @@ async def test_a_shard_process_resumes_sweeps_and_answers_only_its_servers(tmp_p
         manager = GameSessionManager(store, clock=lambda: 1000.0, owns=owner.owns)
         report = await manager.resume()
         assert (report.active, report.lobbies) == (1, 1)
-        assert sorted(v.game_id for v in manager.live_games()) == sorted([theirs, dm.game_id])
-        sweep = await manager.sweep_idle(now=1000.0 + 30 * 86400)  # first warned here
+        assert sorted(v.game_id for v in manager.live.games()) == sorted([theirs, dm.game_id])
+        sweep = await manager.idle.sweep(now=1000.0 + 30 * 86400)  # first warned here
         assert sorted(w.game_id for w in sweep.warnings) == sorted([theirs, dm.game_id])
     finally:
         await store.close()

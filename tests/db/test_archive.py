@@ -19,7 +19,7 @@ import db.archive
 import db.migrations
 from bot.engine import Variant
 from bot.ratings import RATER
-from bot.sessions import GameSessionManager, Outcome
+from bot.sessions import Forfeit, GameSessionManager, Move, Outcome, ShowHand
 from bot.sessions.history import rebuild
 from db import ActionWrite, Conflict, Store
 from tests.support.postgres import connect
@@ -136,7 +136,7 @@ async def test_every_variant_reads_back_identically_once_archived(database, no_a
             manager, humans=(HOST, BOB, CAROL), variant=Variant(3), channel_id=77
         )
         await play_to_end_steps(manager, forfeited.game_id, 5)
-        outcome = await manager.forfeit(forfeited.game_id, BOB)
+        outcome = await manager.play.forfeit(Forfeit(forfeited.game_id, BOB))
         assert isinstance(outcome, Outcome) and outcome.finished is not None
         ids.append(forfeited.game_id)
         before = {game_id: await stored(store, game_id) for game_id in ids}
@@ -155,7 +155,7 @@ async def test_every_variant_reads_back_identically_once_archived(database, no_a
             variant = Variant(record.players, record.partnerships, record.target, record.muggins)
             game = rebuild(variant, record.seed, record.first_dealer, actions).game
             assert [game.scores[r.side] for r in results] == [r.final_score for r in results]
-            replay = await manager.replay(game_id)
+            replay = await manager.records.replay(game_id)
             assert replay.scores == tuple(game.scores)
         assert await store.games.archive_ended() == 0  # nothing left to do
     finally:
@@ -192,12 +192,14 @@ async def test_the_transaction_that_ends_a_game_archives_it(database):
         rng = random.Random(5)
         last_active = []
         while True:
-            view = manager.view(won)
+            view = manager.live.view(won)
             assert view is not None
             user = rng.choice(view.to_act_users)
-            mine = manager.private_view(won, user)
+            mine = manager.hands.private_view(ShowHand(won, user))
             now[0] += rng.random() * 9
-            outcome = await manager.act(won, user, rng.choice(mine.legal_actions), step=mine.step)
+            outcome = await manager.play.act(
+                Move(won, user, rng.choice(mine.legal_actions), step=mine.step)
+            )
             assert isinstance(outcome, Outcome)
             if outcome.finished is not None:
                 break
@@ -209,15 +211,15 @@ async def test_the_transaction_that_ends_a_game_archives_it(database):
         forfeited = (await started_game(manager, channel_id=501)).game_id
         await play_to_end_steps(manager, forfeited, 7)
         written = await store.games.load_actions(forfeited)
-        assert isinstance(await manager.forfeit(forfeited, BOB), Outcome)
+        assert isinstance(await manager.play.forfeit(Forfeit(forfeited, BOB)), Outcome)
         assert await store.games.load_actions(forfeited) == written
         assert rows_left(path, forfeited)["actions"] == 0
 
         idle = (await started_game(manager, channel_id=502)).game_id
         await play_to_end_steps(manager, idle, 3)
         written = await store.games.load_actions(idle)
-        await manager.sweep_idle(now[0] + 100)
-        report = await manager.sweep_idle(now[0] + 300)
+        await manager.idle.sweep(now[0] + 100)
+        report = await manager.idle.sweep(now[0] + 300)
         assert [o.game_id for o in report.abandoned] == [idle]
         assert await store.games.load_actions(idle) == written and written
         assert rows_left(path, idle)["actions"] == rows_left(path, idle)["snapshots"] == 0
@@ -228,10 +230,14 @@ async def test_the_transaction_that_ends_a_game_archives_it(database):
 async def play_to_end_steps(manager: GameSessionManager, game_id: int, steps: int) -> None:
     rng = random.Random(game_id)
     for _ in range(steps):
-        view = manager.view(game_id)
+        view = manager.live.view(game_id)
         user = rng.choice(view.to_act_users)
-        mine = manager.private_view(game_id, user)
-        assert (await manager.act(game_id, user, rng.choice(mine.legal_actions), step=mine.step)).ok
+        mine = manager.hands.private_view(ShowHand(game_id, user))
+        assert (
+            await manager.play.act(
+                Move(game_id, user, rng.choice(mine.legal_actions), step=mine.step)
+            )
+        ).ok
 
 
 async def test_a_log_that_cannot_be_compacted_stays_and_the_game_still_ends(

@@ -16,6 +16,7 @@ import pytest
 
 from bot.engine import Variant
 from bot.ratings import RATER, Rating
+from bot.sessions import Forfeit
 from tests.support.leaderboard import rated_copy, record_game
 from tests.support.sessions import (
     BOB,
@@ -53,14 +54,14 @@ async def _play(path) -> None:
         started = await started_game(manager, channel_id=channel, **setup)
         await play_to_end(manager, started.view.game_id, rng)
     started = await started_game(manager, humans=(HOST, CAROL), channel_id=600)
-    while manager.view(started.view.game_id).deal_number < 2:  # past the first show
+    while manager.live.view(started.view.game_id).deal_number < 2:  # past the first show
         await play_one(manager, started.view.game_id, rng)
-    assert (await manager.forfeit(started.view.game_id, HOST)).ok
+    assert (await manager.play.forfeit(Forfeit(started.view.game_id, HOST))).ok
     started = await started_game(manager, humans=(HOST, DAVE), channel_id=601)
     for _ in range(4):  # the first deal: the discards, the cut and a card (auto-lays follow)
         await play_one(manager, started.view.game_id, rng)
-    assert manager.view(started.view.game_id).deal_number == 1
-    aborted = await manager.forfeit(started.view.game_id, DAVE)
+    assert manager.live.view(started.view.game_id).deal_number == 1
+    aborted = await manager.play.forfeit(Forfeit(started.view.game_id, DAVE))
     assert aborted.ok and aborted.finished.reason == "aborted"
     assert aborted.finished.winner_sides == () and aborted.finished.forfeit_seat == 1
     await record_game(store, [HOST, DAVE], [50, 40], abandoned=True, now=float(next(ticks)))

@@ -30,7 +30,7 @@ async def test_the_release_database_opens_and_its_games_replay_identically(relea
     store, manager = await open_manager(release_copy)
     try:
         assert store.schema_version >= 8
-        live = {view.game_id for view in manager.live_games()}
+        live = {view.game_id for view in manager.live.games()}
         open_games = {
             int(game_id)
             for game_id, facts in expected["games"].items()
@@ -38,7 +38,7 @@ async def test_the_release_database_opens_and_its_games_replay_identically(relea
         }
         assert live == open_games  # every game in progress (and the open lobby) resumed
         for game_id in live:
-            view = manager.view(game_id)
+            view = manager.live.view(game_id)
             assert view is not None
             assert view.step == expected["games"][str(game_id)]["step"]
     finally:

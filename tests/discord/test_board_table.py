@@ -19,7 +19,7 @@ DISPLAY_WIDTH, DISPLAY_HEIGHT = 400, 300
 async def _play_until_a_card_is_laid(club, seats) -> None:
     manager = club.bot.manager
     for _ in range(60):
-        view = manager.game_in_channel(club.channel.id)
+        view = manager.live.in_channel(club.channel.id)
         if view.phase is Phase.PLAY and view.pile:
             return
         for user_id in view.to_act_users:
@@ -32,7 +32,7 @@ async def test_the_table_shows_the_scores_once_and_the_count_once(club):
     await club.start_game(alice, [bob])
     seats = {u.id: Seat(u) for u in (alice, bob)}
     await _play_until_a_card_is_laid(club, seats)
-    view = club.bot.manager.game_in_channel(club.channel.id)
+    view = club.bot.manager.live.in_channel(club.channel.id)
     table = club.table_message()
     (embed,) = table.embeds
     text = json.dumps(embed, ensure_ascii=False)
@@ -45,8 +45,10 @@ async def test_the_table_shows_the_scores_once_and_the_count_once(club):
     picture = Image.open(io.BytesIO(board.data))
     assert picture.width * DISPLAY_HEIGHT >= picture.height * DISPLAY_WIDTH  # shown 400 wide
 
-    await club.bot.manager.update_settings(club.guild.id, images=False)  # as /cribbage settings
-    view = club.bot.manager.game_in_channel(club.channel.id)
+    await club.bot.manager.settings.update_server(
+        club.guild.id, images=False
+    )  # as /cribbage settings
+    view = club.bot.manager.live.in_channel(club.channel.id)
     for user_id in view.to_act_users:  # one more move redraws the table, in words now
         await club.move(seats[user_id])
     (embed,) = club.table_message().embeds

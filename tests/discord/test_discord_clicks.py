@@ -17,7 +17,7 @@ async def club(tmp_path):
 
 
 def snapshot(driver: Driver):
-    session = driver.bot.manager._tables.sessions[driver.game_id()]
+    session = driver.bot.manager.live[driver.game_id()]
     return session.step, session.game.to_dict()
 
 
@@ -37,7 +37,7 @@ async def two_player_game(driver: Driver) -> dict:
 
 
 def game(driver: Driver):
-    return driver.bot.manager._tables.sessions[driver.game_id()].game
+    return driver.bot.manager.live[driver.game_id()].game
 
 
 async def test_people_not_seated_are_refused_privately(club):
@@ -152,17 +152,17 @@ async def test_a_lobby_nobody_starts_is_closed(club):
     result = await club.click(alice, lobby, "Start")
     assert result.ephemeral and "Waiting for 1 more player" in result.message.content
     manager = club.bot.manager
-    later = manager._tables.clock() + manager.idle_abandon_after + 10
+    later = manager.tables.now() + manager.idle.abandon_after + 10
     cog = club.bot.get_cog("Cribbage")
-    manager._tables.clock = lambda: later
+    manager.set_clock(lambda: later)
     await cog.sweep()  # warns
-    manager._tables.clock = lambda: later + manager.idle_abandon_after
+    manager.set_clock(lambda: later + manager.idle.abandon_after)
     await cog.sweep()  # closes
-    assert manager.game_in_channel(club.channel.id) is None
+    assert manager.live.in_channel(club.channel.id) is None
     assert "Nobody started" in club.emu.message(lobby.id).text
     # a new table can open in the channel
     await club.open_lobby(alice)
-    assert manager.game_in_channel(club.channel.id) is not None
+    assert manager.live.in_channel(club.channel.id) is not None
 
 
 async def test_a_player_can_forfeit(club):
@@ -172,7 +172,7 @@ async def test_a_player_can_forfeit(club):
     assert result.ephemeral and "forfeited" in result.message.content
     last = club.emu.last_public(club.channel)
     assert "forfeited" in last.text
-    assert club.bot.manager.game_in_channel(club.channel.id) is None
+    assert club.bot.manager.live.in_channel(club.channel.id) is None
 
 
 async def test_a_slow_move_is_deferred_within_three_seconds_then_answered(club, monkeypatch):
@@ -191,13 +191,13 @@ async def test_a_slow_move_is_deferred_within_three_seconds_then_answered(club, 
         if b.custom_id.startswith("crib:p:") and not b.disabled
     )
     manager = club.bot.manager
-    real_act = manager.act
+    real_act = manager.play.act
 
     async def slow_act(*args, **kwargs):
         await asyncio.sleep(0.15)  # longer than ANSWER_WITHIN below
         return await real_act(*args, **kwargs)
 
-    monkeypatch.setattr(manager, "act", slow_act)
+    monkeypatch.setattr(manager.play, "act", slow_act)
     monkeypatch.setattr(replies, "ANSWER_WITHIN", 0.05)
     step = snapshot(club)[0]
     result = await club.click(mover.user, hand, custom_id=card.custom_id)

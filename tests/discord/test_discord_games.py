@@ -26,7 +26,7 @@ async def play_game(driver: Driver, humans: int, **options) -> str:
     for i, seat in enumerate(seats.values()):
         seat.rng.seed(i)
     await driver.play_out(seats)
-    assert driver.bot.manager.game_in_channel(driver.channel.id) is None
+    assert driver.bot.manager.live.in_channel(driver.channel.id) is None
     return final_result(driver)
 
 
@@ -146,7 +146,9 @@ async def test_cards_and_board_come_as_pictures_unless_images_are_off(club):
     assert re.fullmatch(r"hand-[0-9a-f]{12}\.png", hand.attachments[0].filename)
     assert hand.attachments[0].data[:8] == b"\x89PNG\r\n\x1a\n"
 
-    await club.bot.manager.update_settings(club.guild.id, images=False)  # as /cribbage settings
+    await club.bot.manager.settings.update_server(
+        club.guild.id, images=False
+    )  # as /cribbage settings
     for seat in seats.values():
         seat.hand = None
     await club.play_out(seats)

@@ -41,7 +41,8 @@ async def test_a_whole_muggins_game_against_a_computer(club):
     # the privacy watch read every deal: at least its table, the discards, the cut, a card laid
     # and its record, whatever the length of the game (its deals are the manager's random ones)
     records = [
-        m for m in club.emu.public_messages(club.channel)
+        m
+        for m in club.emu.public_messages(club.channel)
         if m.embeds and re.match(r"Deal [0-9]+ — ", m.embeds[0].get("title", ""))
     ]
     assert len(records) >= 2 and club.privacy.checked_versions >= 4 * len(records)
@@ -100,11 +101,11 @@ async def test_an_under_claim_is_taken_with_muggins(club):
     stranger = await club.click(carol, table, "Muggins!")
     assert stranger.ephemeral and "not playing" in stranger.message.text
 
-    before = club.bot.manager.game_in_channel(club.channel.id).scores
-    side = club.bot.manager.game_in_channel(club.channel.id).seat_of(opponent.id)
+    before = club.bot.manager.live.in_channel(club.channel.id).scores
+    side = club.bot.manager.live.in_channel(club.channel.id).seat_of(opponent.id)
     called = await club.click(opponent, club.table_message(), "Muggins!")
     assert called.response_type == 6 and not called.messages  # silent: the table tells it
-    view = club.bot.manager.game_in_channel(club.channel.id)
+    view = club.bot.manager.live.in_channel(club.channel.id)
     assert view is None or view.scores[side] == before[side] + 2
     text = story(club)
     assert f"**{opponent.name}** calls **Muggins!**" in text

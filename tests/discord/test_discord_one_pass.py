@@ -36,7 +36,7 @@ def counting(counts: Counter[str], name: str, original: Callable[..., Any]) -> C
 
 
 def public_view(driver: Driver) -> GameView:
-    view = driver.bot.manager.view(driver.game_id())
+    view = driver.bot.manager.live.view(driver.game_id())
     assert view is not None
     return view
 
@@ -68,8 +68,12 @@ async def test_a_play_click_looks_each_thing_up_at_most_once(club, monkeypatch):
 
     counts: Counter[str] = Counter()
     manager = club.bot.manager
-    for name in ("view", "private_view", "server_settings"):
-        monkeypatch.setattr(manager, name, counting(counts, name, getattr(manager, name)))
+    for part, method, name in (
+        (manager.live, "view", "view"),
+        (manager.hands, "private_view", "private_view"),
+        (manager.settings, "server", "server_settings"),
+    ):
+        monkeypatch.setattr(part, method, counting(counts, name, getattr(part, method)))
     cog = club.bot.get_cog("Cribbage")
     names = cog.names
     monkeypatch.setattr(names, "seat_names", counting(counts, "seat_names", names.seat_names))

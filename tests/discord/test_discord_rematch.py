@@ -12,7 +12,7 @@ async def play_through(driver: Driver, seats: dict[int, Seat], max_moves: int = 
     goes on game after game); returns the ids of the games played."""
     played: list[int] = []
     for _ in range(max_moves):
-        view = driver.bot.manager.game_in_channel(driver.channel.id)
+        view = driver.bot.manager.live.in_channel(driver.channel.id)
         if view is None:
             return played
         if not played or played[-1] != view.game_id:
@@ -44,7 +44,7 @@ async def test_rematch_after_a_game_with_a_computer_starts_with_the_loser_dealin
     loser = await losing_seat(club, game_id)
     answer = await club.click(alice, result, "Rematch")
     assert not answer.ephemeral and "rematch is on" in answer.message.text
-    view = club.bot.manager.game_in_channel(club.channel.id)
+    view = club.bot.manager.live.in_channel(club.channel.id)
     assert view.game_id != game_id and view.dealer == loser and view.deal_number == 1
     assert [(s.user_id, s.level) for s in view.seats] == [(alice.id, None), (None, "easy")]
     table = club.table_message()
@@ -70,10 +70,10 @@ async def test_every_player_accepts_and_only_players_may_click(club):
     for user, words in ((carol, "for the players"), (alice, "waiting for the others")):
         answer = await club.click(user, rematch, "Accept")
         assert answer.ephemeral and words in answer.message.content
-    assert club.bot.manager.game_in_channel(club.channel.id).status.value == "lobby"
+    assert club.bot.manager.live.in_channel(club.channel.id).status.value == "lobby"
     started = await club.click(bob, rematch, "Accept")
     assert "rematch is on" in started.message.text and not rematch.buttons
-    view = club.bot.manager.game_in_channel(club.channel.id)
+    view = club.bot.manager.live.in_channel(club.channel.id)
     assert view.game_id != first and view.status.value == "active" and view.dealer == 1
     assert club.table_message().text.count("Your hand") >= 1
 
@@ -85,7 +85,7 @@ async def test_a_declined_rematch_is_called_off(club):
     asked = await club.click(bob, club.emu.last_public(club.channel), "Rematch")
     declined = await club.click(alice, asked.message, "Decline")
     assert "declined" in declined.message.text and not asked.message.buttons
-    assert club.bot.manager.game_in_channel(club.channel.id) is None
+    assert club.bot.manager.live.in_channel(club.channel.id) is None
 
 
 @pytest.mark.slow  # whole games, click by click
@@ -132,10 +132,10 @@ async def test_a_slow_start_is_deferred_within_discords_three_seconds(club, monk
         time.sleep(0.05)
         return simple_strategy(game, seat, level)
 
-    monkeypatch.setattr(club.bot.manager._play, "_strategy", slow)
+    monkeypatch.setattr(club.bot.manager.play, "_strategy", slow)
     monkeypatch.setattr(sys.modules["cogs.utils.replies"], "ANSWER_WITHIN", 0.0)
     answer = await club.click(alice, club.emu.last_public(club.channel), "Rematch")
     assert answer.response_name == "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE"
     assert "rematch is on" in club.emu.message(answer.message.id).text  # no more "thinking"
     assert club.table_message().find_button("Your hand")
-    assert club.bot.manager.game_in_channel(club.channel.id).status.value == "active"
+    assert club.bot.manager.live.in_channel(club.channel.id).status.value == "active"

@@ -182,7 +182,7 @@ async def test_leaderboard_pages_and_the_callers_row_survive_a_restart(emu, tmp_
         # by default computer games are kept apart; a server can count them on its board
         default = await private(emu, alice, "cribbage leaderboard")
         assert "(all games)" not in default.embeds[0]["title"]
-        await bot.manager.update_settings(emu.guild.id, computer_games_count=True)
+        await bot.manager.settings.update_server(emu.guild.id, computer_games_count=True)
         counted = await private(emu, alice, "cribbage leaderboard")
         assert "(all games)" in counted.embeds[0]["title"]
         assert all(r >= 0 for m in (here, computers, everyone, counted) for r in ratings_shown(m))
@@ -247,12 +247,12 @@ async def test_a_forfeit_before_the_first_show_is_aborted_and_not_rated(tmp_path
         left = await emu.slash(bob, club.channel, "cribbage forfeit")
         assert left.ephemeral
         assert "not rated" in emu.last_public(club.channel).text
-        assert manager.game_in_channel(club.channel.id) is None
+        assert manager.live.in_channel(club.channel.id) is None
 
         await club.start_game(alice, [carol], target=61, match=3)  # a match: the same
         await emu.slash(alice, club.channel, "cribbage forfeit")
         assert "without a winner" in emu.last_public(club.channel).text
-        assert manager.game_in_channel(club.channel.id) is None
+        assert manager.live.in_channel(club.channel.id) is None
 
         emu.channel = club.channel
         for user in (alice, bob, carol):
@@ -271,8 +271,8 @@ async def test_a_forfeit_before_the_first_show_is_aborted_and_not_rated(tmp_path
         # past the first show, a forfeit is a forfeit: rated, a win and a loss
         await club.start_game(alice, [bob], target=61)
         seats = {u.id: Seat(u) for u in (alice, bob)}
-        session = manager._tables.sessions[club.game_id()]
-        await club.play_until(seats, lambda: session.game.deal_number >= 2)
+        game_id = club.game_id()
+        await club.play_until(seats, lambda: manager.live[game_id].game.deal_number >= 2)
         await emu.slash(bob, club.channel, "cribbage forfeit")
         assert "forfeited. Final scores" in emu.last_public(club.channel).text
         won = await private(emu, alice, "cribbage history")

@@ -23,7 +23,7 @@ async def club(tmp_path):
         mona = emu.add_user("mona", roles=[managers])
         bot = make_bot(tmp_path / "cribbage.db")
         async with emu.running(bot):
-            await bot.manager.update_settings(guild.id, threads=False)  # the game stays here
+            await bot.manager.settings.update_server(guild.id, threads=False)  # the game stays here
             driver = Driver(emu, channel, bot)
             driver.users = [alice, bob]
             driver.mona = mona
@@ -51,7 +51,7 @@ async def test_settings_are_for_server_managers_only(club):
     assert result.ephemeral and "Manage Server" in result.message.content
     result = await club.slash(alice, "cribbage settings", target=61, turn_time="off")
     assert result.ephemeral and "Manage Server" in result.message.content
-    settings = await club.bot.manager.server_settings(club.guild.id)
+    settings = await club.bot.manager.settings.server(club.guild.id)
     assert (settings.target, settings.turn_minutes) == (121, 5)
     assert not club.emu.public_messages(club.channel)
 
@@ -76,7 +76,7 @@ async def test_a_manager_sees_and_changes_the_settings(club):
 
     refused = await club.slash(mona, "cribbage settings", turn_time="forever")
     assert refused.ephemeral and "Nothing changed" in refused.message.content
-    settings = await club.bot.manager.server_settings(club.guild.id)
+    settings = await club.bot.manager.settings.server(club.guild.id)
     assert (settings.target, settings.turn_minutes, settings.images) == (61, 2, True)
 
     choices = await club.emu.autocomplete(
@@ -85,7 +85,7 @@ async def test_a_manager_sees_and_changes_the_settings(club):
     assert choices and choices[0]["value"] == "1"
 
     lobby = await club.open_lobby(club.users[0])  # no target given: the server's default
-    assert club.bot.manager.game_in_channel(club.channel.id).variant.target == 61
+    assert club.bot.manager.live.in_channel(club.channel.id).variant.target == 61
     assert "61" in lobby.text
 
 
@@ -93,7 +93,7 @@ async def test_a_turn_that_runs_out_is_played_and_shown_in_the_channel(club):
     alice, bob = club.users
     clock = FakeClock()
     manager = club.bot.manager
-    manager._tables.clock = clock
+    manager.set_clock(clock)
     keeper = club.bot.get_cog("Cribbage").turns
     await club.start_game(alice, [bob])
     await club.move(Seat(bob))  # bob cuts for the deal; alice does not
@@ -108,13 +108,13 @@ async def test_a_turn_that_runs_out_is_played_and_shown_in_the_channel(club):
     assert len(club.emu.public_messages(club.channel)) == public and not club.emu.pings
 
     clock.offset = 301
-    step = manager.view(club.game_id()).step
+    step = manager.live.view(club.game_id()).step
     report = await keeper.tick()
     (outcome,) = report.expired
     assert [(t.user_id, t.step) for t in outcome.timeouts] == [(alice.id, step + 1)]
     story = "\n".join(club.emu.all_public_text())
     assert "played for **alice**: time ran out" in story
-    assert manager.view(club.game_id()).step > step  # (a tied cut is cut again: no phase here)
+    assert manager.live.view(club.game_id()).step > step  # (a tied cut is cut again: no phase here)
 
     await club.slash(alice, "cribbage forfeit")
-    assert manager.game_in_channel(club.channel.id) is None
+    assert manager.live.in_channel(club.channel.id) is None

@@ -29,7 +29,7 @@ class Spectator:
 
 async def watch_until_over(driver: Driver, spectator: Spectator, seats: dict) -> int:
     moves = 0
-    while driver.bot.manager.game_in_channel(driver.channel.id) is not None:
+    while driver.bot.manager.live.in_channel(driver.channel.id) is not None:
         for user_id in driver.whose_move():
             if await driver.move(seats[user_id]) == "wait":
                 await driver.move(seats[user_id])
@@ -133,5 +133,5 @@ async def test_after_a_restart_the_view_and_a_waiting_rematch_carry_on(club, tmp
         watch_privacy_again()
         started = await club.click(bob, emu.message(asked.message.id), "Accept")
         assert "rematch is on" in started.message.text
-        view = club.bot.manager.game_in_channel(club.channel.id)
+        view = club.bot.manager.live.in_channel(club.channel.id)
         assert view.status.value == "active" and view.dealer == 1  # bob forfeited: he deals

@@ -43,8 +43,8 @@ async def three_channels(tmp_path: Path, *, busy_timeout_ms: int = 5000):
             driver.users, driver.database = [alice, bob, carol, dave], database
             await driver.start_game(alice, [bob])
             seats = {u.id: Seat(u) for u in (alice, bob)}
-            game = bot.manager._tables.sessions[driver.game_id()]
-            while game.game is None or game.game.phase is not Phase.PLAY:
+            live, game_id = bot.manager.live, driver.game_id()
+            while live[game_id].game is None or live[game_id].game.phase is not Phase.PLAY:
                 for user_id in driver.whose_move():
                     await driver.move(seats[user_id])
             await emu.slash(carol, lobby, "cribbage start")
@@ -98,17 +98,17 @@ async def test_clicks_are_answered_in_time_while_the_database_is_locked(tmp_path
     """The quick version: the rule's 2 seconds become 0.3, the lock is held 0.9 seconds."""
     monkeypatch.setattr(replies, "ANSWER_WITHIN", 0.3)
     async with three_channels(tmp_path) as driver:
-        step = driver.bot.manager.view(driver.game_id()).step
+        step = driver.bot.manager.live.view(driver.game_id()).step
         results = await clicks_while_locked(driver, hold=0.9)
         for result in results:
             assert result.responded and result.latency < 1.0, result.name
             assert result.response_name.startswith("DEFERRED"), result.name
         # and each was done once the lock was released: shown, not lost
-        assert driver.bot.manager.view(driver.game_id()).step > step
-        lobby = driver.bot.manager.game_in_channel(driver.lobby_channel.id)
+        assert driver.bot.manager.live.view(driver.game_id()).step > step
+        lobby = driver.bot.manager.live.in_channel(driver.lobby_channel.id)
         assert lobby.seat_of(driver.users[3].id) is not None
         assert "dave" in driver.emu.last_public(driver.lobby_channel).text
-        assert driver.bot.manager.game_in_channel(driver.spare.id) is not None
+        assert driver.bot.manager.live.in_channel(driver.spare.id) is not None
         assert any(b.label == "Join" for b in driver.emu.last_public(driver.spare).buttons)
         started = results[2].message  # deferred privately: any refusal would have stayed so
         assert started.ephemeral and "Your table is open" in started.text
@@ -117,13 +117,13 @@ async def test_clicks_are_answered_in_time_while_the_database_is_locked(tmp_path
 @pytest.mark.slow  # the lock is held 5 seconds
 async def test_a_five_second_lock_leaves_no_click_unanswered(tmp_path):
     async with three_channels(tmp_path) as driver:
-        step = driver.bot.manager.view(driver.game_id()).step
+        step = driver.bot.manager.live.view(driver.game_id()).step
         results = await clicks_while_locked(driver, hold=4.8)  # just inside the busy timeout
         for result in results:
             assert result.responded and result.latency < driver.emu.response_deadline
             assert result.latency < replies.ANSWER_WITHIN + 0.5, (result.name, result.latency)
-        assert driver.bot.manager.view(driver.game_id()).step > step
-        assert driver.bot.manager.game_in_channel(driver.spare.id) is not None
+        assert driver.bot.manager.live.view(driver.game_id()).step > step
+        assert driver.bot.manager.live.in_channel(driver.spare.id) is not None
 
 
 @pytest.mark.slow
@@ -133,7 +133,7 @@ async def test_when_sqlite_gives_up_the_click_is_told_busy_and_nothing_changes(t
     same clicks work."""
     async with three_channels(tmp_path, busy_timeout_ms=200) as driver:
         emu, manager = driver.emu, driver.bot.manager
-        view = manager.view(driver.game_id())
+        view = manager.live.view(driver.game_id())
         lobby = emu.last_public(driver.lobby_channel)
         lobby_versions = len(lobby.versions)
         results = await clicks_while_locked(driver, hold=1.0)
@@ -142,13 +142,13 @@ async def test_when_sqlite_gives_up_the_click_is_told_busy_and_nothing_changes(t
             answer = result.followups[-1] if result.followups else result.message
             assert answer.ephemeral and BUSY in answer.text, (result.name, answer.text)
         await asyncio.sleep(1.05)  # the lock is released
-        assert manager.view(driver.game_id()).step == view.step  # nothing was played
-        assert manager.game_in_channel(driver.spare.id) is None  # nor a lobby opened
+        assert manager.live.view(driver.game_id()).step == view.step  # nothing was played
+        assert manager.live.in_channel(driver.spare.id) is None  # nor a lobby opened
         assert len(lobby.versions) == lobby_versions
         # afterwards, the same clicks work
         mover, card = play_button(driver)
         await emu.click(mover, driver.seats[mover.id].hand, custom_id=card.custom_id)
-        assert manager.view(driver.game_id()).step > view.step
+        assert manager.live.view(driver.game_id()).step > view.step
         await emu.click(driver.users[3], lobby, "Join")
         await emu.slash(driver.users[2], driver.spare, "cribbage start")
-        assert manager.game_in_channel(driver.spare.id) is not None
+        assert manager.live.in_channel(driver.spare.id) is not None

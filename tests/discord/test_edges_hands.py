@@ -54,7 +54,7 @@ async def test_games_played_to_the_end_leave_no_open_hand_behind(club):
         await open_both_hands(club, seats)
         assert len(table.hands) == 2
         await club.play_out(seats)
-        assert club.bot.manager.game_in_channel(club.channel.id) is None
+        assert club.bot.manager.live.in_channel(club.channel.id) is None
         assert len(table.hands) == 0, sorted(table.hands)
         assert not table._tables  # nor the story of the game
 
@@ -69,7 +69,7 @@ async def test_a_forfeit_drops_every_open_hand_of_the_game(club):
     alice = club.users[0]
     # alice's hand is the forfeiting actor's: the table skips redrawing it, and kept it
     await club.slash(alice, "cribbage forfeit")
-    assert club.bot.manager.game_in_channel(club.channel.id) is None
+    assert club.bot.manager.live.in_channel(club.channel.id) is None
     assert len(table.hands) == 0, sorted(table.hands)
 
 
@@ -79,12 +79,12 @@ async def test_an_abandoned_game_drops_its_open_hands(club):
     await until_cards_dealt(club, seats)
     await open_both_hands(club, seats)
     manager, cog = club.bot.manager, club.bot.get_cog("Cribbage")
-    later = manager._tables.clock() + manager.idle_abandon_after + 10
-    manager._tables.clock = lambda: later
+    later = manager.tables.now() + manager.idle.abandon_after + 10
+    manager.set_clock(lambda: later)
     await cog.sweep()  # warns
-    manager._tables.clock = lambda: later + manager.idle_abandon_after
+    manager.set_clock(lambda: later + manager.idle.abandon_after)
     await cog.sweep()  # abandons
-    assert manager.game_in_channel(club.channel.id) is None
+    assert manager.live.in_channel(club.channel.id) is None
     assert len(table.hands) == 0
 
 
@@ -106,4 +106,4 @@ async def test_an_open_hand_goes_when_its_token_runs_out(club):
     table.hands.clock = lambda: min(created) + dt.timedelta(seconds=TOKEN_LIFE)
     await cog.sweep()
     assert len(table.hands) == 0
-    assert club.bot.manager.game_in_channel(club.channel.id) is not None  # the game goes on
+    assert club.bot.manager.live.in_channel(club.channel.id) is not None  # the game goes on

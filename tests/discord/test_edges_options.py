@@ -55,12 +55,12 @@ async def test_every_option_out_of_its_choices_or_range_is_refused_before_anythi
         text = result.message.content if result.message else ""
         assert result.ephemeral, (command, options)
         assert f"**{name}**" in text and "Nothing was done" in text, (command, options, text)
-        assert club.bot.manager.game_in_channel(club.channel.id) is None, (command, options)
+        assert club.bot.manager.live.in_channel(club.channel.id) is None, (command, options)
     assert dump_database(club.database) == before
     assert not club.emu.take_bot_errors()
     # the right values still work
     await club.emu.slash(alice, club.channel, "cribbage start", computer="expert", match=3)
-    lobby = club.bot.manager.game_in_channel(club.channel.id)
+    lobby = club.bot.manager.live.in_channel(club.channel.id)
     assert lobby is not None and lobby.seats[1].level == "expert"
 
 

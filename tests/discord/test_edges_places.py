@@ -16,7 +16,7 @@ import contextlib
 
 import pytest
 
-from bot.sessions import MAX_GAME_ID
+from bot.sessions import MAX_GAME_ID, ShowHand
 from discord_emulator import DiscordEmulator, EmulatorError
 from tests.support.discord_players import Driver, Seat, make_bot
 from tests.support.sessions import dump_database
@@ -38,7 +38,9 @@ async def two_servers(tmp_path):
         eve = emu.add_user("eve", guilds=[elsewhere])
         database = tmp_path / "cribbage.db"
         async with emu.running(make_bot(database)) as bot:
-            await bot.manager.update_settings(club.id, threads=False)  # games stay in #cribbage
+            await bot.manager.settings.update_server(
+                club.id, threads=False
+            )  # games stay in #cribbage
             driver = Driver(emu, home, bot)
             driver.users, driver.database = [alice, bob, carol, eve], database
             driver.places = {"home": home, "side": side, "other": other}
@@ -97,7 +99,7 @@ async def test_a_command_from_a_direct_message_is_refused_and_stores_nothing(wor
         result = await world.emu.forge_slash(alice, dm, command, **options)
         assert result.ephemeral and "played in a server channel" in result.message.content
     assert dump_database(world.database) == before
-    assert world.bot.manager.live_games() == []
+    assert world.bot.manager.live.games() == []
 
 
 # --------------------------------------------------------------------- another channel (9)
@@ -141,7 +143,7 @@ async def test_a_lobby_in_another_channel_cannot_be_joined_started_or_cancelled(
         assert result.ephemeral and ELSEWHERE in result.message.content, verb
     assert state(world) == before
     await world.click(bob, lobby, "Join")  # from its own channel, it works
-    assert world.bot.manager.view(game_id).seat_of(bob.id) is not None
+    assert world.bot.manager.live.view(game_id).seat_of(bob.id) is not None
 
 
 async def test_a_rematch_is_asked_where_the_game_was_played(world):
@@ -157,7 +159,7 @@ async def test_a_rematch_is_asked_where_the_game_was_played(world):
     )
     assert result.ephemeral and ELSEWHERE in result.message.content
     assert state(world)[0] == before[0]
-    assert world.bot.manager.live_games() == []
+    assert world.bot.manager.live.games() == []
 
 
 # ------------------------------------------------------------------------------- ids (8)
@@ -202,7 +204,7 @@ async def test_a_forged_hand_button_on_the_public_table_draws_no_hand_there(worl
     await dealt_game(world)
     alice = world.users[0]
     table = world.table_message()
-    step = world.bot.manager.private_view(world.game_id(), alice.id).step
+    step = world.bot.manager.hands.private_view(ShowHand(world.game_id(), alice.id)).step
     versions = len(table.versions)
     for prefix in ("p", "s", "d", "c", "i", "n"):
         custom_id = {

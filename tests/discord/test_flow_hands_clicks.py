@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from bot.engine import Phase
+from bot.sessions import ShowHand
 from cogs.utils.buttons import HAND_CLICK
 from tests.support.discord_players import Driver, Seat, open_club
 
@@ -29,11 +30,11 @@ async def two_people(driver: Driver) -> dict[int, Seat]:
 
 
 def game(driver: Driver):
-    return driver.bot.manager._tables.sessions[driver.game_id()].game
+    return driver.bot.manager.live[driver.game_id()].game
 
 
 def step(driver: Driver) -> int:
-    return driver.bot.manager.view(driver.game_id()).step
+    return driver.bot.manager.live.view(driver.game_id()).step
 
 
 async def open_hand(driver: Driver, user):
@@ -67,7 +68,7 @@ async def test_the_discard_is_one_interaction(club):
     result = await club.select(alice, hand, held[:2], custom_id=menu.custom_id, kind="discard")
     assert result.response_type == 7 and result.message is hand  # the hand, redrawn
     assert step(club) == before + 1 and club.clicks_by_kind["discard"] == 1
-    private = club.bot.manager.private_view(club.game_id(), alice.id)
+    private = club.bot.manager.hands.private_view(ShowHand(club.game_id(), alice.id))
     assert not private.must_act and len(private.kept) == 4
     assert sorted(c.code for c in private.kept) == sorted(held[2:])
     assert not hand.selects  # laid away: the menu is gone
@@ -76,7 +77,7 @@ async def test_the_discard_is_one_interaction(club):
 async def test_the_cut_is_one_button(club):
     seats = await two_people(club)
     await club.play_until(seats, lambda: game(club).phase is Phase.CUT_FOR_STARTER)
-    [cutter] = club.bot.manager.view(club.game_id()).to_act_users
+    [cutter] = club.bot.manager.live.view(club.game_id()).to_act_users
     user = next(u for u in club.users if u.id == cutter)
     hand = await open_hand(club, user)
     [cut] = [b for b in hand.buttons if b.custom_id.startswith("crib:c:")]
@@ -91,7 +92,7 @@ async def test_an_old_three_way_cut_button_still_cuts(club):
     """Messages drawn before the update carry "top / middle / bottom" ids: they still cut."""
     seats = await two_people(club)
     await club.play_until(seats, lambda: game(club).phase is Phase.CUT_FOR_STARTER)
-    [cutter] = club.bot.manager.view(club.game_id()).to_act_users
+    [cutter] = club.bot.manager.live.view(club.game_id()).to_act_users
     user = next(u for u in club.users if u.id == cutter)
     hand = await open_hand(club, user)
     old_id = f"crib:c:{club.game_id()}:{step(club)}:m"
@@ -173,16 +174,16 @@ async def test_notify_and_autoplay_are_each_persons_own(club):
     assert shown.ephemeral and "Pings are **on**" in shown.message.text
     result = await club.slash(alice, "cribbage notify", pings="off")
     assert result.ephemeral and "Saved" in result.message.text and "**off**" in result.message.text
-    assert not (await manager.player_settings(alice.id)).notify
-    assert (await manager.player_settings(bob.id)).notify  # bob's are his own
+    assert not (await manager.settings.player(alice.id)).notify
+    assert (await manager.settings.player(bob.id)).notify  # bob's are his own
     result = await club.slash(alice, "cribbage autoplay", cards="off")
     assert result.ephemeral and "Autoplay is **off**" in result.message.text
-    settings = await manager.player_settings(alice.id)
+    settings = await manager.settings.player(alice.id)
     assert not settings.autoplay and not settings.notify
     await club.slash(alice, "cribbage notify", pings="on")
-    assert (await manager.player_settings(alice.id)).notify
+    assert (await manager.settings.player(alice.id)).notify
     assert not club.emu.public_messages(club.channel)  # all of it privately
     # a value the command does not offer (a forged or out-of-date client): refused, unchanged
     forged = await club.emu.forge_slash(alice, club.channel, "cribbage autoplay", cards="maybe")
     assert forged.ephemeral and "Nothing was done" in forged.message.text
-    assert not (await manager.player_settings(alice.id)).autoplay
+    assert not (await manager.settings.player(alice.id)).autoplay

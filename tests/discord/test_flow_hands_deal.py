@@ -33,7 +33,7 @@ async def two_people(driver: Driver) -> dict[int, Seat]:
 
 
 def view(driver: Driver):
-    return driver.bot.manager.game_in_channel(driver.channel.id)
+    return driver.bot.manager.live.in_channel(driver.channel.id)
 
 
 def at(driver: Driver, deal: int, phase: Phase):

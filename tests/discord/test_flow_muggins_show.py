@@ -25,7 +25,7 @@ from tests.support.discord_players import Driver, Seat, counted_cards, exact_cla
 
 
 def view_of(club: Driver):
-    return club.bot.manager.game_in_channel(club.channel.id)
+    return club.bot.manager.live.in_channel(club.channel.id)
 
 
 def story(club: Driver) -> str:
@@ -73,7 +73,7 @@ async def to_show(club: Driver, seats: dict[int, Seat]) -> None:
             return
         if view.phase.name == "NEXT_DEAL":  # the pause between deals: end it now
             cog = club.bot.get_cog("Cribbage")
-            for outcome in await club.bot.manager.start_due_deals(time.time() + 3600):
+            for outcome in await club.bot.manager.deals.start_due(time.time() + 3600):
                 await cog.table.publish(outcome)
             continue
         user_id = view.to_act_users[0]
@@ -104,7 +104,7 @@ async def a_show(club: Driver, *, pone_worth: int = 0):
     for _deal in range(8):
         await to_show(club, seats)
         view = view_of(club)
-        game = club.bot.manager._tables.sessions[view.game_id].game
+        game = club.bot.manager.live[view.game_id].game
         if breakdown_of(game, view.pone, False).total >= pone_worth:
             return users[view.seat_user(view.pone)], users[view.seat_user(view.dealer)], view
         await finish_show(club, users)

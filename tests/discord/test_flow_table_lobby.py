@@ -46,7 +46,7 @@ async def test_the_host_picks_the_computers_level(club):
     assert menu.values == ["easy", "standard", "expert"]
     await club.select(alice, lobby, ["expert"], custom_id=menu.custom_id)
     await club.select(alice, lobby, ["easy"], custom_id=menu.custom_id)
-    view = club.bot.manager.game_in_channel(club.channel.id)
+    view = club.bot.manager.live.in_channel(club.channel.id)
     assert [s.level for s in view.seats if s is not None] == [None, "expert", "easy"]
     lobby = club.emu.message(lobby.id)
     assert "Computer (expert)" in lobby.text and "Computer (easy)" in lobby.text
@@ -63,5 +63,5 @@ async def test_a_forged_level_or_a_guest_adds_nothing(club):
     assert forged.ephemeral and "easy, standard or expert" in forged.message.content
     guest = await club.select(bob, lobby, ["easy"], custom_id=menu.custom_id)
     assert guest.ephemeral and "host" in guest.message.content.lower()
-    view = club.bot.manager.game_in_channel(club.channel.id)
+    view = club.bot.manager.live.in_channel(club.channel.id)
     assert sum(s is not None for s in view.seats) == 1

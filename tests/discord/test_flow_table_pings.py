@@ -26,7 +26,7 @@ async def club(tmp_path):
 
 
 def live_game(club):
-    return club.bot.manager._tables.sessions[club.game_id()].game
+    return club.bot.manager.live[club.game_id()].game
 
 
 def time_passes(club, seconds: float) -> None:
@@ -55,7 +55,7 @@ async def test_a_game_with_hands_open_pings_nobody_and_leaves_no_ghost(club):
     await club.start_game(alice, [bob], target=61)
     seats = {alice.id: Seat(alice), bob.id: Seat(bob)}
     await club.play_out(seats)
-    assert club.bot.manager.game_in_channel(club.channel.id) is None
+    assert club.bot.manager.live.in_channel(club.channel.id) is None
     assert any(
         f"<@{alice.id}>" in v.content
         for m in club.emu.public_messages(club.channel)
@@ -102,7 +102,7 @@ async def test_a_person_whose_token_ran_out_is_pinged_once_a_deal(club, monkeypa
 
 async def test_a_person_who_turned_pings_off_is_only_named(club, monkeypatch):
     alice, bob, carol = club.users
-    await club.bot.manager.update_player_settings(carol.id, notify=False)
+    await club.bot.manager.settings.update_player(carol.id, notify=False)
     await club.start_game(alice, [bob, carol], players=3, target=61)
     seats = {u.id: Seat(u) for u in club.users}
     await play_until(club, seats, lambda: live_game(club).phase is Phase.DISCARD)
@@ -119,8 +119,8 @@ async def test_the_idle_warning_pings_once(club):
     alice, bob = club.users[:2]
     await club.start_game(alice, [bob], target=61)
     manager, cog = club.bot.manager, club.bot.get_cog("Cribbage")
-    later = manager._tables.clock() + manager.idle_warn_after + 10
-    manager._tables.clock = lambda: later
+    later = manager.tables.now() + manager.idle.warn_after + 10
+    manager.set_clock(lambda: later)
     await cog.sweep()
     await cog.sweep()  # the next sweep, still idle: no second warning
     warnings = [m for m in club.emu.public_messages(club.channel) if "idle" in m.content]
@@ -145,7 +145,7 @@ async def test_a_turn_reminder_is_a_note_on_a_reachable_hand_else_one_lasting_pi
     alice, bob = club.users[:2]
     manager, cog = club.bot.manager, club.bot.get_cog("Cribbage")
     clock = FakeClock()
-    manager._tables.clock = clock
+    manager.set_clock(clock)
     await club.start_game(alice, [bob], target=61)
     seats = {alice.id: Seat(alice), bob.id: Seat(bob)}
     await play_until(club, seats, lambda: live_game(club).phase is Phase.DISCARD)
@@ -169,7 +169,7 @@ async def test_a_turn_reminder_is_a_note_on_a_reachable_hand_else_one_lasting_pi
 
 async def test_a_rematch_asks_by_a_ping_unless_pings_are_off(club):
     alice, bob, carol = club.users
-    await club.bot.manager.update_player_settings(carol.id, notify=False)
+    await club.bot.manager.settings.update_player(carol.id, notify=False)
     await club.start_game(alice, [bob, carol], players=3, target=61)
     await club.slash(alice, "cribbage forfeit")
     result = club.emu.last_public(club.channel)

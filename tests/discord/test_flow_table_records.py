@@ -20,12 +20,12 @@ async def club(tmp_path):
 
 
 def live_game(club):
-    return club.bot.manager._tables.sessions[club.game_id()].game
+    return club.bot.manager.live[club.game_id()].game
 
 
 async def start(club, **settings) -> dict[int, Seat]:
     if settings:
-        await club.bot.manager.update_settings(club.guild.id, **settings)
+        await club.bot.manager.settings.update_server(club.guild.id, **settings)
     alice, bob = club.users
     await club.start_game(alice, [bob], target=61)
     return {alice.id: Seat(alice), bob.id: Seat(bob)}
@@ -91,7 +91,7 @@ async def test_the_pause_starts_the_deal_by_itself(club):
     record = club.emu.last_public(club.channel)
     assert await keeper.tick(time.time()) == 0  # 20 s by default: not yet
     assert club.emu.last_public(club.channel).id == record.id
-    ends_at = club.bot.manager.next_deal_at(club.game_id())
+    ends_at = club.bot.manager.deals.due_at(club.game_id())
     assert ends_at is not None and str(int(ends_at)) in record.content
 
     assert await keeper.tick(ends_at + 1) == 1
@@ -137,7 +137,7 @@ async def test_a_forfeit_in_the_pause_closes_the_record_and_posts_the_result(clu
     assert "show.png" in [a.filename for a in record.attachments]
     (result,) = club.emu.messages_below(record)
     assert "**bob** forfeited" in result.text and buttons(result) == ["Rematch"]
-    assert club.bot.manager.game_in_channel(club.channel.id) is None
+    assert club.bot.manager.live.in_channel(club.channel.id) is None
 
 
 async def test_after_a_restart_in_the_pause_the_record_keeps_its_story(club):
@@ -157,7 +157,7 @@ async def test_after_a_restart_in_the_pause_the_record_keeps_its_story(club):
         assert record.embeds[0]["description"] == story  # kept, not redrawn empty
         assert "show.png" in [a.filename for a in record.attachments]
         assert f"<@{alice.id}>" not in record.content and f"<@{bob.id}>" in record.content
-        ends_at = bot.manager.next_deal_at(club.game_id())
+        ends_at = bot.manager.deals.due_at(club.game_id())
         assert await bot.get_cog("Cribbage").deals.tick(ends_at + 1) == 1
         record = club.emu.message(record.id)
         assert record.embeds[0]["description"] == story and not record.buttons

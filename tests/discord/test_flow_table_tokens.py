@@ -33,7 +33,7 @@ async def two_people(driver) -> dict[int, Seat]:
 
 
 def view(driver):
-    return driver.bot.manager.game_in_channel(driver.channel.id)
+    return driver.bot.manager.live.in_channel(driver.channel.id)
 
 
 def at(driver, deal: int, phase: Phase):
@@ -42,8 +42,10 @@ def at(driver, deal: int, phase: Phase):
 
 def edits_of(driver, message) -> list[dict]:
     return [
-        r for r in driver.emu.transcript.records
-        if r["kind"] == "message" and r.get("action") == "edit"
+        r
+        for r in driver.emu.transcript.records
+        if r["kind"] == "message"
+        and r.get("action") == "edit"
         and r.get("message_id") == str(message.id)
     ]
 

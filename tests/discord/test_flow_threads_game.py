@@ -34,7 +34,7 @@ class Club:
     def game_channel(self) -> EmuChannel | None:
         """Where the game of the lobby's channel lives now: the channel or one of its threads."""
         for place in (self.channel, *self.emu.threads_in(self.channel)):
-            if self.bot.manager.game_in_channel(place.id) is not None:
+            if self.bot.manager.live.in_channel(place.id) is not None:
                 return place
         return None
 
@@ -57,8 +57,8 @@ async def test_the_lobby_opens_a_thread_and_the_channel_keeps_one_line(club: Clu
     lobby = await club.driver().start_game(club.alice, [club.bob], target=61)
     [thread] = emu.threads_in(club.channel)
     assert thread.id == lobby.id and thread.name == "Cribbage · alice vs bob"
-    view = club.bot.manager.game_in_channel(thread.id)
-    assert view is not None and club.bot.manager.game_in_channel(club.channel.id) is None
+    view = club.bot.manager.live.in_channel(thread.id)
+    assert view is not None and club.bot.manager.live.in_channel(club.channel.id) is None
     # the channel: the lobby, now the game's one line (Discord's notice was removed)
     assert emu.public_messages(club.channel) == [lobby]
     assert lobby.content == f"🃏 alice vs bob — playing in <#{thread.id}>"
@@ -89,7 +89,7 @@ async def test_a_rematch_plays_in_the_same_thread_and_updates_the_line(club: Clu
     result = next(m for m in reversed(emu.public_messages(thread)) if "Rematch" in m.text)
     asked = await emu.click(club.alice, result, "Rematch")
     await emu.click(club.bob, asked.message, "Accept")
-    rematch = club.bot.manager.game_in_channel(thread.id)
+    rematch = club.bot.manager.live.in_channel(thread.id)
     assert rematch is not None and rematch.status.value == "active"
     assert emu.threads_in(club.channel) == [thread]  # no second thread
     await emu.slash(club.alice, thread, "cribbage forfeit")  # the rematch ends: its line
@@ -114,18 +114,19 @@ async def test_in_a_thread_already_the_game_plays_there(club: Club) -> None:
     lobby = await club.driver(thread).start_game(club.alice, [club.bob], target=61)
     assert lobby.channel is thread and lobby.content == IN_A_THREAD
     assert emu.threads_in(club.channel) == [thread]  # no thread in the thread
-    assert club.bot.manager.game_in_channel(thread.id) is not None
+    assert club.bot.manager.live.in_channel(thread.id) is not None
     assert club.driver(thread).table_message().channel is thread
 
 
 async def test_the_setting_off_and_the_pause_in_settings(club: Club) -> None:
     emu = club.emu
-    shown = await emu.slash(club.alice, club.channel, "cribbage settings", threads=False,
-                            next_deal_seconds=45)
+    shown = await emu.slash(
+        club.alice, club.channel, "cribbage settings", threads=False, next_deal_seconds=45
+    )
     fields = {f["name"]: f["value"] for f in shown.message.embeds[0]["fields"]}
     assert "off" in fields["A thread per game ✏️"]
     assert "45 seconds" in fields["Next deal ✏️"]
-    settings = await club.bot.manager.server_settings(club.guild.id)
+    settings = await club.bot.manager.settings.server(club.guild.id)
     assert (settings.threads, settings.next_deal_seconds) == (False, 45)
     lobby = await club.driver().start_game(club.alice, [club.bob], target=61)
     assert not emu.threads_in(club.channel) and not lobby.content  # no thread, no note

@@ -33,6 +33,7 @@ import pytest
 
 from bot.engine import Phase
 from bot.engine.muggins import window_waiting
+from bot.sessions import ShowHand
 from discord_emulator import DiscordEmulator, EmulatorError
 from tests.discord.forgeries import Forger, Game
 from tests.support.discord_players import Driver, Seat, make_bot
@@ -55,8 +56,10 @@ class Tally:
         self.problems.setdefault(kind, []).append(text)
 
     def report(self, shown: int = 6) -> str:
-        lines = [f"{self.sent} forged interactions: {dict(self.by_category)}",
-                 f"slowest first answer: {self.slowest:.3f} s"]
+        lines = [
+            f"{self.sent} forged interactions: {dict(self.by_category)}",
+            f"slowest first answer: {self.slowest:.3f} s",
+        ]
         for kind, texts in sorted(self.problems.items()):
             lines.append(f"{kind}: {len(texts)}")
             lines += [f"    {t}" for t in texts[:shown]]
@@ -82,9 +85,9 @@ async def world(tmp_path):
         bot = make_bot(database)
         async with emu.running(bot, error_loggers=ERROR_LOGGERS):
             for server in (club, elsewhere):  # games stay where they were opened
-                await bot.manager.update_settings(server.id, threads=False)
+                await bot.manager.settings.update_server(server.id, threads=False)
             seeds = itertools.count(20261124)
-            bot.manager._play._seed_source = lambda: next(seeds)  # the shuffles, seeded
+            bot.manager.play._seed_source = lambda: next(seeds)  # the shuffles, seeded
             driver = Driver(emu, home, bot)
             await driver.start_game(alice, [bob], muggins=True, target=61)
             await emu.slash(carol, lobby_channel, "cribbage start", players=3)
@@ -94,8 +97,10 @@ async def world(tmp_path):
             answer = await emu.slash(alice, quiet, "cribbage leaderboard")  # private, shared:
             board = await emu.click(alice, answer, "Share")  # its public copy
             manager = bot.manager
-            ids = {name: manager.game_in_channel(c.id).game_id
-                   for name, c in (("home", home), ("lobby", lobby_channel), ("other", other))}
+            ids = {
+                name: manager.live.in_channel(c.id).game_id
+                for name, c in (("home", home), ("lobby", lobby_channel), ("other", other))
+            }
             games = {
                 "home": Game(ids["home"], home, [alice, bob], alice),
                 "lobby": Game(ids["lobby"], lobby_channel, [carol, dave], carol),
@@ -103,29 +108,49 @@ async def world(tmp_path):
             }
 
             def peek(game_id, user):
-                mine = manager.private_view(game_id, user.id)
+                mine = manager.hands.private_view(ShowHand(game_id, user.id))
                 return mine if mine.ok else None
 
             def game_step(game_id):
-                view = manager.view(game_id)
+                view = manager.live.view(game_id)
                 return 0 if view is None else view.step
 
-            people = dict(alice=alice, bob=bob, carol=carol, dave=dave, olga=olga, eve=eve,
-                          mallory=mallory, huge=huge)
+            people = dict(
+                alice=alice,
+                bob=bob,
+                carol=carol,
+                dave=dave,
+                olga=olga,
+                eve=eve,
+                mallory=mallory,
+                huge=huge,
+            )
             places = dict(home=home, lobby=lobby_channel, quiet=quiet, other=other)
             assert board.followups[0].public  # one more message to forge clicks on
 
             def sources():  # the bot's messages a forged click may come from, as they are now
-                return [m for channel in places.values() for m in emu.public_messages(channel)
-                        if m.author is emu.bot_user]
+                return [
+                    m
+                    for channel in places.values()
+                    for m in emu.public_messages(channel)
+                    if m.author is emu.bot_user
+                ]
 
-            forger = Forger(emu, random.Random(1124), games=games, places=places, people=people,
-                            sources=sources, peek=peek, game_step=game_step)
+            forger = Forger(
+                emu,
+                random.Random(1124),
+                games=games,
+                places=places,
+                people=people,
+                sources=sources,
+                peek=peek,
+                game_step=game_step,
+            )
             yield emu, driver, forger, database
 
 
 def home_game(driver: Driver):
-    return driver.bot.manager._tables.sessions[driver.game_id()].game
+    return driver.bot.manager.live[driver.game_id()].game
 
 
 async def table_back(driver: Driver, host) -> None:
@@ -153,14 +178,18 @@ async def play_to(driver: Driver, seats: dict, phase: Phase) -> None:
 
 def is_game_message(message) -> bool:
     """Whether a message ever carried a game's buttons (a lobby, a table, a result)."""
-    return any(b.custom_id and b.custom_id.startswith("crib:") and not
-               b.custom_id.startswith("crib:b:") for v in message.versions for b in v.buttons)
+    return any(
+        b.custom_id and b.custom_id.startswith("crib:") and not b.custom_id.startswith("crib:b:")
+        for v in message.versions
+        for b in v.buttons
+    )
 
 
 def live_state(driver: Driver) -> dict:
-    sessions = driver.bot.manager._tables.sessions
-    return {gid: (s.step, s.status, s.game.to_dict() if s.game else None)
-            for gid, s in sessions.items()}
+    sessions = driver.bot.manager.live
+    return {
+        gid: (s.step, s.status, s.game.to_dict() if s.game else None) for gid, s in sessions.items()
+    }
 
 
 class Writes:
@@ -176,8 +205,12 @@ class Writes:
         return self.conn.execute("PRAGMA data_version").fetchone()[0]
 
     def _counts(self) -> dict[str, int]:
-        tables = [r[0] for r in self.conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        tables = [
+            r[0]
+            for r in self.conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
         return {t: self.conn.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
 
     def since_last(self) -> str | None:
@@ -221,22 +254,27 @@ async def fuzz_round(emu, driver, forger, database, count: int, tally: Tally, la
         for record in itertools.islice(emu.transcript.records, records, None):
             if record["kind"] != "message" or record.get("visibility") != "public":
                 continue
-            mine = str(result.interaction_id) in (record.get("interaction_id"),
-                                                  record.get("by_interaction_id"))
+            mine = str(result.interaction_id) in (
+                record.get("interaction_id"),
+                record.get("by_interaction_id"),
+            )
             if not mine:
                 continue
             message = emu.message(int(record["message_id"]))
             if record["action"] == "create" and not forgery.category.startswith("standings"):
                 tally.problem("public post", f"{forgery.what}: {record['content'][:60]!r}")
             elif record["action"] != "create" and is_game_message(message):
-                tally.problem("public game message edited",
-                              f"{forgery.what}: {record['content'][:60]!r}")
+                tally.problem(
+                    "public game message edited", f"{forgery.what}: {record['content'][:60]!r}"
+                )
     writes.conn.close()
     after = dump_database(database)
     if after != rows:
         gone, new = set(rows) - set(after), set(after) - set(rows)
-        tally.changed_rounds.append(f"{label}: database changed: -{sorted(gone)[:3]} "
-                                    f"+{sorted(new)[:3]} ({len(gone)} rows gone, {len(new)} new)")
+        tally.changed_rounds.append(
+            f"{label}: database changed: -{sorted(gone)[:3]} "
+            f"+{sorted(new)[:3]} ({len(gone)} rows gone, {len(new)} new)"
+        )
     if live_state(driver) != live:
         tally.changed_rounds.append(f"{label}: a live game changed")
 

@@ -27,7 +27,9 @@ async def click_hint(club, scores=None) -> tuple[str, str, set[str]]:
     seats = await two_player_game(club)
     await play_until(club, seats, lambda: choice_to_make(club))
     if scores is not None:
-        game(club).scores = scores
+        # the one change made to a live game here: its scores (the table's own record, since
+        # manager.live hands out copies)
+        club.bot.manager.tables.sessions[club.game_id()].game.scores = scores
     mover = seats[club.whose_move()[0]]
     opened = await club.click(mover.user, club.table_message(), "Your hand")
     before = snapshot(club)

@@ -48,8 +48,10 @@ class LockHolder:
 
     async def take(self) -> None:
         self.proc = await asyncio.create_subprocess_exec(
-            "sqlite3", str(self.database),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            "sqlite3",
+            str(self.database),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -70,8 +72,10 @@ def commits(database) -> int:
     """How many rows the games hold in all (actions and games): grows with every commit."""
     conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
     try:
-        return sum(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                   for t in ("games", "seats", "actions"))
+        return sum(
+            conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+            for t in ("games", "seats", "actions")
+        )
     finally:
         conn.close()
 
@@ -90,7 +94,7 @@ def logged_cards(database, game_id: int) -> list[str]:
 
 async def to_the_play(driver: Driver, seats: dict) -> None:
     for _ in range(300):
-        game = driver.bot.manager._tables.sessions[driver.game_id()].game
+        game = driver.bot.manager.live[driver.game_id()].game
         if game.phase is Phase.PLAY and game.turn is not None:
             return
         for user_id in driver.whose_move():
@@ -101,8 +105,12 @@ async def to_the_play(driver: Driver, seats: dict) -> None:
 async def open_hand(driver: Driver, user) -> tuple[object, list]:
     """The user's hand message and its playable card buttons."""
     hand = (await driver.click(user, driver.table_message(), "Your hand")).message
-    cards = [b for row in hand.components for b in row
-             if b.custom_id.startswith("crib:p:") and not b.disabled]
+    cards = [
+        b
+        for row in hand.components
+        for b in row
+        if b.custom_id.startswith("crib:p:") and not b.disabled
+    ]
     return hand, cards
 
 
@@ -165,8 +173,10 @@ async def test_a_held_write_lock_never_leaves_a_click_unanswered(club):
 
     latencies = [r.latency for r in results]
     answers = [answer_text(emu, r) for r in results]
-    print(f"\nfirst answers {[r.response_name for r in results]}, latencies "
-          f"{[round(x, 3) for x in latencies]} s; busy: {['busy' in a for a in answers]}")
+    print(
+        f"\nfirst answers {[r.response_name for r in results]}, latencies "
+        f"{[round(x, 3) for x in latencies]} s; busy: {['busy' in a for a in answers]}"
+    )
     assert all(r.responded for r in results), [r.name for r in results if not r.responded]
     assert max(latencies) <= emu.response_deadline, latencies
     violations, errors = emu.take_violations(), emu.take_bot_errors()
@@ -174,14 +184,16 @@ async def test_a_held_write_lock_never_leaves_a_click_unanswered(club):
     assert not [a for a in answers if "went wrong" in a], answers
 
     # every acknowledged move is in the log; one answered "busy" (or refused: ⚠️) is not
-    for result, game_id, button in ((wave1[0], home_game, cards[0]),
-                                    (wave1[2], solo_game, carol_cards[0]),
-                                    (wave2[0], home_game, later)):
+    for result, game_id, button in (
+        (wave1[0], home_game, cards[0]),
+        (wave1[2], solo_game, carol_cards[0]),
+        (wave2[0], home_game, later),
+    ):
         text = answer_text(emu, result)
         done = "busy" not in text and "⚠️" not in text
         played = button.custom_id.rsplit(":", 1)[-1] in logged_cards(club.database, game_id)
         assert played == done or (result is wave2[0] and later is cards[0]), (button.label, text)
-    lobby = bot.manager.game_in_channel(third.id)
+    lobby = bot.manager.live.in_channel(third.id)
     assert (lobby is None) == ("busy" in answers[3]), answers[3]
 
     # and the games go on

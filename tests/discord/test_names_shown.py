@@ -31,6 +31,7 @@ def mention_of(user: EmuUser) -> re.Pattern[str]:
     """``user``'s mention as Discord renders it (a backslash before it shows it as typed)."""
     return re.compile(rf"(?<!\\)<@!?{user.id}>")
 
+
 NICKS: dict[str, Callable[[EmuUser], str]] = {
     "mention": lambda alice: f"<@{alice.id}>",
     "markdown": lambda alice: "**bold** _it_ `code`",
@@ -59,7 +60,7 @@ async def table_with(tmp_path: Path, nick_of: Callable[[EmuUser], str]) -> Async
         odd = emu.add_user("odd", nick=nick_of(alice))
         bob = emu.add_user("bob")
         async with emu.running(make_bot(tmp_path / "cribbage.db")) as bot:
-            await bot.manager.update_settings(guild.id, threads=True)
+            await bot.manager.settings.update_server(guild.id, threads=True)
             yield Table(emu, channel, alice, odd, bob, Driver(emu, channel, bot))
 
 

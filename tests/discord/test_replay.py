@@ -30,7 +30,7 @@ async def play_a_game(club) -> int:
     game_id = club.game_id()
     seats = {alice.id: Seat(alice)}
     for _ in range(3000):
-        if club.bot.manager.game_in_channel(club.channel.id) is None:
+        if club.bot.manager.live.in_channel(club.channel.id) is None:
             return game_id
         for user_id in club.whose_move():
             if await club.move(seats[user_id]) == "wait":
@@ -59,7 +59,7 @@ async def test_a_replay_steps_through_the_game_as_it_was_played(tmp_path):
     async with open_club(tmp_path, names=("alice", "bob")) as club:
         alice, bob = club.users
         game_id = await play_a_game(club)
-        replay = await club.bot.manager.replay(game_id)
+        replay = await club.bot.manager.records.replay(game_id)
         deals = len(replay.deals)
         assert deals >= 2
 
@@ -130,7 +130,7 @@ async def test_the_result_sums_the_game_up_and_reviews_it_for_its_player_only(tm
         game_id = await play_a_game(club)
         result = [m for m in club.emu.public_messages(club.channel) if "🏆" in m.text][-1]
         assert [b.label for b in result.buttons] == ["Rematch", "Replay", "Review my game"]
-        summary = await club.bot.manager.summary(game_id)
+        summary = await club.bot.manager.analysis.summary(game_id)
         (field,) = [f for f in result.embeds[0]["fields"] if f["name"] == "📊 How the points came"]
         for side in summary.sides:
             assert (
@@ -146,7 +146,7 @@ async def test_the_result_sums_the_game_up_and_reviews_it_for_its_player_only(tm
         assert title(mine.message) == f"🔍 Your game #{game_id}, decision by decision"
         given = mine.message.embeds[0]["fields"][0]
         assert given["name"] == "Given away, deal by deal"
-        replay = await club.bot.manager.replay(game_id)
+        replay = await club.bot.manager.records.replay(game_id)
         assert given["value"].count("given away") == len(replay.deals)
 
         watched = await club.click(bob, result, "Replay")  # a replay is anyone's

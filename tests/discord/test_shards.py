@@ -15,7 +15,7 @@ from bot.app.client import CribbageBot
 from bot.app.config import Config
 from bot.app.failures import CONFIGURATION, start_failure
 from bot.app.shards import Shards, ShardTaken
-from bot.sessions.door import OTHER_PROCESS
+from bot.sessions import OTHER_PROCESS
 from discord_emulator import DiscordEmulator, EmulatorError
 from discord_emulator.gateway import CLOSE_INVALID_SHARD, on_shard
 from tests.support.discord_players import TOKEN
@@ -74,8 +74,12 @@ class TwoShards(commands.AutoShardedBot):
     """A bare sharded bot that answers ``/where`` with the shard that got it."""
 
     def __init__(self) -> None:
-        super().__init__(command_prefix="!", intents=discord.Intents.none(), shard_count=2,
-                         guild_ready_timeout=0.05)
+        super().__init__(
+            command_prefix="!",
+            intents=discord.Intents.none(),
+            shard_count=2,
+            guild_ready_timeout=0.05,
+        )
 
     async def before_identify_hook(self, shard_id, *, initial=False) -> None:
         return None  # no 5 s between shards: the emulator does not limit IDENTIFYs
@@ -141,8 +145,8 @@ async def test_each_shard_process_answers_only_its_own_guilds_games(tmp_path):
                 channel = channels[guild.id]
                 result = await emu.slash(alice, channel, "cribbage start", computer="easy")
                 assert result.responded and not result.ephemeral, result.content
-                assert bot.manager.game_in_channel(channel.id) is not None
-                assert other.manager.game_in_channel(channel.id) is None  # never saw it
+                assert bot.manager.live.in_channel(channel.id) is not None
+                assert other.manager.live.in_channel(channel.id) is None  # never saw it
             # a click of shard 0's guild that reaches the shard 1 process is refused cleanly
             session1 = emu.gateway.route(one.id)
             assert session1 is not None and session1.shard == (1, 2)
@@ -151,8 +155,8 @@ async def test_each_shard_process_answers_only_its_own_guilds_games(tmp_path):
             result = await emu.slash(alice, channel, "cribbage start")
             said = " ".join(m.content for m in result.messages)
             assert result.ephemeral and OTHER_PROCESS in said, said
-            assert bot0.manager.game_in_channel(channel.id) is None
-            assert bot1.manager.game_in_channel(channel.id) is None
+            assert bot0.manager.live.in_channel(channel.id) is None
+            assert bot1.manager.live.in_channel(channel.id) is None
             del emu.gateway.route  # the class's own routing again
 
 

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from bot.engine import Phase, Play, Played, Variant
-from bot.sessions import GameSessionManager, Outcome, PlayerSettings, PrivateView
+from bot.sessions import GameSessionManager, Outcome, PlayerSettings, PrivateView, ShowHand
 from db import Store
 from tests.support.sessions import (
     BOB,
@@ -73,7 +73,7 @@ async def test_with_autoplay_off_only_the_last_card_is_laid_by_itself(databases)
     # a fixed deal: with the manager's random seeds, a short game may never ask the host to
     # choose their one legal card among several, and the check below would fail by chance
     async with running(databases("off"), seed_source=lambda: 2024) as manager:
-        changed = await manager.update_player_settings(HOST, autoplay=False)
+        changed = await manager.settings.update_player(HOST, autoplay=False)
         assert changed == PlayerSettings(notify=True, autoplay=False)
         game_id = (await started_game(manager, variant=SHORT)).game_id
         rng = random.Random(2)
@@ -105,14 +105,14 @@ async def test_an_absent_persons_game_goes_on_without_forced_cards(databases, va
         automatic = 0
         for _ in range(400):
             clock.now += 24 * 3600
-            report = await manager.sweep_turns()
+            report = await manager.timers.sweep()
             outcomes = [*report.expired, *report.forfeits]
-            outcomes += await manager.close_muggins_windows()
-            outcomes += await manager.start_due_deals()
+            outcomes += await manager.muggins.close_due()
+            outcomes += await manager.deals.start_due()
             for outcome in outcomes:
                 assert forced(outcome, {}) == []
                 automatic += len(automatic_plays(outcome))
-            if manager.view(game_id) is None:
+            if manager.live.view(game_id) is None:
                 break
         else:
             raise AssertionError("the game never ended")
@@ -126,11 +126,11 @@ async def test_the_resume_lays_a_card_that_became_forced(databases):
     # ever holding one legal card among several (seen once: the game ended, and the view of a
     # finished game is a refusal)
     async with running(path, seed_source=lambda: 2024) as manager:
-        await manager.update_player_settings(HOST, autoplay=False)
+        await manager.settings.update_player(HOST, autoplay=False)
         game_id = (await started_game(manager, humans=(HOST,), computers=("easy",))).game_id
         rng = random.Random(3)
         for _ in range(2000):
-            mine = manager.private_view(game_id, HOST)
+            mine = manager.hands.private_view(ShowHand(game_id, HOST))
             assert isinstance(mine, PrivateView), mine
             if mine.phase is Phase.PLAY and mine.must_act and len(mine.legal_actions) == 1:
                 break
@@ -155,11 +155,11 @@ async def test_the_resume_lays_a_card_that_became_forced(databases):
 
 async def test_player_settings_through_the_manager(databases):
     async with running(databases("p")) as manager:
-        assert await manager.player_settings(HOST) == PlayerSettings(notify=True, autoplay=True)
-        assert (await manager.update_player_settings(HOST, notify=False)).notify is False
+        assert await manager.settings.player(HOST) == PlayerSettings(notify=True, autoplay=True)
+        assert (await manager.settings.update_player(HOST, notify=False)).notify is False
         for bad in ({"notify": "off"}, {"volume": 3}):
             with pytest.raises(ValueError):
-                await manager.update_player_settings(HOST, **bad)
-        assert await manager.player_settings(HOST) == PlayerSettings(notify=False)
+                await manager.settings.update_player(HOST, **bad)
+        assert await manager.settings.player(HOST) == PlayerSettings(notify=False)
         started = await started_game(manager, humans=(HOST,), computers=("easy",))
         assert dict(started.players) == {HOST: PlayerSettings(notify=False)}  # people only

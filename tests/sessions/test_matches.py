@@ -8,7 +8,18 @@ import random
 import pytest
 
 from bot.engine import Game, Phase, Variant
-from bot.sessions import GameSessionManager, GameStatus, Outcome, Refusal, RefusalReason
+from bot.sessions import (
+    AddComputer,
+    Cancel,
+    Forfeit,
+    GameSessionManager,
+    GameStatus,
+    OpenLobby,
+    Outcome,
+    Refusal,
+    RefusalReason,
+    Start,
+)
 from bot.sessions.matchplay import GameResult, game_points, games_needed, tally
 from db import Store
 from tests.support.sessions import (
@@ -65,14 +76,14 @@ def seeds(start: int = 1):
 
 
 async def open_match(manager, best_of=3, computers=1, variant=SHORT, channel_id=500):
-    lobby = await manager.create_lobby(
-        guild_id=1, channel_id=channel_id, host_id=HOST, variant=variant, best_of=best_of
+    lobby = await manager.lobbies.open(
+        OpenLobby(guild_id=1, channel_id=channel_id, host_id=HOST, variant=variant, best_of=best_of)
     )
     assert not isinstance(lobby, Refusal), lobby
     assert lobby.match.status == "forming" and lobby.match.best_of == best_of
     for _ in range(computers):
-        assert (await manager.add_computer(lobby.game_id, HOST, "easy")).ok
-    started = await manager.start(lobby.game_id, HOST)
+        assert (await manager.lobbies.add_computer(AddComputer(lobby.game_id, HOST, "easy"))).ok
+    started = await manager.lobbies.start(Start(lobby.game_id, HOST))
     assert isinstance(started, Outcome), started
     return started
 
@@ -86,12 +97,12 @@ async def play_match(manager, started: Outcome, rng: random.Random) -> list[Outc
         if final.next_game is None:
             return finals
         game_id = final.next_game.game_id
-        assert manager.game_in_channel(final.view.channel_id).game_id == game_id
+        assert manager.live.in_channel(final.view.channel_id).game_id == game_id
     raise AssertionError("the match never ended")
 
 
 def game_of(manager, game_id: int) -> Game:
-    return manager._tables.sessions[game_id].game
+    return manager.live[game_id].game
 
 
 async def test_a_best_of_3_is_played_to_its_end_with_the_loser_dealing_next(manager):
@@ -116,7 +127,7 @@ async def test_a_best_of_3_is_played_to_its_end_with_the_loser_dealing_next(mana
     last = finals[-1].view.match
     assert last.status == "won" and last.over
     assert last.wins[last.winner_side] >= 2
-    assert manager.game_in_channel(500) is None
+    assert manager.live.in_channel(500) is None
     row = (await manager._store.matches.match_of_game(finals[0].game_id)) or None
     assert row.status == "won" and row.wins == last.wins and len(row.games) == len(finals)
     assert row.winner_side == last.winner_side
@@ -145,10 +156,10 @@ async def test_skunks_count_two_games_in_the_tally(databases):
 async def test_a_forfeit_concedes_the_match(manager):
     started = await open_match(manager, best_of=5)
     await play_past_first_show(manager, started.game_id, random.Random(4))
-    outcome = await manager.forfeit(started.game_id, HOST)
+    outcome = await manager.play.forfeit(Forfeit(started.game_id, HOST))
     assert outcome.next_game is None
     assert outcome.view.match.status == "conceded" and outcome.view.match.winner_side == 1
-    assert manager.game_in_channel(500) is None
+    assert manager.live.in_channel(500) is None
     row = await manager._store.matches.match_of_game(started.game_id)
     assert row.status == "conceded"
 
@@ -157,7 +168,7 @@ async def test_a_game_aborted_before_its_first_show_abandons_the_match(manager):
     """A forfeit before the first show aborts the game (bookkeeping): nobody won it, so the
     match is abandoned, live and as the store keeps it (a restart tallies the same)."""
     started = await open_match(manager, best_of=5)
-    outcome = await manager.forfeit(started.game_id, HOST)
+    outcome = await manager.play.forfeit(Forfeit(started.game_id, HOST))
     assert outcome.finished.reason == "aborted" and outcome.next_game is None
     assert outcome.view.match.status == "abandoned" and outcome.view.match.winner_side is None
     row = await manager._store.matches.match_of_game(started.game_id)
@@ -165,13 +176,15 @@ async def test_a_game_aborted_before_its_first_show_abandons_the_match(manager):
 
 
 async def test_a_cancelled_lobby_cancels_its_match(manager):
-    lobby = await manager.create_lobby(
-        guild_id=1, channel_id=500, host_id=HOST, variant=SHORT, best_of=3
+    lobby = await manager.lobbies.open(
+        OpenLobby(guild_id=1, channel_id=500, host_id=HOST, variant=SHORT, best_of=3)
     )
-    closed = await manager.cancel(lobby.game_id, HOST)
+    closed = await manager.lobbies.cancel(Cancel(lobby.game_id, HOST))
     assert closed.match.status == "cancelled"
     assert (await manager._store.matches.match_of_game(lobby.game_id)).status == "cancelled"
-    refused = await manager.create_lobby(guild_id=1, channel_id=501, host_id=HOST, best_of=4)
+    refused = await manager.lobbies.open(
+        OpenLobby(guild_id=1, channel_id=501, host_id=HOST, best_of=4)
+    )
     assert refused.reason is R.INVALID
 
 
@@ -181,14 +194,14 @@ async def test_nobody_can_open_a_table_while_the_next_game_is_being_set_up(manag
     tried = []
 
     async def slow(*args, **kwargs):
-        tried.append(await manager.create_lobby(guild_id=1, channel_id=500, host_id=999))
+        tried.append(await manager.lobbies.open(OpenLobby(guild_id=1, channel_id=500, host_id=999)))
         return await real(*args, **kwargs)
 
     manager._store.matches.start_next_game = slow
     final = await play_to_end(manager, started.game_id, random.Random(1))
     assert final.next_game is not None  # (these seeds give no skunk)
     assert tried and tried[0].reason is R.CHANNEL_BUSY
-    assert manager.game_in_channel(500).game_id == final.next_game.game_id
+    assert manager.live.in_channel(500).game_id == final.next_game.game_id
 
 
 async def test_a_restart_between_two_games_carries_the_match_on(databases):
@@ -202,9 +215,9 @@ async def test_a_restart_between_two_games_carries_the_match_on(databases):
 
         manager._store.matches.start_next_game = crash
         final = await play_to_end(manager, started.game_id, random.Random(2))
-        assert final.next_game is None and manager.game_in_channel(500) is None
+        assert final.next_game is None and manager.live.in_channel(500) is None
         # the channel is not left held by the failed attempt
-        assert 500 not in manager._tables.held
+        assert 500 not in manager.live.held
         expected = final.view.match
     finally:
         await store.close()
@@ -212,7 +225,7 @@ async def test_a_restart_between_two_games_carries_the_match_on(databases):
     try:
         manager = GameSessionManager(store, seed_source=seeds(50))
         report = await manager.resume()
-        view = manager.game_in_channel(500)
+        view = manager.live.in_channel(500)
         # a double skunk could end a best of 5 in one game: these seeds give none
         assert not expected.over, "the first game decided the match: try other seeds"
         assert view is not None and view.match.game_number == 2
@@ -235,11 +248,11 @@ async def test_a_restart_mid_game_keeps_the_match(databases):
         await store.close()
     assert second is not None  # (these seeds give no skunk)
     async with running(path) as manager:
-        view = manager.game_in_channel(500)
+        view = manager.live.in_channel(500)
         assert view.game_id == second.game_id
         assert view.match == second.view.match
-        assert await manager.verify_all() == {second.game_id: "ok"}  # its log replays
-        replay = await manager.replay(second.game_id, allow_active=True)
+        assert await manager.loader.verify_all() == {second.game_id: "ok"}  # its log replays
+        replay = await manager.records.replay(second.game_id, allow_active=True)
         assert replay.opening == () and replay.deals[0].dealer == second.view.dealer
         finals = await play_match(manager, second, random.Random(6))
         assert finals[-1].view.match.over

@@ -6,7 +6,18 @@ from __future__ import annotations
 import random
 
 from bot.engine import Action, Game, LetGo, Variant
-from bot.sessions import GameSessionManager, GameStatus, Outcome, PrivateView
+from bot.sessions import (
+    AddComputer,
+    GameSessionManager,
+    GameStatus,
+    Join,
+    Move,
+    OpenLobby,
+    Outcome,
+    PrivateView,
+    ShowHand,
+    Start,
+)
 from bot.sessions.strategy import simple_strategy
 from tests.support.sessions import BOB, HOST, running
 
@@ -36,28 +47,30 @@ async def first_game_of_a_match(
     manager: GameSessionManager, variant: Variant, *, computer: bool = False
 ) -> Outcome:
     """A best of 5: HOST and BOB (or a computer)."""
-    lobby = await manager.create_lobby(
-        guild_id=1, channel_id=CHANNEL, host_id=HOST, variant=variant, best_of=5
+    lobby = await manager.lobbies.open(
+        OpenLobby(guild_id=1, channel_id=CHANNEL, host_id=HOST, variant=variant, best_of=5)
     )
     if computer:
-        assert (await manager.add_computer(lobby.game_id, HOST, "easy")).ok
+        assert (await manager.lobbies.add_computer(AddComputer(lobby.game_id, HOST, "easy"))).ok
     else:
-        assert (await manager.join(lobby.game_id, BOB)).ok
-    started = await manager.start(lobby.game_id, HOST)
+        assert (await manager.lobbies.join(Join(lobby.game_id, BOB))).ok
+    started = await manager.lobbies.start(Start(lobby.game_id, HOST))
     assert isinstance(started, Outcome), started
     return started
 
 
 def choices(manager: GameSessionManager, game_id: int) -> list[tuple[int, PrivateView]]:
     """(user, private view) of every person who must act now."""
-    view = manager.view(game_id)
-    mine = [(user, manager.private_view(game_id, user)) for user in view.to_act_users]
+    view = manager.live.view(game_id)
+    mine = [
+        (user, manager.hands.private_view(ShowHand(game_id, user))) for user in view.to_act_users
+    ]
     assert all(isinstance(p, PrivateView) for _, p in mine)
     return mine
 
 
 def game_of(manager: GameSessionManager, game_id: int) -> Game:
-    return manager._tables.sessions[game_id].game
+    return manager.live[game_id].game
 
 
 def assert_the_match_went_on(ended: Outcome, manager: GameSessionManager) -> None:
@@ -68,7 +81,7 @@ def assert_the_match_went_on(ended: Outcome, manager: GameSessionManager) -> Non
     assert following is not None and following.view.status is GameStatus.ACTIVE
     assert following.view.match.game_number == match.game_number + 1
     assert following.view.dealer == 1 - ended.finished.winner_sides[0]  # the loser deals
-    assert manager.game_in_channel(CHANNEL).game_id == following.game_id
+    assert manager.live.in_channel(CHANNEL).game_id == following.game_id
 
 
 async def test_the_next_game_starts_after_a_move_made_for_a_player_out_of_time(databases):
@@ -85,7 +98,7 @@ async def test_the_next_game_starts_after_a_move_made_for_a_player_out_of_time(d
                 break
             user, private = rng.choice(mine)
             action = rng.choice(private.legal_actions)
-            outcome = await manager.act(game_id, user, action, step=private.step)
+            outcome = await manager.play.act(Move(game_id, user, action, step=private.step))
             assert isinstance(outcome, Outcome), outcome
             if outcome.finished is not None:  # a last card laid by itself ended it: the next
                 assert outcome.next_game is not None
@@ -93,7 +106,7 @@ async def test_the_next_game_starts_after_a_move_made_for_a_player_out_of_time(d
         else:
             raise AssertionError("no move could end the game")
         now[0] += 24 * 3600  # the one who could end it is away: the computer does it for them
-        report = await manager.sweep_turns()
+        report = await manager.timers.sweep()
         (ended,) = report.expired
         assert ended.timeouts and ended.timeouts[0].expiries == 1
         assert_the_match_went_on(ended, manager)
@@ -111,12 +124,12 @@ async def test_the_next_game_starts_after_a_muggins_window_is_let_go(databases):
         rng = random.Random(2)
         game_id = (await first_game_of_a_match(manager, muggins, computer=True)).game_id
         for _ in range(20000):
-            mine = manager.private_view(game_id, HOST)
+            mine = manager.hands.private_view(ShowHand(game_id, HOST))
             assert isinstance(mine, PrivateView) and mine.must_act
             if LetGo() in mine.legal_actions:  # a window waits for the person: let it go
-                closes = manager.muggins_window_closes_at(game_id)
-                assert closes is not None and await manager.close_muggins_windows(closes - 1) == []
-                (outcome,) = await manager.close_muggins_windows(closes)
+                closes = manager.muggins.closes_at(game_id)
+                assert closes is not None and await manager.muggins.close_due(closes - 1) == []
+                (outcome,) = await manager.muggins.close_due(closes)
                 if outcome.finished is not None and not outcome.view.match.over:
                     assert_the_match_went_on(outcome, manager)
                     return
@@ -124,7 +137,7 @@ async def test_the_next_game_starts_after_a_muggins_window_is_let_go(databases):
                 game = game_of(manager, game_id)
                 safe = [a for a in mine.legal_actions if not ends_the_game(game, mine.seat, a)]
                 action = rng.choice(safe or list(mine.legal_actions))
-                outcome = await manager.act(game_id, HOST, action, step=mine.step)
+                outcome = await manager.play.act(Move(game_id, HOST, action, step=mine.step))
                 assert isinstance(outcome, Outcome), outcome
             if outcome.finished is not None:  # the game ended some other way: play on
                 following = outcome.next_game
@@ -140,12 +153,12 @@ async def test_an_idle_game_abandoned_by_the_sweep_abandons_its_match(databases)
         databases("i"), clock=lambda: now[0], idle_warn_after=100, idle_abandon_after=150
     ) as manager:
         started = await first_game_of_a_match(manager, Variant(2, False, 61))
-        await manager.sweep_idle(1100.0)  # warned
-        (abandoned,) = (await manager.sweep_idle(1200.0)).abandoned
+        await manager.idle.sweep(1100.0)  # warned
+        (abandoned,) = (await manager.idle.sweep(1200.0)).abandoned
         assert abandoned.finished.reason == "abandoned" and abandoned.next_game is None
         assert abandoned.view.match.status == "abandoned"
-        assert manager.game_in_channel(CHANNEL) is None
+        assert manager.live.in_channel(CHANNEL) is None
         row = await manager._store.matches.match_of_game(started.game_id)
         assert row.status == "abandoned"
-        lobby = await manager.create_lobby(guild_id=1, channel_id=CHANNEL, host_id=HOST)
+        lobby = await manager.lobbies.open(OpenLobby(guild_id=1, channel_id=CHANNEL, host_id=HOST))
         assert lobby.ok  # the channel is free again

@@ -13,7 +13,7 @@ import random
 
 from bot.engine import Variant
 from bot.engine.muggins import window_waiting
-from bot.sessions import Outcome
+from bot.sessions import Forfeit, Outcome
 from tests.support.sessions import BOB, HOST, play_one, running, started_game
 
 MUGGINS_2 = Variant(2, target=61, muggins=True)
@@ -24,16 +24,16 @@ async def test_a_forfeit_while_the_loop_waits_for_the_lock_lets_nothing_go(datab
         game_id = (await started_game(manager, variant=MUGGINS_2)).game_id
         rng = random.Random(5)
         for _ in range(500):
-            if window_waiting(manager._tables.sessions[game_id].game):
+            if window_waiting(manager.live[game_id].game):
                 break
             await play_one(manager, game_id, rng)
         else:
             raise AssertionError("no muggins window opened")
-        forfeit = asyncio.ensure_future(manager.forfeit(game_id, HOST))
+        forfeit = asyncio.ensure_future(manager.play.forfeit(Forfeit(game_id, HOST)))
         await asyncio.sleep(0)  # the forfeit holds the game's lock, writing its result
-        closed = await manager.close_muggins_windows(now=manager._tables.now() + 3600)
+        closed = await manager.muggins.close_due(now=manager.tables.now() + 3600)
         ended = await forfeit
         assert isinstance(ended, Outcome) and ended.finished is not None
         assert ended.finished.reason == "forfeit" and BOB in ended.finished.winner_users
         assert closed == []
-        assert manager.view(game_id) is None
+        assert manager.live.view(game_id) is None

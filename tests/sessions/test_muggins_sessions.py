@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine import Claim, CountSettled, Game, Muggins, Phase, Variant, action_from_dict
 from bot.engine.muggins import breakdown_of, window_waiting
-from bot.sessions import Outcome, PrivateView
+from bot.sessions import ChangeVariant, Move, OpenLobby, Outcome, PrivateView, ShowHand
 from tests.support.postgres import connect
 from tests.support.sessions import (
     BOB,
@@ -49,7 +49,7 @@ def replay_checks(path, game_id: int) -> Game:
 
 async def to_show(manager, game_id: int, rng: random.Random) -> Game:
     for _ in range(500):
-        game = manager._tables.sessions[game_id].game
+        game = manager.live[game_id].game
         if game.phase is Phase.SHOW:
             return game
         await play_one(manager, game_id, rng)
@@ -63,7 +63,7 @@ async def test_the_flag_survives_a_restart_and_a_whole_game_replays(databases):
         game_id = outcome.game_id
         await to_show(manager, game_id, random.Random(1))
     async with running(path) as manager:
-        assert manager.view(game_id).variant == MUGGINS_2
+        assert manager.live.view(game_id).variant == MUGGINS_2
         final = await play_to_end(manager, game_id, random.Random(2))
         assert final.finished is not None
     replay_checks(path, game_id)
@@ -73,11 +73,11 @@ async def test_the_flag_survives_a_restart_and_a_whole_game_replays(databases):
 async def test_the_host_can_turn_muggins_on_in_the_lobby(databases):
     path = databases("m")
     async with running(path) as manager:
-        lobby = await manager.create_lobby(guild_id=1, channel_id=5, host_id=HOST)
-        view = await manager.set_variant(lobby.game_id, HOST, MUGGINS_2)
+        lobby = await manager.lobbies.open(OpenLobby(guild_id=1, channel_id=5, host_id=HOST))
+        view = await manager.lobbies.set_variant(ChangeVariant(lobby.game_id, HOST, MUGGINS_2))
         assert view.variant.muggins
     async with running(path) as manager:
-        assert manager.view(lobby.game_id).variant == MUGGINS_2
+        assert manager.live.view(lobby.game_id).variant == MUGGINS_2
 
 
 @pytest.mark.sqlite_only
@@ -90,17 +90,17 @@ async def test_an_under_claim_is_caught_through_act(databases):
             game = await to_show(manager, game_id, rng)
             if breakdown_of(game, game.pone, False).total >= 2:
                 break
-            while manager._tables.sessions[game_id].game.phase is Phase.SHOW:
+            while manager.live[game_id].game.phase is Phase.SHOW:
                 await play_one(manager, game_id, rng)
         users = {0: HOST, 1: BOB}
         pone, dealer = game.pone, game.dealer
-        mine = manager.private_view(game_id, users[pone])
+        mine = manager.hands.private_view(ShowHand(game_id, users[pone]))
         assert mine.legal_actions == tuple(Claim(p) for p in range(30))
-        outcome = await manager.act(game_id, users[pone], Claim(0), step=mine.step)
+        outcome = await manager.play.act(Move(game_id, users[pone], Claim(0), step=mine.step))
         assert isinstance(outcome, Outcome)
-        theirs = manager.private_view(game_id, users[dealer])
+        theirs = manager.hands.private_view(ShowHand(game_id, users[dealer]))
         assert isinstance(theirs, PrivateView) and Muggins() in theirs.legal_actions
-        outcome = await manager.act(game_id, users[dealer], Muggins(), step=theirs.step)
+        outcome = await manager.play.act(Move(game_id, users[dealer], Muggins(), step=theirs.step))
         settled = [e.event for e in outcome.events if isinstance(e.event, CountSettled)]
         assert settled and settled[0].missed == breakdown_of(game, pone, False).total
     replay_checks(path, game_id)
@@ -114,16 +114,16 @@ async def test_an_unanswered_window_is_let_go_after_the_timeout(databases):
         game_id = (await started_game(manager, variant=MUGGINS_2)).game_id
         game = await to_show(manager, game_id, random.Random(4))
         user = {0: HOST, 1: BOB}[game.pone]
-        mine = manager.private_view(game_id, user)
-        await manager.act(game_id, user, Claim(0), step=mine.step)
-        assert window_waiting(manager._tables.sessions[game_id].game)
-        closes = manager.muggins_window_closes_at(game_id)
-        assert closes == now[0] + manager.muggins_window
-        assert await manager.close_muggins_windows(closes - 1) == []
-        (outcome,) = await manager.close_muggins_windows(closes)
+        mine = manager.hands.private_view(ShowHand(game_id, user))
+        await manager.play.act(Move(game_id, user, Claim(0), step=mine.step))
+        assert window_waiting(manager.live[game_id].game)
+        closes = manager.muggins.closes_at(game_id)
+        assert closes == now[0] + manager.muggins.window
+        assert await manager.muggins.close_due(closes - 1) == []
+        (outcome,) = await manager.muggins.close_due(closes)
         assert any(isinstance(e.event, CountSettled) for e in outcome.events)
-        assert not window_waiting(manager._tables.sessions[game_id].game)
-        assert manager.muggins_window_closes_at(game_id) is None
+        assert not window_waiting(manager.live[game_id].game)
+        assert manager.muggins.closes_at(game_id) is None
     replay_checks(path, game_id)
 
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.engine import Dealt, NextDeal, Phase, ReadyForDeal, Variant
-from bot.sessions import GameStatus, Outcome, PrivateView, RefusalReason, TurnReport
+from bot.sessions import GameStatus, Move, Outcome, PrivateView, RefusalReason, ShowHand, TurnReport
 from tests.support.sessions import (
     BOB,
     HOST,
@@ -46,7 +46,7 @@ async def to_the_pause(manager, game_id: int, rng: random.Random) -> Outcome:
     """People play random legal moves until the game waits between deals; the last outcome."""
     last = None
     for _ in range(300):
-        view = manager.view(game_id)
+        view = manager.live.view(game_id)
         if view.phase is Phase.NEXT_DEAL:
             assert last is not None
             return last
@@ -72,23 +72,23 @@ async def test_a_show_holds_until_every_person_clicks_next_deal(timed):
         assert mine.phase is Phase.NEXT_DEAL and mine.must_act
         assert mine.legal_actions == (NextDeal(),) and len(mine.kept) == 4
 
-    mine = manager.private_view(game_id, BOB)
-    first = await manager.act(game_id, BOB, NextDeal(), step=mine.step)
+    mine = manager.hands.private_view(ShowHand(game_id, BOB))
+    first = await manager.play.act(Move(game_id, BOB, NextDeal(), step=mine.step))
     assert isinstance(first, Outcome)
     assert [e.event for e in first.events] == [ReadyForDeal(1)]
     assert first.view.to_act_users == (HOST,) and first.view.phase is Phase.NEXT_DEAL
-    again = await manager.act(game_id, BOB, NextDeal(), step=first.step)
+    again = await manager.play.act(Move(game_id, BOB, NextDeal(), step=first.step))
     assert again.reason is R.NOT_YOUR_TURN and again.message == (
         "You're already ready for the next deal."
     )
 
-    mine = manager.private_view(game_id, HOST)
-    dealt = await manager.act(game_id, HOST, NextDeal(), step=mine.step)
+    mine = manager.hands.private_view(ShowHand(game_id, HOST))
+    dealt = await manager.play.act(Move(game_id, HOST, NextDeal(), step=mine.step))
     assert isinstance(dealt, Outcome)
     assert kinds(dealt)[:2] == [("ReadyForDeal", False), ("Dealt", False)]
     assert dealt.view.phase is Phase.DISCARD and dealt.view.deal_number == 2
     assert dealt.view.shown_kept == () and dealt.view.shown_crib == ()
-    late = await manager.act(game_id, BOB, NextDeal(), step=dealt.step)
+    late = await manager.play.act(Move(game_id, BOB, NextDeal(), step=dealt.step))
     assert late.reason in (R.ILLEGAL, R.STALE)
     assert_durable(path, game_id, manager)
 
@@ -100,8 +100,8 @@ async def test_computers_are_ready_at_once(timed):
     shown = await to_the_pause(manager, game_id, random.Random(2))
     assert shown.view.to_act == (0,)  # the computer (seat 1) said ready in the same request
     assert ("ReadyForDeal", False) in kinds(shown)
-    mine = manager.private_view(game_id, HOST)
-    dealt = await manager.act(game_id, HOST, NextDeal(), step=mine.step)
+    mine = manager.hands.private_view(ShowHand(game_id, HOST))
+    dealt = await manager.play.act(Move(game_id, HOST, NextDeal(), step=mine.step))
     assert any(isinstance(e.event, Dealt) for e in dealt.events)
 
 
@@ -109,33 +109,33 @@ async def test_computers_are_ready_at_once(timed):
 async def test_the_pause_runs_out_and_the_deal_starts(timed):
     manager, clock, path = timed
     game_id = (await started_game(manager, variant=SHORT)).game_id
-    assert manager.next_deal_at(game_id) is None
+    assert manager.deals.due_at(game_id) is None
     await to_the_pause(manager, game_id, random.Random(3))
     entered = clock.now
-    assert manager.next_deal_at(game_id) == entered + 20  # the default pause
+    assert manager.deals.due_at(game_id) == entered + 20  # the default pause
     clock.now += 12  # a click later in the pause does not restart it
-    mine = manager.private_view(game_id, HOST)
-    assert (await manager.act(game_id, HOST, NextDeal(), step=mine.step)).ok
-    assert manager.next_deal_at(game_id) == entered + 20
-    assert await manager.start_due_deals(entered + 19.9) == []
-    (outcome,) = await manager.start_due_deals(entered + 20)
+    mine = manager.hands.private_view(ShowHand(game_id, HOST))
+    assert (await manager.play.act(Move(game_id, HOST, NextDeal(), step=mine.step))).ok
+    assert manager.deals.due_at(game_id) == entered + 20
+    assert await manager.deals.start_due(entered + 19.9) == []
+    (outcome,) = await manager.deals.start_due(entered + 20)
     assert kinds(outcome)[:2] == [("ReadyForDeal", True), ("Dealt", True)]  # one step
     assert outcome.view.phase is Phase.DISCARD and outcome.view.to_act_users == (HOST, BOB)
-    assert manager.next_deal_at(game_id) is None
-    assert await manager.start_due_deals(entered + 100) == []
+    assert manager.deals.due_at(game_id) is None
+    assert await manager.deals.start_due(entered + 100) == []
     assert_durable(path, game_id, manager)
 
 
 @pytest.mark.sqlite_only
 async def test_the_servers_pause_applies_and_a_pause_of_0_deals_at_once(timed):
     manager, clock, path = timed
-    await manager.update_settings(GUILD, next_deal_seconds=45)
+    await manager.settings.update_server(GUILD, next_deal_seconds=45)
     game_id = (await started_game(manager, variant=SHORT)).game_id
     await to_the_pause(manager, game_id, random.Random(4))
-    assert manager.next_deal_at(game_id) == clock.now + 45
-    await manager.update_settings(GUILD, next_deal_seconds=0)  # applies to the pause running
-    assert manager.next_deal_at(game_id) == clock.now
-    (outcome,) = await manager.start_due_deals()
+    assert manager.deals.due_at(game_id) == clock.now + 45
+    await manager.settings.update_server(GUILD, next_deal_seconds=0)  # applies to the pause running
+    assert manager.deals.due_at(game_id) == clock.now
+    (outcome,) = await manager.deals.start_due()
     assert outcome.view.deal_number == 2
 
     rng = random.Random(4)  # from now on the request that ends a show also deals
@@ -160,14 +160,14 @@ async def test_turn_timers_never_time_the_pause_and_the_idle_sweep_still_works(d
     ) as manager:
         game_id = (await started_game(manager, variant=SHORT)).game_id
         await to_the_pause(manager, game_id, random.Random(5))
-        assert await manager.turns(game_id) == ()
+        assert await manager.timers.turns(game_id) == ()
         clock.now += 24 * 3600  # no turn runs out in the pause (start_due_deals was not run)
-        assert await manager.sweep_turns() == TurnReport()
-        assert manager.view(game_id).phase is Phase.NEXT_DEAL
-        (warning,) = (await manager.sweep_idle()).warnings
+        assert await manager.timers.sweep() == TurnReport()
+        assert manager.live.view(game_id).phase is Phase.NEXT_DEAL
+        (warning,) = (await manager.idle.sweep()).warnings
         assert set(warning.user_ids) == {HOST, BOB}
         clock.now += 7200
-        (abandoned,) = (await manager.sweep_idle()).abandoned
+        (abandoned,) = (await manager.idle.sweep()).abandoned
         assert abandoned.finished.reason == "abandoned"
 
 
@@ -178,17 +178,17 @@ async def test_the_pause_survives_a_restart(databases):
         game_id = (await started_game(manager, variant=SHORT)).game_id
         await to_the_pause(manager, game_id, random.Random(6))
         clock.now += 5
-        mine = manager.private_view(game_id, BOB)
-        assert (await manager.act(game_id, BOB, NextDeal(), step=mine.step)).ok
+        mine = manager.hands.private_view(ShowHand(game_id, BOB))
+        assert (await manager.play.act(Move(game_id, BOB, NextDeal(), step=mine.step))).ok
         last_step_at = clock.now
     clock.now += 3
     async with running(path, clock=clock) as manager:
-        view = manager.view(game_id)
+        view = manager.live.view(game_id)
         assert view.phase is Phase.NEXT_DEAL and view.to_act_users == (HOST,)
-        assert await manager.verify(game_id) == "ok"  # the log replays with the hold
-        assert manager.next_deal_at(game_id) == last_step_at + 20  # from the last step
-        assert isinstance(manager.private_view(game_id, HOST), PrivateView)
-        (outcome,) = await manager.start_due_deals(last_step_at + 20)
+        assert await manager.loader.verify(game_id) == "ok"  # the log replays with the hold
+        assert manager.deals.due_at(game_id) == last_step_at + 20  # from the last step
+        assert isinstance(manager.hands.private_view(ShowHand(game_id, HOST)), PrivateView)
+        (outcome,) = await manager.deals.start_due(last_step_at + 20)
         assert outcome.view.deal_number == 2
         assert_durable(path, game_id, manager)
 
@@ -199,7 +199,7 @@ async def test_a_replay_shows_the_pauses(databases):
         rng = random.Random(7)
         while (outcome := await play_one(manager, game_id, rng)).finished is None:
             pass
-        replay = await manager.replay(game_id)
+        replay = await manager.records.replay(game_id)
         assert len(replay.deals) == outcome.view.deal_number
         steps = [s for d in replay.deals for s in d.steps]
         assert sum(isinstance(s.action, NextDeal) for s in steps) == 2 * (len(replay.deals) - 1)

@@ -305,7 +305,7 @@ async def test_the_check_catches_a_lost_or_a_doubled_action(tmp_path):
         rng = random.Random(3)
         for _ in range(6):
             await play_one(manager, game_id, rng)
-        step = manager.view(game_id).step
+        step = manager.live.view(game_id).step
     ledger = Ledger()
     conn = connect(path)
     log, _ = stored_log(conn, game_id)

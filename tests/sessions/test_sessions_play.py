@@ -18,10 +18,14 @@ from bot.engine import (
 )
 from bot.sessions import (
     STALE_MESSAGE,
+    Forfeit,
     GameStatus,
+    Move,
+    OpenLobby,
     PrivateView,
     Refusal,
     RefusalReason,
+    ShowHand,
     SweepReport,
 )
 from tests.support.postgres import connect
@@ -47,12 +51,12 @@ R = RefusalReason
 async def cut_both(manager, game_id):
     """Both humans cut for the deal (re-cutting ties) until the cards are dealt."""
     for _ in range(10):
-        view = manager.view(game_id)
+        view = manager.live.view(game_id)
         if view.phase is not Phase.CUT_FOR_DEAL:
             return view
         for user in view.to_act_users:
-            mine = manager.private_view(game_id, user)
-            assert (await manager.act(game_id, user, Cut(10), step=mine.step)).ok
+            mine = manager.hands.private_view(ShowHand(game_id, user))
+            assert (await manager.play.act(Move(game_id, user, Cut(10), step=mine.step))).ok
     raise AssertionError("the cut for deal never ended")
 
 
@@ -65,8 +69,8 @@ async def test_acting_commits_then_answers_with_tagged_events(setup):
     start = await started_game(manager)
     game_id = start.game_id
     assert start.step == 0 and set(start.to_act_users) == {HOST, BOB}
-    mine = manager.private_view(game_id, HOST)
-    outcome = await manager.act(game_id, HOST, Cut(7), step=mine.step)
+    mine = manager.hands.private_view(ShowHand(game_id, HOST))
+    outcome = await manager.play.act(Move(game_id, HOST, Cut(7), step=mine.step))
     assert outcome.ok and outcome.step == 1
     assert [e.step for e in outcome.events] == [1]
     assert outcome.to_act_users == (BOB,)
@@ -81,13 +85,16 @@ async def test_the_private_view_holds_only_that_players_cards(setup):
     manager, _ = setup
     game_id = (await started_game(manager)).game_id
     await cut_both(manager, game_id)
-    mine, theirs = manager.private_view(game_id, HOST), manager.private_view(game_id, BOB)
+    mine, theirs = (
+        manager.hands.private_view(ShowHand(game_id, HOST)),
+        manager.hands.private_view(ShowHand(game_id, BOB)),
+    )
     assert isinstance(mine, PrivateView) and len(mine.hand) == 6
     assert not set(mine.hand) & set(theirs.hand)
     assert len(mine.legal_actions) == 15 and mine.must_act and mine.phase is Phase.DISCARD
-    assert manager.private_view(game_id, CAROL).reason is R.NOT_SEATED
-    assert manager.private_view(999, HOST).reason is R.UNKNOWN_GAME
-    view = manager.view(game_id)
+    assert manager.hands.private_view(ShowHand(game_id, CAROL)).reason is R.NOT_SEATED
+    assert manager.hands.private_view(ShowHand(999, HOST)).reason is R.UNKNOWN_GAME
+    view = manager.live.view(game_id)
     assert not any(str(card) in repr(view) for card in mine.hand + theirs.hand)
 
 
@@ -96,9 +103,12 @@ async def test_a_discard_button_stays_valid_while_the_other_player_discards(setu
     manager, _ = setup
     game_id = (await started_game(manager)).game_id
     await cut_both(manager, game_id)
-    mine, theirs = manager.private_view(game_id, HOST), manager.private_view(game_id, BOB)
-    assert (await manager.act(game_id, HOST, mine.legal_actions[0], step=mine.step)).ok
-    outcome = await manager.act(game_id, BOB, theirs.legal_actions[3], step=theirs.step)
+    mine, theirs = (
+        manager.hands.private_view(ShowHand(game_id, HOST)),
+        manager.hands.private_view(ShowHand(game_id, BOB)),
+    )
+    assert (await manager.play.act(Move(game_id, HOST, mine.legal_actions[0], step=mine.step))).ok
+    outcome = await manager.play.act(Move(game_id, BOB, theirs.legal_actions[3], step=theirs.step))
     assert outcome.ok and outcome.view.phase is Phase.CUT_FOR_STARTER
     assert [type(e.event) for e in outcome.events] == [Discarded]
 
@@ -113,7 +123,7 @@ async def mid_game(setup):
     game_id = (await started_game(manager)).game_id
     rng = random.Random(3)
     for _ in range(50):
-        view = manager.view(game_id)
+        view = manager.live.view(game_id)
         if view.phase is Phase.PLAY and view.to_act_users == (HOST,) and view.count > 0:
             return manager, path, game_id
         await play_one(manager, game_id, rng)
@@ -121,43 +131,65 @@ async def mid_game(setup):
 
 
 async def assert_refused(manager, path, game_id, call, reason, text):
-    before_db, before_view = dump_database(path), manager.view(game_id)
-    before_hands = {u: manager.private_view(game_id, u) for u in (HOST, BOB)}
+    before_db, before_view = dump_database(path), manager.live.view(game_id)
+    before_hands = {u: manager.hands.private_view(ShowHand(game_id, u)) for u in (HOST, BOB)}
     refusal = await call()
     assert isinstance(refusal, Refusal) and not refusal.ok
     assert refusal.reason is reason and text in refusal.message
     assert dump_database(path) == before_db
-    assert manager.view(game_id) == before_view
-    assert {u: manager.private_view(game_id, u) for u in (HOST, BOB)} == before_hands
+    assert manager.live.view(game_id) == before_view
+    assert {
+        u: manager.hands.private_view(ShowHand(game_id, u)) for u in (HOST, BOB)
+    } == before_hands
 
 
 async def test_refusals_change_nothing(mid_game):
     manager, path, game_id = mid_game
-    mine = manager.private_view(game_id, HOST)
-    theirs = manager.private_view(game_id, BOB)
+    mine = manager.hands.private_view(ShowHand(game_id, HOST))
+    theirs = manager.hands.private_view(ShowHand(game_id, BOB))
     card = mine.legal_actions[0]
     cases = [
-        (lambda: manager.act(game_id, CAROL, card, step=mine.step), R.NOT_SEATED, "not playing"),
         (
-            lambda: manager.act(game_id, BOB, Play(theirs.hand[0]), step=theirs.step),
+            lambda: manager.play.act(Move(game_id, CAROL, card, step=mine.step)),
+            R.NOT_SEATED,
+            "not playing",
+        ),
+        (
+            lambda: manager.play.act(Move(game_id, BOB, Play(theirs.hand[0]), step=theirs.step)),
             R.NOT_YOUR_TURN,
             "not your turn",
         ),
-        (lambda: manager.act(game_id, HOST, card, step=mine.step - 1), R.STALE, "out of date"),
-        (lambda: manager.act(game_id, HOST, card, step=mine.step + 1), R.STALE, "out of date"),
         (
-            lambda: manager.act(game_id, HOST, Play(theirs.hand[0]), step=mine.step),
+            lambda: manager.play.act(Move(game_id, HOST, card, step=mine.step - 1)),
+            R.STALE,
+            "out of date",
+        ),
+        (
+            lambda: manager.play.act(Move(game_id, HOST, card, step=mine.step + 1)),
+            R.STALE,
+            "out of date",
+        ),
+        (
+            lambda: manager.play.act(Move(game_id, HOST, Play(theirs.hand[0]), step=mine.step)),
             R.ILLEGAL,
             "You don't hold",
         ),
-        (lambda: manager.act(game_id, HOST, Cut(5), step=mine.step), R.ILLEGAL, "play a card"),
-        (lambda: manager.act(game_id + 50, HOST, card, step=1), R.UNKNOWN_GAME, "can't find"),
-        (lambda: manager.forfeit(game_id, CAROL), R.NOT_SEATED, "not playing"),
+        (
+            lambda: manager.play.act(Move(game_id, HOST, Cut(5), step=mine.step)),
+            R.ILLEGAL,
+            "play a card",
+        ),
+        (
+            lambda: manager.play.act(Move(game_id + 50, HOST, card, step=1)),
+            R.UNKNOWN_GAME,
+            "can't find",
+        ),
+        (lambda: manager.play.forfeit(Forfeit(game_id, CAROL)), R.NOT_SEATED, "not playing"),
     ]
     for call, reason, text in cases:
         await assert_refused(manager, path, game_id, call, reason, text)
     assert STALE_MESSAGE.startswith("That button is out of date")
-    assert (await manager.act(game_id, HOST, card, step=mine.step)).ok
+    assert (await manager.play.act(Move(game_id, HOST, card, step=mine.step))).ok
 
 
 @pytest.mark.sqlite_only
@@ -166,15 +198,14 @@ async def test_a_card_that_passes_31_is_refused_with_the_engines_reason(setup):
     game_id = (await started_game(manager)).game_id
     rng = random.Random(7)
     for _ in range(400):
-        view = manager.view(game_id)
+        view = manager.live.view(game_id)
         if view.phase is Phase.PLAY:
             user = view.to_act_users[0]
-            mine = manager.private_view(game_id, user)
+            mine = manager.hands.private_view(ShowHand(game_id, user))
             too_big = [c for c in mine.hand if view.count + c.value > 31]
             if too_big:
-                call = functools.partial(
-                    manager.act, game_id, user, Play(too_big[0]), step=mine.step
-                )
+                move = Move(game_id, user, Play(too_big[0]), step=mine.step)
+                call = functools.partial(manager.play.act, move)
                 await assert_refused(manager, path, game_id, call, R.ILLEGAL, "past 31")
                 return
         await play_one(manager, game_id, rng)
@@ -189,10 +220,10 @@ async def test_a_finished_game_refuses_everything(setup):
     assert final.finished is not None and final.view.status is GameStatus.FINISHED
     before = dump_database(path)
     for user in (HOST, BOB):
-        refusal = await manager.act(game_id, user, Cut(4), step=final.step)
+        refusal = await manager.play.act(Move(game_id, user, Cut(4), step=final.step))
         assert refusal.reason is R.GAME_OVER and "over" in refusal.message
-        assert (await manager.forfeit(game_id, user)).reason is R.GAME_OVER
-    assert manager.view(game_id) is None and manager.game_in_channel(500) is None
+        assert (await manager.play.forfeit(Forfeit(game_id, user))).reason is R.GAME_OVER
+    assert manager.live.view(game_id) is None and manager.live.in_channel(500) is None
     assert dump_database(path) == before
 
 
@@ -277,7 +308,7 @@ async def test_forfeit_ends_the_game_for_the_other_sides(setup):
         )
     ).game_id
     await play_past_first_show(manager, game_id, random.Random(2))  # before it: aborted
-    outcome = await manager.forfeit(game_id, BOB)
+    outcome = await manager.play.forfeit(Forfeit(game_id, BOB))
     assert outcome.finished.reason == "forfeit" and outcome.finished.forfeit_seat == 1
     assert outcome.finished.winner_sides == (0, 2)
     assert set(outcome.finished.winner_users) == {HOST, CAROL}
@@ -304,7 +335,7 @@ async def test_a_partner_forfeits_for_the_team(setup):
         )
     ).game_id
     await play_past_first_show(manager, game_id, random.Random(2))  # before it: aborted
-    outcome = await manager.forfeit(game_id, CAROL)  # seat 2, partner of HOST
+    outcome = await manager.play.forfeit(Forfeit(game_id, CAROL))  # seat 2, partner of HOST
     assert outcome.finished.winner_sides == (1,)
     assert set(outcome.finished.winner_users) == {BOB, DAVE}
 
@@ -318,29 +349,29 @@ async def test_an_idle_game_is_warned_then_abandoned(database):
         database, clock=lambda: now[0], idle_warn_after=100, idle_abandon_after=150
     ) as manager:
         game_id = (await started_game(manager)).game_id
-        lobby = await manager.create_lobby(guild_id=1, channel_id=900, host_id=EVE)
-        assert (await manager.sweep_idle(1050.0)) == SweepReport()
+        lobby = await manager.lobbies.open(OpenLobby(guild_id=1, channel_id=900, host_id=EVE))
+        assert (await manager.idle.sweep(1050.0)) == SweepReport()
 
-        report = await manager.sweep_idle(1100.0)
+        report = await manager.idle.sweep(1100.0)
         warned = {w.game_id: w for w in report.warnings}
         assert set(warned) == {game_id, lobby.game_id} and report.abandoned == ()
         assert set(warned[game_id].user_ids) == {HOST, BOB} and warned[game_id].abandon_at == 1150.0
-        assert (await manager.sweep_idle(1120.0)).warnings == ()  # warned once
+        assert (await manager.idle.sweep(1120.0)).warnings == ()  # warned once
 
         now[0] = 1130.0  # HOST acts: the game is not idle any more
-        mine = manager.private_view(game_id, HOST)
-        assert (await manager.act(game_id, HOST, Cut(4), step=mine.step)).ok
-        report = await manager.sweep_idle(1160.0)
+        mine = manager.hands.private_view(ShowHand(game_id, HOST))
+        assert (await manager.play.act(Move(game_id, HOST, Cut(4), step=mine.step))).ok
+        report = await manager.idle.sweep(1160.0)
         assert [o.game_id for o in report.abandoned] == [lobby.game_id]
         assert report.abandoned[0].view.status is GameStatus.ABANDONED
 
-        report = await manager.sweep_idle(1230.0)
+        report = await manager.idle.sweep(1230.0)
         assert [w.game_id for w in report.warnings] == [game_id]
         assert warned[game_id].user_ids != report.warnings[0].user_ids == (BOB,)  # who must act
-        report = await manager.sweep_idle(1280.0)
+        report = await manager.idle.sweep(1280.0)
         (abandoned,) = report.abandoned
         assert abandoned.finished.reason == "abandoned" and abandoned.finished.winner_sides == ()
-        assert (await manager.act(game_id, BOB, Cut(4), step=1)).reason is R.GAME_OVER
+        assert (await manager.play.act(Move(game_id, BOB, Cut(4), step=1))).reason is R.GAME_OVER
     conn = connect(database)
     assert conn.execute(
         "SELECT outcome, won FROM results WHERE game_id = ?", (game_id,)

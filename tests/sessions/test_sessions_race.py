@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from bot.engine import Cut, Phase, Variant
-from bot.sessions import Outcome, RefusalReason, simple_strategy
+from bot.sessions import Move, Outcome, RefusalReason, ShowHand, simple_strategy
 from tests.support.postgres import connect
 from tests.support.sessions import (
     BOB,
@@ -42,14 +42,14 @@ async def test_a_double_click_applies_once(databases, phase):
     async with running(path) as manager:
         game_id = (await started_game(manager)).game_id
         rng = random.Random(11)
-        while manager.view(game_id).phase is not phase:
+        while manager.live.view(game_id).phase is not phase:
             await play_one(manager, game_id, rng)
-        user = manager.view(game_id).to_act_users[0]
-        mine = manager.private_view(game_id, user)
+        user = manager.live.view(game_id).to_act_users[0]
+        mine = manager.hands.private_view(ShowHand(game_id, user))
         before = logged_actions(path, game_id)
         action = mine.legal_actions[len(mine.legal_actions) // 2]
         results = await asyncio.gather(
-            *(manager.act(game_id, user, action, step=mine.step) for _ in range(12))
+            *(manager.play.act(Move(game_id, user, action, step=mine.step)) for _ in range(12))
         )
         applied = [r for r in results if r.ok]
         assert len(applied) == 1
@@ -57,7 +57,7 @@ async def test_a_double_click_applies_once(databases, phase):
         assert applied[0].events[0].step == mine.step + 1
         assert logged_actions(path, game_id) == before + len({e.step for e in applied[0].events})
         replayed, snapshot, count = replay_from_database(path, game_id)
-        assert replayed.to_dict() == snapshot and count == manager.view(game_id).step
+        assert replayed.to_dict() == snapshot and count == manager.live.view(game_id).step
 
 
 async def test_a_slow_computer_in_one_game_does_not_hold_up_another(databases):
@@ -83,17 +83,17 @@ async def test_a_slow_computer_in_one_game_does_not_hold_up_another(databases):
 
 
 async def race_a_slow_computer(manager, path, slow, fast, gate, thinking):
-    mine = manager.private_view(slow, HOST)
-    first = asyncio.create_task(manager.act(slow, HOST, Cut(4), step=mine.step))
+    mine = manager.hands.private_view(ShowHand(slow, HOST))
+    first = asyncio.create_task(manager.play.act(Move(slow, HOST, Cut(4), step=mine.step)))
     assert await asyncio.to_thread(thinking.wait, 10)  # the computer is thinking in game A
-    again = asyncio.create_task(manager.act(slow, HOST, Cut(4), step=mine.step))
+    again = asyncio.create_task(manager.play.act(Move(slow, HOST, Cut(4), step=mine.step)))
 
     rng = random.Random(12)
     for _ in range(15):  # game B plays on meanwhile
         assert isinstance(await play_one(manager, fast, rng), Outcome)
     assert not first.done() and not again.done()
     # The human's cut is committed (and visible) before the computer finished thinking.
-    assert logged_actions(path, slow) == 2 and manager.view(slow).step == 2
+    assert logged_actions(path, slow) == 2 and manager.live.view(slow).step == 2
 
     gate.set()
     outcome, refusal = await first, await again

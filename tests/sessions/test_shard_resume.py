@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.app.shards import Shards
 from bot.engine import Variant
-from bot.sessions import GameSessionManager, Outcome
+from bot.sessions import GameSessionManager, Join, OpenLobby, Outcome, Start
 from db import Store
 from tests.support.sessions import BOB, HOST, open_manager
 
@@ -21,14 +21,16 @@ async def open_tables(path) -> dict[int, int]:
     shard_of: dict[int, int] = {}
     try:
         for n, (guild_id, shard) in enumerate(GUILDS.items()):
-            lobby = await manager.create_lobby(guild_id=guild_id, channel_id=100 + n, host_id=HOST)
+            lobby = await manager.lobbies.open(
+                OpenLobby(guild_id=guild_id, channel_id=100 + n, host_id=HOST)
+            )
             shard_of[lobby.game_id] = shard
         for n, guild_id in enumerate((10 << 22, SNOWFLAKE)):
-            lobby = await manager.create_lobby(
-                guild_id=guild_id, channel_id=200 + n, host_id=HOST, variant=Variant(2)
+            lobby = await manager.lobbies.open(
+                OpenLobby(guild_id=guild_id, channel_id=200 + n, host_id=HOST, variant=Variant(2))
             )
-            assert (await manager.join(lobby.game_id, BOB)).ok
-            assert isinstance(await manager.start(lobby.game_id, HOST), Outcome)
+            assert (await manager.lobbies.join(Join(lobby.game_id, BOB))).ok
+            assert isinstance(await manager.lobbies.start(Start(lobby.game_id, HOST)), Outcome)
             shard_of[lobby.game_id] = GUILDS[guild_id]
     finally:
         await store.close()
@@ -65,8 +67,8 @@ async def test_two_processes_shards_each_resume_only_their_games(databases):
             mine = {g for g, s in shard_of.items() if s == shard}
             assert loads == [sorted(mine)]  # the database picked them: nothing else was read
             assert report.active == 1 and report.lobbies == len(mine) - 1
-            assert manager.view(min(mine)) is not None
-            assert all(manager.view(g) is None for g in shard_of if g not in mine)
+            assert manager.live.view(min(mine)) is not None
+            assert all(manager.live.view(g) is None for g in shard_of if g not in mine)
             loaded.append(mine)
         assert loaded[0] | loaded[1] == set(shard_of) and not loaded[0] & loaded[1]
     finally:
@@ -81,13 +83,13 @@ async def test_every_shard_or_any_other_owner_loads_every_game(databases):
     shard_of = await open_tables(path)
     store, manager = await open_manager(path, owns=Shards(2, (0, 1)).owns)
     await store.close()
-    assert {g for g in shard_of if manager.view(g) is not None} == set(shard_of)
+    assert {g for g in shard_of if manager.live.view(g) is not None} == set(shard_of)
     store = await Store.open(path)
     try:
         loads = loads_of(store)
         manager = GameSessionManager(store, owns=lambda guild_id: guild_id == 12 << 22)
         await manager.resume()
         assert loads == [sorted(shard_of)]
-        assert [g for g in shard_of if manager.view(g) is not None] == [3]  # server 12's lobby
+        assert [g for g in shard_of if manager.live.view(g) is not None] == [3]  # server 12's lobby
     finally:
         await store.close()

@@ -122,22 +122,27 @@ async def test_summary_and_review_of_an_ended_game_only_for_its_players(tmp_path
         live = await started_game(manager, humans=(HOST, CAROL), variant=short, channel_id=501)
         game_id, live_id = final.view.game_id, live.view.game_id
 
-        summary = await manager.summary(game_id)
+        summary = await manager.analysis.summary(game_id)
         assert isinstance(summary, GameSummary) and summary.winner is not None
         for user in (HOST, BOB, CAROL):  # a game in progress: for nobody
-            for request in (manager.review(live_id, user), manager.summary(live_id)):
+            for request in (
+                manager.analysis.review(live_id, user),
+                manager.analysis.summary(live_id),
+            ):
                 refused = await request
                 assert isinstance(refused, Refusal) and refused.reason is R.HIDDEN
-        refused = await manager.review(game_id, CAROL)  # not at that table
+        refused = await manager.analysis.review(game_id, CAROL)  # not at that table
         assert isinstance(refused, Refusal) and refused.reason is R.NOT_SEATED
         for bad in (0, -1, 10**30):
-            refused = await manager.review(bad, HOST)
+            refused = await manager.analysis.review(bad, HOST)
             assert isinstance(refused, Refusal) and refused.reason is R.UNKNOWN_GAME
 
         try:
-            mine = await manager.review(game_id, BOB)  # in the worker process
+            mine = await manager.analysis.review(game_id, BOB)  # in the worker process
         finally:
-            manager.stop_reviews()
+            manager.shutdown()
         assert isinstance(mine, Review) and mine.seat == 1 and mine.game_id == game_id
         assert len(mine.deals) == summary.deals
-        assert await manager.review(game_id, BOB) is mine  # kept: an ended game never changes
+        assert (
+            await manager.analysis.review(game_id, BOB) is mine
+        )  # kept: an ended game never changes

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.engine import Phase, Variant
-from bot.sessions import GameStatus, PrivateView, TurnReport
+from bot.sessions import Forfeit, GameStatus, Move, OpenLobby, PrivateView, ShowHand, TurnReport
 from tests.support.postgres import connect
 from tests.support.sessions import (
     BOB,
@@ -43,13 +43,13 @@ async def timed(database):
 
 async def sweep(manager, clock: Clock, at: float) -> TurnReport:
     clock.now = at
-    return await manager.sweep_turns()
+    return await manager.timers.sweep()
 
 
 async def reach(manager, game_id: int, phase: Phase, rng: random.Random) -> None:
     """People play random legal moves until the game is in ``phase`` (at the current time)."""
     for _ in range(200):
-        if manager.view(game_id).phase is phase:
+        if manager.live.view(game_id).phase is phase:
             return
         await play_one(manager, game_id, rng)
     raise AssertionError(f"never reached {phase}")
@@ -68,7 +68,7 @@ def log_of(path, game_id: int) -> list[tuple[int, int]]:
 def assert_replayable(path, game_id: int, manager) -> None:
     replayed, snapshot, actions = replay_from_database(path, game_id)
     assert replayed.to_dict() == snapshot
-    view = manager.view(game_id)
+    view = manager.live.view(game_id)
     assert view is None or view.step == actions
 
 
@@ -78,7 +78,7 @@ def assert_replayable(path, game_id: int, manager) -> None:
 async def test_a_reminder_at_half_time_once_per_turn(timed):
     manager, clock, _ = timed
     game_id = (await started_game(manager)).game_id  # both cut for the deal: two turns
-    turns = await manager.turns(game_id)
+    turns = await manager.timers.turns(game_id)
     assert {(t.user_id, t.started, t.deadline) for t in turns} == {
         (HOST, START, START + TURN),
         (BOB, START, START + TURN),
@@ -90,7 +90,7 @@ async def test_a_reminder_at_half_time_once_per_turn(timed):
     assert {(r.deadline, r.expiries, r.forfeit_after) for r in report.reminders} == {
         (START + TURN, 0, 3)
     }
-    assert report.reminders[0].channel_id == manager.view(game_id).channel_id
+    assert report.reminders[0].channel_id == manager.live.view(game_id).channel_id
     assert await sweep(manager, clock, START + TURN / 2 + 10) == TurnReport()  # once
 
 
@@ -99,7 +99,7 @@ async def test_a_move_starts_a_fresh_turn(timed):
     game_id = (await started_game(manager, humans=(HOST,), computers=("easy",))).game_id
     clock.now = START + 250
     await reach(manager, game_id, Phase.DISCARD, random.Random(1))
-    (turn,) = await manager.turns(game_id)
+    (turn,) = await manager.timers.turns(game_id)
     assert (turn.user_id, turn.started) == (HOST, START + 250)
     assert (await sweep(manager, clock, START + TURN + 1)).expired == ()  # not due any more
     assert (await sweep(manager, clock, START + 250 + TURN / 2)).reminders
@@ -112,10 +112,10 @@ async def test_a_turn_that_runs_out_is_played_for_the_player_and_logged(timed):
     manager, clock, path = timed
     game_id = (await started_game(manager, humans=(HOST,), computers=("standard",))).game_id
     await reach(manager, game_id, Phase.PLAY, random.Random(2))
-    while manager.view(game_id).to_act_users != (HOST,):
+    while manager.live.view(game_id).to_act_users != (HOST,):
         await play_one(manager, game_id, random.Random(3))
-    before = manager.view(game_id)
-    mine = manager.private_view(game_id, HOST)
+    before = manager.live.view(game_id)
+    mine = manager.hands.private_view(ShowHand(game_id, HOST))
     assert isinstance(mine, PrivateView) and mine.legal_actions
 
     report = await sweep(manager, clock, START + TURN)
@@ -147,7 +147,7 @@ async def test_the_third_turn_to_run_out_forfeits(timed):
     assert ended.timeouts[0].forfeited and ended.timeouts[0].expiries == 3
     # in the first deal, before any hand was counted: the forfeit aborts the game
     assert ended.finished.reason == "aborted" and ended.finished.forfeit_seat == 0
-    assert ended.view.status is GameStatus.ABANDONED and manager.view(game_id) is None
+    assert ended.view.status is GameStatus.ABANDONED and manager.live.view(game_id) is None
     conn = connect(path)
     assert conn.execute(
         "SELECT seat, outcome FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
@@ -169,9 +169,9 @@ async def test_in_the_discard_each_person_has_their_own_clock(timed):
     await reach(manager, game_id, Phase.DISCARD, random.Random(4))
     dealt = clock.now
     clock.now = dealt + 100
-    mine = manager.private_view(game_id, HOST)
-    assert (await manager.act(game_id, HOST, mine.legal_actions[0], step=mine.step)).ok
-    (turn,) = await manager.turns(game_id)
+    mine = manager.hands.private_view(ShowHand(game_id, HOST))
+    assert (await manager.play.act(Move(game_id, HOST, mine.legal_actions[0], step=mine.step))).ok
+    (turn,) = await manager.timers.turns(game_id)
     assert (turn.user_id, turn.started) == (BOB, dealt)  # HOST's move did not reset BOB's clock
 
     report = await sweep(manager, clock, dealt + TURN / 2)
@@ -179,7 +179,7 @@ async def test_in_the_discard_each_person_has_their_own_clock(timed):
     report = await sweep(manager, clock, dealt + TURN)
     (outcome,) = report.expired
     assert [(t.user_id, t.expiries) for t in outcome.timeouts] == [(BOB, 1)]
-    assert manager.view(game_id).phase is Phase.CUT_FOR_STARTER
+    assert manager.live.view(game_id).phase is Phase.CUT_FOR_STARTER
     assert_replayable(path, game_id, manager)
 
 
@@ -196,7 +196,7 @@ async def test_two_absent_people_run_out_together_in_one_outcome(timed):
 async def test_computer_turns_are_never_timed(timed):
     manager, clock, _ = timed
     game_id = (await started_game(manager, humans=(HOST,), computers=("easy",))).game_id
-    assert [t.user_id for t in await manager.turns(game_id)] == [HOST]  # seat 1 cut at once
+    assert [t.user_id for t in await manager.timers.turns(game_id)] == [HOST]  # seat 1 cut at once
     report = await sweep(manager, clock, START + TURN)
     assert [t.user_id for o in report.expired for t in o.timeouts] == [HOST]
 
@@ -208,7 +208,7 @@ async def test_turn_time_off_disables_the_timers(timed):
     manager, clock, _ = timed
     game_id = (await started_game(manager)).game_id
     await manager._store.settings.update(GUILD, turn_minutes=None)
-    assert await manager.turns(game_id) == ()
+    assert await manager.timers.turns(game_id) == ()
     assert await sweep(manager, clock, START + 100 * TURN) == TurnReport()
     await manager._store.settings.update(GUILD, turn_minutes=1)
     (outcome,) = (await sweep(manager, clock, START + 100 * TURN)).expired
@@ -219,7 +219,7 @@ async def test_the_servers_turn_time_is_used(timed):
     manager, clock, _ = timed
     await manager._store.settings.update(GUILD, turn_minutes=2)
     game_id = (await started_game(manager)).game_id
-    assert {t.deadline for t in await manager.turns(game_id)} == {START + 120}
+    assert {t.deadline for t in await manager.timers.turns(game_id)} == {START + 120}
     assert (await sweep(manager, clock, START + 60)).reminders
     assert (await sweep(manager, clock, START + 120)).expired
 
@@ -236,19 +236,19 @@ async def test_deadlines_and_counts_survive_a_restart(databases):
         assert outcome.timeouts[0].expiries == 1
         clock.now = START + TURN + 30
         await reach(manager, game_id, Phase.DISCARD, random.Random(5))
-        (turn,) = await manager.turns(game_id)
+        (turn,) = await manager.timers.turns(game_id)
         assert (await sweep(manager, clock, turn.half_time)).reminders
 
     async with running(path, clock=clock, seed_source=lambda: 11) as manager:
-        assert await manager.turns(game_id) == (turn,)  # the same deadline, from the log
+        assert await manager.timers.turns(game_id) == (turn,)  # the same deadline, from the log
         assert await sweep(manager, clock, turn.half_time + 1) == TurnReport()  # reminded already
         (outcome,) = (await sweep(manager, clock, turn.deadline)).expired
         assert outcome.timeouts[0].expiries == 2
-        (turn,) = await manager.turns(game_id)
+        (turn,) = await manager.timers.turns(game_id)
 
     clock.now = turn.deadline + 3600  # the bot was down when the third turn ran out
     async with running(path, clock=clock, seed_source=lambda: 11) as manager:
-        report = await manager.sweep_turns()
+        report = await manager.timers.sweep()
         (ended,) = report.forfeits
         assert ended.timeouts[0].expiries == 3
         assert ended.finished.reason == "aborted"  # in the first deal: see bookkeeping.py
@@ -260,7 +260,7 @@ async def test_a_turn_marked_out_of_time_before_a_crash_is_not_counted_twice(dat
     clock = Clock()
     async with running(path, clock=clock, seed_source=lambda: 11) as manager:
         game_id = (await started_game(manager, humans=(HOST,), computers=("easy",))).game_id
-        (turn,) = await manager.turns(game_id)
+        (turn,) = await manager.timers.turns(game_id)
         # as if the process died after marking the turn, before making the move
         await manager._store.turns.mark(
             game_id, turn.seat, turn.turn_step, expired_at=turn.deadline
@@ -272,10 +272,13 @@ async def test_a_turn_marked_out_of_time_before_a_crash_is_not_counted_twice(dat
 
 async def test_a_lobby_and_an_ended_game_are_not_timed(timed):
     manager, clock, _ = timed
-    lobby = await manager.create_lobby(guild_id=GUILD, channel_id=901, host_id=HOST)
+    lobby = await manager.lobbies.open(OpenLobby(guild_id=GUILD, channel_id=901, host_id=HOST))
     game_id = (
         await started_game(manager, humans=(BOB,), computers=("easy",), variant=Variant(target=61))
     ).game_id
-    assert (await manager.forfeit(game_id, BOB)).ok
-    assert await manager.turns(lobby.game_id) == () and await manager.turns(game_id) == ()
+    assert (await manager.play.forfeit(Forfeit(game_id, BOB))).ok
+    assert (
+        await manager.timers.turns(lobby.game_id) == ()
+        and await manager.timers.turns(game_id) == ()
+    )
     assert await sweep(manager, clock, START + 10 * TURN) == TurnReport()

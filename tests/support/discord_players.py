@@ -67,7 +67,7 @@ async def open_club(
         database = tmp_path / "cribbage.db"
         async with emu.running(make_bot(database), error_loggers=error_loggers) as bot:
             if "threads" in SETTING_NAMES:
-                await bot.manager.update_settings(guild.id, threads=threads)
+                await bot.manager.settings.update_server(guild.id, threads=threads)
             driver = Driver(emu, channel, bot, **driving)
             driver.users, driver.guild, driver.database = users, guild, database
             if privacy:
@@ -192,7 +192,7 @@ class Driver:
         raise LookupError("no table message")
 
     def game_id(self) -> int:
-        view = self.bot.manager.game_in_channel(self.channel.id)
+        view = self.bot.manager.live.in_channel(self.channel.id)
         if view is None:
             raise LookupError("no game")
         return view.game_id
@@ -387,8 +387,10 @@ class Driver:
         """Ready for the next deal: on the hand, on the table, or not at all (the pause)."""
         if self.next_deal == "wait":
             return "pause"
-        button = None if hand is None or self.next_deal == "table" else next(
-            (b for b in hand.buttons if b.custom_id.startswith("crib:x:")), None
+        button = (
+            None
+            if hand is None or self.next_deal == "table"
+            else next((b for b in hand.buttons if b.custom_id.startswith("crib:x:")), None)
         )  # (an older hand may carry it; the bot's hands now leave it to the table)
         if button is None:
             table = self.table_message()
@@ -419,7 +421,7 @@ class Driver:
         """Every pause between deals runs out now, as the cog's loop would see it (the bot in
         this process): the deals start; how many games moved on."""
         cog = self.bot.get_cog("Cribbage")
-        outcomes = await self.bot.manager.start_due_deals(time.time() + 3600)
+        outcomes = await self.bot.manager.deals.start_due(time.time() + 3600)
         for outcome in outcomes:
             await cog.table.publish(outcome)
         return len(outcomes)
@@ -427,7 +429,7 @@ class Driver:
     def game_over(self) -> bool:
         """Whether the game here has ended (the bot elsewhere: a Rematch button shows it)."""
         if self.bot is not None:
-            return self.bot.manager.game_in_channel(self.channel.id) is None
+            return self.bot.manager.live.in_channel(self.channel.id) is None
         return any(
             b.label == "Rematch" for m in self.emu.public_messages(self.channel) for b in m.buttons
         )
@@ -444,7 +446,7 @@ class Driver:
         if not waiting and any(b.label == "Let it go" for b in self.table_message().buttons):
             return [await self._window(seats)]  # a muggins claim only opponents may answer
         if not waiting:
-            view = self.bot.manager.game_in_channel(self.channel.id)
+            view = self.bot.manager.live.in_channel(self.channel.id)
             raise AssertionError(f"the table names nobody to move: {view.phase}")
         done = []
         for user_id in waiting:

@@ -17,7 +17,7 @@ def hidden_cards(bot: CribbageBot, game_id: int) -> set:
     """Every card no player may see publicly now (test-only peek at the engine's state)."""
     from bot.engine import FULL_PACK
 
-    session = bot.manager._tables.sessions.get(game_id)
+    session = bot.manager.live.get(game_id)
     game = session.game if session is not None else None
     if game is None or game.is_over:
         return set()

@@ -10,7 +10,18 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot.engine import Game, Variant, action_from_dict
-from bot.sessions import GameSessionManager, Outcome, PrivateView, Refusal
+from bot.sessions import (
+    AddComputer,
+    GameSessionManager,
+    Join,
+    Move,
+    OpenLobby,
+    Outcome,
+    PrivateView,
+    Refusal,
+    ShowHand,
+    Start,
+)
 from db import Store
 from db.logcodec import decode_log, decode_points
 from tests.support.postgres import connect
@@ -104,7 +115,7 @@ def assert_durable(path: Path, game_id: int, manager: GameSessionManager) -> Non
     """The stored snapshot equals the live game, and the replay of the log equals both."""
     replayed, snapshot, actions = replay_from_database(path, game_id)
     assert replayed.to_dict() == snapshot
-    view = manager.view(game_id)
+    view = manager.live.view(game_id)
     if view is not None:
         assert actions == view.step
 
@@ -141,28 +152,30 @@ async def started_game(
     channel_id: int = 500,
 ) -> Outcome:
     """A started game: ``humans[0]`` hosts, the others join, then the computers sit."""
-    lobby = await manager.create_lobby(
-        guild_id=1, channel_id=channel_id, host_id=humans[0], variant=variant
+    lobby = await manager.lobbies.open(
+        OpenLobby(guild_id=1, channel_id=channel_id, host_id=humans[0], variant=variant)
     )
     assert not isinstance(lobby, Refusal), lobby
     for user in humans[1:]:
-        assert (await manager.join(lobby.game_id, user)).ok
+        assert (await manager.lobbies.join(Join(lobby.game_id, user))).ok
     for level in computers:
-        assert (await manager.add_computer(lobby.game_id, humans[0], level)).ok  # type: ignore[arg-type]
-    outcome = await manager.start(lobby.game_id, humans[0])
+        assert (await manager.lobbies.add_computer(AddComputer(lobby.game_id, humans[0], level))).ok  # type: ignore[arg-type]
+    outcome = await manager.lobbies.start(Start(lobby.game_id, humans[0]))
     assert isinstance(outcome, Outcome), outcome
     return outcome
 
 
 async def play_one(manager: GameSessionManager, game_id: int, rng: random.Random) -> Outcome | None:
     """One random legal action by a human who must act (None when nobody human must act)."""
-    view = manager.view(game_id)
+    view = manager.live.view(game_id)
     if view is None or not view.to_act_users:
         return None
     user = rng.choice(view.to_act_users)
-    mine = manager.private_view(game_id, user)
+    mine = manager.hands.private_view(ShowHand(game_id, user))
     assert isinstance(mine, PrivateView), mine
-    outcome = await manager.act(game_id, user, rng.choice(mine.legal_actions), step=mine.step)
+    outcome = await manager.play.act(
+        Move(game_id, user, rng.choice(mine.legal_actions), step=mine.step)
+    )
     assert isinstance(outcome, Outcome), outcome
     return outcome
 
@@ -187,7 +200,7 @@ async def play_past_first_show(
     its first show is over is a forfeit, not aborted: bot/sessions/bookkeeping.py)."""
     last = None
     for _ in range(500):
-        view = manager.view(game_id)
+        view = manager.live.view(game_id)
         if view is None or view.deal_number > 1:
             assert last is not None, "no move was needed"
             return last

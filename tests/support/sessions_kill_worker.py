@@ -39,6 +39,8 @@ import time
 import traceback
 from pathlib import Path
 
+from bot.sessions import AddComputer, Cancel, Forfeit, Join, Move, OpenLobby, ShowHand, Start
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bot.engine import Variant  # noqa: E402
@@ -77,17 +79,24 @@ async def new_game(manager: GameSessionManager, rng: random.Random) -> int | Non
     variant = rng.choice(VARIANTS)
     users = [rng.getrandbits(40) + 1 for _ in range(variant.players)]
     humans = rng.randint(1, variant.players)
-    lobby = await manager.create_lobby(
-        guild_id=1, channel_id=rng.getrandbits(48), host_id=users[0], variant=variant,
-        best_of=3 if rng.random() < MATCHES else 1,
+    lobby = await manager.lobbies.open(
+        OpenLobby(
+            guild_id=1,
+            channel_id=rng.getrandbits(48),
+            host_id=users[0],
+            variant=variant,
+            best_of=3 if rng.random() < MATCHES else 1,
+        )
     )
     if not lobby.ok:
         return None
     for user in users[1:humans]:
-        await manager.join(lobby.game_id, user)
+        await manager.lobbies.join(Join(lobby.game_id, user))
     for _ in range(variant.players - humans):
-        await manager.add_computer(lobby.game_id, users[0], rng.choice(("easy", "expert")))
-    outcome = await manager.start(lobby.game_id, users[0])
+        await manager.lobbies.add_computer(
+            AddComputer(lobby.game_id, users[0], rng.choice(("easy", "expert")))
+        )
+    outcome = await manager.lobbies.start(Start(lobby.game_id, users[0]))
     assert isinstance(outcome, Outcome), outcome
     acknowledge(outcome)
     return outcome.game_id
@@ -96,7 +105,7 @@ async def new_game(manager: GameSessionManager, rng: random.Random) -> int | Non
 async def drive(manager: GameSessionManager, game_id: int, rng: random.Random) -> int | None:
     """Random clicks by the game's people until it ends; the match's next game, if any."""
     idle_since = None
-    while (view := manager.view(game_id)) is not None:
+    while (view := manager.live.view(game_id)) is not None:
         if not view.to_act_users:  # a muggins window the ticker will let go
             idle_since = idle_since or time.monotonic()
             assert time.monotonic() - idle_since < 5, f"game {game_id} waits on nobody: {view}"
@@ -105,14 +114,14 @@ async def drive(manager: GameSessionManager, game_id: int, rng: random.Random) -
         idle_since = None
         user = rng.choice(view.to_act_users)
         if rng.random() < 0.002:
-            outcome = await manager.forfeit(game_id, user)
+            outcome = await manager.play.forfeit(Forfeit(game_id, user))
             assert isinstance(outcome, Outcome), outcome
             return acknowledge(outcome)
-        mine = manager.private_view(game_id, user)
+        mine = manager.hands.private_view(ShowHand(game_id, user))
         assert isinstance(mine, PrivateView), mine
         action = rng.choice(mine.legal_actions)
         lo = view.step
-        outcome = await manager.act(game_id, user, action, step=mine.step)
+        outcome = await manager.play.act(Move(game_id, user, action, step=mine.step))
         if not outcome.ok:  # the ticker let a window go meanwhile: the button is stale
             continue
         assert isinstance(outcome, Outcome)
@@ -136,7 +145,7 @@ async def ticker(manager: GameSessionManager, queue: list[int], rng: random.Rand
     match game it ends hands its next game to the slots."""
     while True:
         await asyncio.sleep(rng.uniform(0.005, 0.05))
-        for outcome in await manager.close_muggins_windows(now=time.time() + 3600):
+        for outcome in await manager.muggins.close_due(now=time.time() + 3600):
             say("TICK", outcome.game_id)
             following = acknowledge(outcome)
             if following is not None:
@@ -152,7 +161,7 @@ async def main(path: Path, seed: int, check: bool) -> None:
             say("PROBLEM", game_id)
         for outcome in report.outcomes:
             acknowledge(outcome)
-        active = manager.live_games()
+        active = manager.live.games()
         for view in active:
             say("RESUMED", view.game_id, view.step, view.status.value)
         say("READY", report.active, len(report.verified))
@@ -162,7 +171,7 @@ async def main(path: Path, seed: int, check: bool) -> None:
         queue = [v.game_id for v in active if v.status.value == "active"]
         for view in active:
             if view.status.value == "lobby":  # killed before it started
-                assert (await manager.cancel(view.game_id, view.host_id)).ok
+                assert (await manager.lobbies.cancel(Cancel(view.game_id, view.host_id))).ok
         await asyncio.gather(
             ticker(manager, queue, random.Random(rng.random())),
             *(slot(manager, queue, random.Random(rng.random())) for _ in range(GAMES)),

@@ -1,4 +1,11 @@
-"""Upkeep: resuming after a restart (checked against the log), idle warnings and abandons."""
+"""Loading the tables at start-up, each checked against its log, and checks on demand.
+
+:meth:`TableLoader.load` (part of :meth:`~bot.sessions.GameSessionManager.resume`) loads every
+lobby and active game of the servers this process serves, replays a sample of the games (and
+every game whose snapshot is not at the end of its log) from its log, and repairs a snapshot
+the log disagrees with: the log wins. Computer seats that were about to move, move now (and a
+person's last or only card is laid).
+"""
 
 from __future__ import annotations
 
@@ -11,50 +18,33 @@ from bot.engine import Variant
 from db import GameRecord
 from db.games import Games
 
-from .bookkeeping import finish_abandoned
 from .history import hold_of, rebuild
-from .lobby import Lobbies
 from .play import GamePlay
 from .session import Session
 from .tables import Tables
-from .views import GameStatus, IdleWarning, Outcome, ResumeReport, StepEvent, SweepReport
+from .views import ResumeReport, StepEvent
 
 log = logging.getLogger("bot.sessions")
 
 Check = Literal["ok", "repaired", "unreplayable"]
 
 
-class Upkeep:
-    """Loading the tables at start-up, checking them against their logs, and idle tables.
+class TableLoader:
+    """Loads the live tables and checks them against their logs (see the module docstring).
 
-    A game untouched for ``idle_warn_after`` seconds gets a warning from :meth:`sweep_idle`;
-    one untouched for ``idle_abandon_after`` (and warned at least ``idle_abandon_after -
-    idle_warn_after`` before) is abandoned. :meth:`resume` checks ``verify_sample`` games.
+    :meth:`load` replays ``verify_sample`` games chosen at random (besides the suspicious ones).
     """
 
-    def __init__(
-        self,
-        games: Games,
-        tables: Tables,
-        play: GamePlay,
-        lobbies: Lobbies,
-        *,
-        idle_warn_after: float,
-        idle_abandon_after: float,
-        verify_sample: int,
-    ) -> None:
-        if not 0 < idle_warn_after < idle_abandon_after:
-            raise ValueError("Need 0 < idle_warn_after < idle_abandon_after")
+    def __init__(self, games: Games, tables: Tables, play: GamePlay, *, verify_sample: int) -> None:
         self._games = games
         self._tables = tables
         self._play = play
-        self._lobbies = lobbies
-        self.idle_warn_after = idle_warn_after
-        self.idle_abandon_after = idle_abandon_after
         self.verify_sample = verify_sample
 
-    async def resume(self, *, verify: int | None = None) -> ResumeReport:
-        """See :meth:`bot.sessions.GameSessionManager.resume` (this part loads the tables)."""
+    async def load(self, *, verify: int | None = None) -> ResumeReport:
+        """Load every open table this process serves, replay ``verify`` active games from their
+        log (default :attr:`verify_sample`; the suspicious ones always), and make the moves due
+        (the outcomes are in the report, before any match follows them)."""
         records = [  # the tables of the servers this process serves (all, with one process)
             r for r in await self._load_owned() if self._tables.owns(r.guild_id)
         ]
@@ -121,7 +111,8 @@ class Upkeep:
         return await self._games.load_active_games(shard_count=count, shard_ids=ids)
 
     async def verify(self, game_id: int) -> Check:
-        """See :meth:`bot.sessions.GameSessionManager.verify`."""
+        """Replay one live game's log and compare it with its state: ``'ok'``, ``'repaired'``
+        (the log won) or ``'unreplayable'``."""
         session = self._tables.sessions[game_id]
         async with session.lock:
             return await self._verify(session)
@@ -180,50 +171,3 @@ class Upkeep:
         s.set_game(rebuilt.game)
         s.step, s.ready = len(log_records), rebuilt.ready
         return "repaired"
-
-    async def sweep_idle(self, now: float) -> SweepReport:
-        """See :meth:`bot.sessions.GameSessionManager.sweep_idle`."""
-        warnings, abandoned, resumed = [], [], []
-        for s in list(self._tables.sessions.values()):
-            if s.lock.locked():
-                continue  # busy, so not idle
-            async with s.lock:
-                if not s.status.is_open:
-                    continue
-                if await self._play.due_move(s) is not None:
-                    events: list[StepEvent] = []
-                    await self._play.advance(s, events)
-                    resumed.append(await self._play.outcome(s, events))
-                    continue
-                idle = now - s.updated_at
-                grace = self.idle_abandon_after - self.idle_warn_after
-                if (
-                    idle >= self.idle_abandon_after
-                    and s.warned_at is not None
-                    and now - s.warned_at >= grace
-                ):
-                    abandoned.append(await self._abandon(s))
-                elif idle >= self.idle_warn_after and s.warned_at is None:
-                    await self._games.mark_warned(s.id, at=now)
-                    s.warned_at = now
-                    view = s.view()
-                    warnings.append(
-                        IdleWarning(
-                            game_id=s.id,
-                            channel_id=s.channel_id,
-                            user_ids=view.to_act_users or view.user_ids,
-                            idle_since=s.updated_at,
-                            abandon_at=max(s.updated_at + self.idle_abandon_after, now + grace),
-                        )
-                    )
-        return SweepReport(tuple(warnings), tuple(abandoned), tuple(resumed))
-
-    async def _abandon(self, s: Session) -> Outcome:
-        if s.status is GameStatus.LOBBY:
-            await self._lobbies.close(s, "abandoned")
-            return await self._play.outcome(s, [])
-        assert s.game is not None
-        finish = finish_abandoned(s.game)
-        await self._games.record_result(s.id, finish, now=self._tables.now())
-        self._play.end(s, finish)
-        return await self._play.outcome(s, [])
