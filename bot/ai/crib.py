@@ -9,7 +9,10 @@ crib is ours: we deal, or in partnerships our partner does) and ``"other"``.
 
 With 3 or 4 players, ``multi_crib_values`` values each one-card discard knowing the cards we
 keep, from what each other seat's role lays away (``data/crib_multi.json``, made by
-``python -m bot.ai.crib_multi``).
+``python -m bot.ai.crib_multi``). It and the two-handed ``crib_expectation_removal`` draw from
+the same cards we do not hold and count the starters alike; they stay two since the two-handed
+crib gets one pair from the opponent's role (and its jacks), the other one card from each other
+seat's role and three-handed one from the pack.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import json
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
+from operator import mul
 from typing import TypedDict
 
 from bot.engine import Card, rank_name
@@ -106,6 +110,18 @@ def _throws(key: str, thrower: str) -> tuple[tuple[int, int, float], ...]:
     return tuple(out)
 
 
+def _not_held(hand: Sequence[Card]) -> tuple[list[int], list[int]]:
+    """Per rank (index 1..13) and per suit, the cards not in ``hand``: what the crib's other
+    cards and the starter are drawn from, two-handed and with 3 or 4 players alike."""
+    avail = [4] * 14
+    avail[0] = 0
+    suit_left = [13] * 4
+    for card in hand:
+        avail[card.rank] -= 1
+        suit_left[card.suit] -= 1
+    return avail, suit_left
+
+
 def crib_expectation_removal(discards: Sequence[Card], hand: Sequence[Card], *, own: bool) -> float:
     """Expected two-handed crib after laying ``discards`` from the six-card ``hand``.
 
@@ -114,12 +130,7 @@ def crib_expectation_removal(discards: Sequence[Card], hand: Sequence[Card], *, 
     reweighted by which of those cards are still possible; the starter from the rest.
     """
     thrower = "pone" if own else "dealer"
-    avail = [4] * 14
-    suit_left = [13] * 4
-    for card in hand:
-        avail[card.rank] -= 1
-        suit_left[card.suit] -= 1
-    avail[0] = 0
+    avail, suit_left = _not_held(hand)
     d1, d2 = discards[0].rank, discards[1].rank
     rank_sum = 0.0
     weight_sum = 0.0
@@ -131,10 +142,7 @@ def crib_expectation_removal(discards: Sequence[Card], hand: Sequence[Card], *, 
         w = freq * ways
         avail[a] -= 1
         avail[b] -= 1
-        row = rank_row(tuple(sorted((d1, d2, a, b))))
-        s = 0
-        for r in range(1, 14):
-            s += avail[r] * row[r]
+        s = sum(map(mul, avail, rank_row(tuple(sorted((d1, d2, a, b))))))
         avail[a] += 1
         avail[b] += 1
         rank_sum += w * s / 44.0
@@ -243,12 +251,7 @@ def multi_crib_values(hand: Sequence[Card], *, key: str, own: bool) -> dict[Card
     the pack's card and the starter come from the cards we have not seen.
     """
     throws = load_multi()["throws"][key]
-    avail = [4] * 14
-    suit_left = [13] * 4
-    for card in hand:
-        avail[card.rank] -= 1
-        suit_left[card.suit] -= 1
-    avail[0] = 0
+    avail, suit_left = _not_held(hand)
     dist = _others_distribution(key, own, avail, throws)
     unseen = 52 - len(hand)
     starters = unseen - 3
@@ -259,9 +262,7 @@ def multi_crib_values(hand: Sequence[Card], *, key: str, own: bool) -> dict[Card
         base = 0.0
         for ranks, p in dist.items():
             row = rank_row(tuple(sorted((card.rank, *ranks))))
-            s = 0
-            for r in range(1, 14):
-                s += avail[r] * row[r]
+            s = sum(map(mul, avail, row))
             for r in ranks:
                 s -= row[r]
             base += p * s

@@ -13,6 +13,8 @@ and role).
 
 The ``expert`` draws the other seats' cards from these frequencies, reweighted by the cards it
 has seen, to value each of its own five possible discards (``crib.multi_crib_values``).
+The counting uses ``standard``'s one-card discard of :mod:`bot.ai.tables` (``decide``), which
+makes the tables, and the crib weights of :mod:`bot.ai.crib`: only the counting is its own.
 
 ``python -m bot.ai.crib_multi --measure N`` compares, on ``N`` random deals per game, the
 ``expert``'s discard with ``standard``'s against the other seats' real ``standard`` discards:

@@ -18,6 +18,7 @@ from .pegging import (
     distinct_by_rank,
     legal_cards,
     pile_ranks,
+    unseen_by_seat,
     unshown_rank_counts,
 )
 from .pegging_solver import EndgameSolver
@@ -249,12 +250,7 @@ def _expert_multi(
         totals = {c.rank: 0.0 for c in legal}
         for world in sample_others(view, rng, k):
             hands = [me if s == view.seat else world[s] for s in range(n)]
-            unseen: list[list[int]] = []
-            for s in range(n):
-                u = list(base)
-                for r in hands[s]:
-                    u[r] -= 1
-                unseen.append(u)
+            unseen = unseen_by_seat(base, hands)
             end = team.world(hands)
             for card in legal:
                 totals[card.rank] += multi_rollout(

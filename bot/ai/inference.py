@@ -17,13 +17,13 @@ from itertools import combinations
 from operator import mul
 
 from bot.engine import rank_name
-from bot.engine.pegging import MAX_COUNT, VALUE
+from bot.engine.pegging import VALUE
 
 from .crib import crib_weight, load_tables, rank_pair_key
 from .handvalue import rank_row
 from .memo import memo
 from .pegging import laid_on, unshown_rank_counts
-from .pegging_model import RankScores, answer
+from .pegging_model import RankScores, answer, forced
 from .view import SeatKnowledge
 
 ACCEPT_INCONSISTENT = 0.1
@@ -258,8 +258,7 @@ def _play_likelihood(
     weight = 1.0
     for count, pile, k, unseen, mine_held, r in moments:
         hand = tuple(sorted(rest + tuple(laid[k:])))
-        fits = [q for q in hand if VALUE[q] <= MAX_COUNT - count]
-        if fits[0] == fits[-1]:
+        if forced(hand, count) is not None:
             continue
         seen = list(unseen)
         for q in hand + discards:

@@ -9,6 +9,13 @@ of the play, every card a ``standard`` player holding that world's cards would n
 costs the world a factor of :data:`bot.ai.inference.PLAY_MISMATCH` (a card kept back or avoided
 is evidence, not proof).
 
+Shared with the two-handed :mod:`bot.ai.inference`: the ``standard`` keep (``model_keep``), the
+pools of cards unseen and laid, the deal that honours the goes (``sample_others``), the weights of
+a mismatch and the test of a forced choice. The play likelihoods stay two: a two-handed world is
+the opponent's hand with the two cards it laid away, which leave what it could see, and the
+opponent's turns are replayed once a decision; here a world is every seat's hand, each seat's
+view and the next seat holding cards change as the cards fall, replayed per world.
+
 Everything here works on ranks; suits do not matter in the play.
 """
 
@@ -17,17 +24,20 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.engine.pegging import MAX_COUNT, VALUE
+from bot.engine.pegging import VALUE
 
 from .crib import table_key
 from .inference import (
     ACCEPT_INCONSISTENT,
     PLAY_MISMATCH,
     model_keep,
+    played_by,
     sample_others,
+    unseen_pool,
     without_all,
 )
-from .pegging import laid_on, unshown_rank_counts
+from .pegging import laid_on, next_holder, unseen_by_seat, unshown_rank_counts
+from .pegging_model import forced
 from .playouts import model_choice
 from .view import SeatKnowledge
 
@@ -47,13 +57,7 @@ def weighted_worlds_multi(
     out = []
     for world in others_by_discards(view, rng, samples):
         hands = tuple(me if s == view.seat else world[s] for s in range(n))
-        unseen = []
-        for hand in hands:
-            u = list(base)
-            for r in hand:
-                u[r] -= 1
-            unseen.append(tuple(u))
-        out.append((play_likelihood_multi(view, hands), hands, tuple(unseen)))
+        out.append((play_likelihood_multi(view, hands), hands, unseen_by_seat(base, hands)))
     return out
 
 
@@ -90,12 +94,10 @@ def play_likelihood_multi(view: SeatKnowledge, hands: Hands) -> float:
         r = card.rank
         if read[seat]:
             hand = held[seat]
-            fits = [q for q in hand if VALUE[q] <= MAX_COUNT - count]
-            if fits and fits[0] != fits[-1]:
-                after = (seat + 1) % n
-                while not left[after] and after != seat:
-                    after = (after + 1) % n
-                choice = model_choice(tuple(hand), pile, count, unseen[seat], left[after])
+            ranks = tuple(hand)
+            if forced(ranks, count) is None:
+                after = next_holder(left, seat)
+                choice = model_choice(ranks, pile, count, unseen[seat], left[after])
                 if choice != r:
                     weight *= PLAY_MISMATCH
             if r in hand:
@@ -125,10 +127,8 @@ def others_by_discards(
     n = view.players
     key = table_key(n, view.variant.partnerships)
     dealer_side = view.side_of(view.dealer)
-    pool = sorted(c.rank for c in view.unseen_cards())
-    laid: dict[int, list[int]] = {s: [] for s in range(n)}
-    for seat, card in view.played:
-        laid[seat].append(card.rank)
+    pool = unseen_pool(view)
+    laid = played_by(view)
     floors = view.go_floors()
     others = [s for s in range(n) if s != view.seat]
     read = {s: view.side_of(s) != view.side or not view.variant.partnerships for s in others}

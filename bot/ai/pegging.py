@@ -23,6 +23,7 @@ Suits never matter in the play, so everything here works on ranks (1..13).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
 
@@ -139,6 +140,30 @@ def unshown_rank_counts(view: SeatKnowledge) -> list[int]:
     for _, card in view.played:
         counts[card.rank] -= 1
     return counts
+
+
+def unseen_by_seat(
+    unshown: Sequence[int], hands: Sequence[tuple[int, ...]]
+) -> tuple[tuple[int, ...], ...]:
+    """Per seat, what it cannot see: ``unshown`` (:func:`unshown_rank_counts`) less the ranks of
+    its own ``hands`` entry."""
+    out = []
+    for hand in hands:
+        u = list(unshown)
+        for r in hand:
+            u[r] -= 1
+        out.append(tuple(u))
+    return tuple(out)
+
+
+def next_holder(held: Sequence[int], seat: int) -> int:
+    """The first seat after ``seat`` whose ``held`` count is not 0 (``seat`` itself if none):
+    the one a layer's model expects to answer its card."""
+    n = len(held)
+    after = (seat + 1) % n
+    while not held[after] and after != seat:
+        after = (after + 1) % n
+    return after
 
 
 def unseen_rank_counts(view: SeatKnowledge) -> list[int]:

@@ -76,7 +76,16 @@ def forced(hand: tuple[int, ...], count: int) -> int | None:
 
 def answer(hand: tuple[int, ...], count: int, scores: RankScores) -> int:
     """The rank ``standard`` lays from ``hand`` (lowest first, a card fits): the same as
-    :func:`bot.ai.playouts.model_choice`."""
+    :func:`bot.ai.playouts.model_choice`. A forced rank (:func:`forced`) is laid unscored; the
+    check is written out here, not called, since both searches ask this of every world."""
+    low = hand[0]
+    for q in hand:
+        if q != low:
+            if VALUE[q] > MAX_COUNT - count:
+                return low
+            break
+    else:
+        return low
     best = -1
     best_score = -1e9
     last = -1

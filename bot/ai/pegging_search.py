@@ -20,6 +20,10 @@ points minus the opponent's (which the expert's dealer counts at a weight:
 the worlds; near the end of a game an :class:`Ending` values the play instead: reaching the
 target wins at once (:data:`~bot.ai.pegging.WIN`), and a play that ends with nobody out is valued
 by the show.
+
+With three or four players :mod:`bot.ai.pegging_search_multi` searches instead: the two share the
+opponent's model (:func:`~bot.ai.pegging_model.answer` over ranks scored once a turn) and the
+pegging helpers; why their trees stay apart is said there.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from bot.engine.pegging import MAX_COUNT, VALUE
 
 from .memo import memo
 from .pegging import WIN, fitting_ranks, peg_points
-from .pegging_model import RankScores, Unseen, answer, forced
+from .pegging_model import RankScores, Unseen, answer
 from .pegging_solver import remove_rank
 
 World = tuple[float, tuple[int, ...]]
@@ -218,10 +222,7 @@ class _Search:
         answers: dict[int, list[World]] = {}
         scores = RankScores(pile, count, unseen, len(me))
         for world in worlds:
-            hand = world[1]
-            rank = forced(hand, count)
-            if rank is None:
-                rank = answer(hand, count, scores)
+            rank = answer(world[1], count, scores)
             group = answers.get(rank)
             if group is None:
                 answers[rank] = [world]

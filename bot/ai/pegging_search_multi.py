@@ -35,6 +35,14 @@ to lay leads, skipping seats with no cards.
 Everything here works on ranks; suits do not matter in the play. The value is the weighted sum
 over the worlds of every seat's pegging points times its weight (the side's own +1, each other
 side's ``-1 / (sides - 1)``, as the old play-outs weighed them), divided by the total weight.
+
+What it shares with the two-handed search: the model's answer (forced ranks included,
+:func:`bot.ai.pegging_model.answer`), the pegging helpers of :mod:`bot.ai.pegging`. The trees stay
+apart for a reason: two-handed, one opponent holds the same number of cards in every world, so
+worlds merge by its hand, a go is the only split, and an ending and the dealer's weight value the
+leaves; here any seat may be passed over, the worlds split by who lays next, and ``depth``,
+``least`` and the one-world walk (:meth:`_Search.solo`) keep the tree small. One tree for both
+would pay for these rules in the two-handed search's inner loop.
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ from collections.abc import Sequence
 
 from bot.engine.pegging import MAX_COUNT, VALUE, after_lay
 
-from .pegging import fitting_ranks, peg_points
+from .pegging import fitting_ranks, next_holder, peg_points
 from .pegging_model import RankScores, answer, forced
 from .pegging_solver import remove_rank
 
@@ -130,20 +138,26 @@ class _Search:
     ) -> int:
         """The rank the model lays from ``hand`` (``mover``'s; ``unseen``: what it could not see
         at the root), told the cards of the next seat that still holds any."""
-        must = forced(hand, count)
+        must = forced(hand, count)  # before the scores: a forced rank needs none
         if must is not None:
             return must
-        now = _unseen_now(unseen, mover, path)
         # model_choice's choice, not looked up in its memo: a search asks for it at positions
         # of its own (about 4% asked again), where storing each is more work than it saves.
-        return answer(hand, count, RankScores(pile, count, now, held[self.after(mover, held)]))
+        return answer(hand, count, self.scores(held, pile, count, mover, unseen, path))
 
-    def after(self, mover: int, held: Sequence[int]) -> int:
-        """The next seat after ``mover`` that still holds a card (``mover`` itself if none)."""
-        after = (mover + 1) % self.n
-        while not held[after] and after != mover:
-            after = (after + 1) % self.n
-        return after
+    def scores(
+        self,
+        held: Sequence[int],
+        pile: tuple[int, ...],
+        count: int,
+        mover: int,
+        unseen: tuple[int, ...],
+        path: Laid,
+    ) -> RankScores:
+        """What ``mover``'s model weighs at this turn (``unseen``: what it could not see at the
+        root), told the cards of the next seat that still holds any."""
+        now = _unseen_now(unseen, mover, path)
+        return RankScores(pile, count, now, held[next_holder(held, mover)])
 
     def answers(
         self,
@@ -167,13 +181,9 @@ class _Search:
                 rank = self.answer(world[1][mover], held, pile, count, mover, world[2][mover], path)
                 out.setdefault(rank, []).append(world)
             return out
-        now = _unseen_now(self.unshown, mover, path)
-        scores = RankScores(pile, count, now, held[self.after(mover, held)])
+        scores = self.scores(held, pile, count, mover, self.unshown, path)
         for world in worlds:
-            hand = world[1][mover]
-            must = forced(hand, count)
-            laid = answer(hand, count, scores) if must is None else must
-            out.setdefault(laid, []).append(world)
+            out.setdefault(answer(world[1][mover], count, scores), []).append(world)
         return out
 
     def lay(

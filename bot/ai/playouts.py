@@ -39,7 +39,7 @@ def multi_rollout(
     count: int,
     turn: int,
     rank: int,
-    unseen: list[list[int]],
+    unseen: Sequence[Sequence[int]],
     weights: tuple[float, ...],
     end: SideEnding | None = None,
 ) -> float:

@@ -244,11 +244,13 @@ def test_the_fast_model_follows_its_specification_on_random_positions():
         for r in rng.sample(pool, rng.randint(0, 40)):  # up to nearly everything seen
             unseen[r] -= 1
         held = rng.randint(0, 4)
-        rank = answer(hand, count, RankScores(tuple(pile), count, tuple(unseen), held))
+        scores = RankScores(tuple(pile), count, tuple(unseen), held)
+        rank = answer(hand, count, scores)
         assert rank == _model_as_specified(hand, tuple(pile), count, unseen, held)
         choices = {r for r in hand if VALUE[r] <= 31 - count}
-        must = forced(hand, count)  # the searches' shortcut past the model
+        must = forced(hand, count)  # the likelihoods' test of a choice
         assert must == (rank if len(choices) == 1 else None)
+        assert (must is not None) == (not scores.known)  # a forced rank is laid unscored
         forced_seen += must is not None and len(set(hand)) > 1
         gone += any(
             VALUE[r] + count < 31
