@@ -17,6 +17,7 @@ Made only from events (which carry no hidden card), so the story is always safe 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from itertools import permutations
 
@@ -42,7 +43,7 @@ from bot.engine import (
     Variant,
 )
 from bot.engine.muggins import pegged_for
-from bot.engine.scoring import number_words
+from bot.engine.scoring import Breakdown, ScoreItem, ScoreKind, number_words
 
 from .words import check_names, escape, hand_line, join_and, points_text, side_name
 
@@ -56,12 +57,16 @@ MESSAGE_LIMIT = 2000
 def story_lines(events: Iterable[Event], names: Sequence[str], variant: Variant) -> list[str]:
     """Channel lines (markdown) telling what ``events`` did, grouped to read like a table.
 
-    One line per card laid, with what it made and what followed (go, the go point, last card,
-    the count starting again); one line for the starter and his heels; one line per hand shown,
-    in counting order, then the crib; one line for the winner. Consecutive discards and cuts for
-    the deal share a line. Every line that scores ends with the side's new score ("(now 17)";
-    in partnerships the team's names: "(Carol & Alice now 8)"). Only what the events carry is
-    shown, so no hidden card ever appears.
+    Two players: one line per card laid, with what it made and what followed (go, the go
+    point, last card, the count starting again); three or four: one line per count, its cards
+    in turn (``'Play: **Alice** 7♦ (7) · **Bob** 8♣ (15) fifteen for two (now 2) · …'``). One
+    line for the starter and his heels; one line per hand shown, in counting order, then the
+    crib, its pairs and runs named as players count them (:func:`show_talk`); with muggins the
+    claim, any call on it and its true count share the hand's line. One line for the winner.
+    Consecutive discards and cuts for the deal share a line. Every line that scores ends with
+    the side's new score ("(now 17)"; in partnerships the team's names in seat order, as on the
+    board: "(Alice & Carol now 8)"). Only what the events carry is shown, so no hidden card
+    ever appears.
     """
     check_names(names, variant)
     story = _Story(names, variant)
@@ -73,8 +78,9 @@ def story_lines(events: Iterable[Event], names: Sequence[str], variant: Variant)
 def tell(story: list[str], events: Iterable[Event], names: Sequence[str], variant: Variant) -> None:
     """Add the lines of ``events`` to ``story`` (a deal's lines so far), in place.
 
-    As :func:`story_lines`, but a discard joins the discard line ``story`` ends with: each
-    person's discard is told as it comes, and the deal still has one line for all of them.
+    As :func:`story_lines`, but a discard joins the discard line ``story`` ends with (each
+    person's discard is told as it comes, and the deal still has one line for all of them), a
+    card the count's line, and a muggins call or the true count the claim's line.
     """
     check_names(names, variant)
     teller = _Story(names, variant)
@@ -98,6 +104,7 @@ class _Story:
         self.cut_cards: list[Card] = []  # on a line of the cut for deal: their cards, in order
         self.go_head: str | None = None  # the play line a run of "go"s hangs on
         self.shown: Shown | None = None  # the count a muggins claim line is about
+        self.claim_at: tuple[int, int, bool] | None = None  # (line, seat, crib) of that claim
         self.now: tuple[int, int, str] | None = None  # (line, side, "(now N)") it ends with
         self.resumed = False  # the first line is the last line of an earlier story
 
@@ -121,7 +128,20 @@ class _Story:
         self.lines[-1] += " · " + part
 
     def resume(self, line: str) -> None:
-        """Carry on from ``line`` (the end of an earlier story) when it is a discard line."""
+        """Carry on from ``line`` (the end of an earlier story) when it is a discard line, or
+        with three or four players the line of the count in progress."""
+        if self.grouped and line.startswith(PLAY_HEAD):
+            self.start(line, "play")
+            self.resumed = True
+            return
+        for seat in range(len(self.names)):
+            for crib in (False, True):
+                head = f"{self.bold(seat)}'s {'crib' if crib else 'hand'} "
+                if line.startswith(head) and " · claims **" in line and " was worth " not in line:
+                    self.start(line)  # a claim whose true count is still to come
+                    self.claim_at = (0, seat, crib)
+                    self.resumed = True
+                    return
         if not line.endswith(" away to the crib"):
             return
         seats = range(len(self.names))
@@ -134,11 +154,17 @@ class _Story:
                         return
 
     def score_now(self, event: Scored) -> str:
-        """``'(now 17)'``; in partnerships the team, scorer first: ``'(Carol & Alice now 8)'``."""
+        """``'(now 17)'``; in partnerships the team, in seat order as on the board:
+        ``'(Alice & Carol now 8)'``."""
         if not self.variant.partnerships:
             return f"(now {event.score})"
-        team = [event.seat] + [s for s in self.variant.seats_of(event.side) if s != event.seat]
-        return f"({' & '.join(self.who(s) for s in team)} now {event.score})"
+        return f"({self.side(event.side)} now {event.score})"
+
+    @property
+    def grouped(self) -> bool:
+        """Three or four players: the cards of one count share a line (a deal of sixteen cards
+        laid reads as three or four lines, not sixteen)."""
+        return self.variant.players > 2
 
     def scored_on_line(self, event: Scored, part: str = "", sep: str = " · ") -> None:
         """End the last line with ``part`` (if any) and the side's new score; a score of that
@@ -180,14 +206,14 @@ class _Story:
             case Go(seat=seat):
                 self.go(seat)
             case CountReset(leader=leader):
-                if leader is not None:
+                if leader is not None and not self.grouped:  # (grouped: a new line says it)
                     self.join("the count starts again")
             case Shown():
                 self.show(event)
             case Claimed():
                 self.claimed(event)
             case MugginsCalled(seat=seat):
-                self.start(f"{self.bold(seat)} calls **Muggins!**", "muggins")
+                self.muggins_called(seat)
             case CountSettled():
                 self.settled(event)
             case Scored():
@@ -242,6 +268,17 @@ class _Story:
         self.lines[-1] = self.discard_line(self.group, count)
 
     def played(self, event: Played) -> None:
+        if self.grouped:
+            part = f"{self.bold(event.seat)} {event.card} ({event.count})"
+            if event.breakdown:
+                part += f" {event.breakdown.announce()}"
+            first = event.count == event.card.value  # the first card of a count
+            if first or self.open not in ("play", "go") or not self.lines:
+                self.start(PLAY_HEAD + part, "play")
+            else:
+                self.append(part)
+                self.open = "play"
+            return
         line = f"{self.bold(event.seat)} plays {event.card} — count {event.count}"
         if event.breakdown:
             line += f" — {event.breakdown.announce()}"
@@ -266,8 +303,9 @@ class _Story:
         if self.variant.muggins:  # the count is the claimer's until the window closes
             self.shown = event
             self.start(f"{self.bold(event.seat)}'s {whose} {cards} + {event.starter}", "claim")
+            self.claim_at = (len(self.lines) - 1, event.seat, event.crib)
             return
-        talk = event.breakdown.announce()
+        talk = show_talk(event.breakdown)
         self.start(
             f"{self.bold(event.seat)}'s {whose} {cards} + {event.starter}: {talk} "
             f"— **{event.breakdown.total}**",
@@ -287,15 +325,38 @@ class _Story:
         else:
             self.start(f"{self.bold(event.seat)} {part}", "claim")
 
+    def muggins_called(self, seat: int) -> None:
+        """A call on the open claim: on the claim's line when it is the last one."""
+        call = f"{self.bold(seat)} calls **Muggins!**"
+        if self.claim_at is not None and self.claim_at[0] == len(self.lines) - 1:
+            self.append(call)
+            self.open = "muggins"
+            self.claim_at = (-1, *self.claim_at[1:])  # the call's line: told as a call
+            return
+        self.start(call, "muggins")
+
     def settled(self, event: CountSettled) -> None:
+        """The true count once its window closes: what it was worth and what was missed (the
+        cards are on the claim's line and the show picture; the count is not told again)."""
         whose = "crib" if event.crib else "hand"
-        total = event.breakdown.total
-        worth = f"{total} ({event.breakdown.announce()})" if total else "0"
+        worth = event.breakdown.total
         verdict = settled_verdict(event)
         if self.open == "muggins" and self.lines:  # the call's line tells what it found
             found = verdict if event.missed else f"{verdict}: nothing to take"
-            self.append(f"{self.who(event.seat)}'s {whose} was worth {worth} — {found}")
-            self.open = "muggins"
+            on_claim = self.claim_at == (-1, event.seat, event.crib)  # the claim is on the line
+            whose = "it" if on_claim else f"{self.who(event.seat)}'s {whose}"
+            if on_claim and event.claimed is not None and event.claimed > worth:
+                found = f"over by {event.claimed - worth}"  # the claim said what it pegged
+            self.append(f"{whose} was worth {worth} — {found}")
+            self.open, self.claim_at = "muggins", None
+            return
+        if self.claim_at == (len(self.lines) - 1, event.seat, event.crib):
+            # on the claim's own line, which still ends with the score the claim pegged
+            if event.claimed is not None and event.claimed > worth:
+                verdict = f"over by {event.claimed - worth}"  # the claim said what it pegged
+            head, score = _score_tail(self.lines[-1])
+            self.lines[-1] = f"{head} · it was worth {worth} — {verdict}{score}"
+            self.open, self.claim_at = None, None
             return
         self.start(f"{self.who(event.seat)}'s {whose} was worth {worth} — {verdict}")
 
@@ -318,7 +379,7 @@ class _Story:
                 self.join(f"{who} pegs {event.points} for the go")
                 self.scored_on_line(event)
             case ScoreReason.LAST_CARD:
-                talk = f"last card for {number_words(event.points)}"
+                talk = f"last card: {number_words(event.points)} for {who}"
                 if self.open in ("play", "go") and self.lines:
                     self.scored_on_line(event, talk)
                     self.open = "play"
@@ -333,6 +394,84 @@ class _Story:
                 )
 
 
+_NOW_TAIL = re.compile(r" \((?:[^()]* )?now [0-9]+\)$")
+
+
+def _score_tail(line: str) -> tuple[str, str]:
+    """``line`` without the score it ends with (``' (now 17)'``), and that score (or ``''``)."""
+    found = _NOW_TAIL.search(line)
+    return (line[: found.start()], found[0]) if found else (line, "")
+
+
+PLAY_HEAD = "Play: "
+"""The start of a count's line with three or four players (``'Play: **Alice** 7♦ (7) · …'``)."""
+
+
+def show_talk(breakdown: Breakdown) -> str:
+    """The show counted aloud as players count it: fifteens, then the pairs and runs by the names
+    players use (a double run of three is 8 with its pair, of four 10; a double double run 16; a
+    triple run 15), then the flush and his nobs, with running totals.
+
+    >>> from bot.engine import parse_cards, score_show
+    >>> show_talk(score_show(parse_cards("3C 4D 4H 5S"), parse_cards("AD")[0]))
+    'a double run is eight'
+    >>> show_talk(score_show(parse_cards("5S JD QS KD"), parse_cards("JH")[0]))
+    'fifteen two, fifteen four, fifteen six, fifteen eight, and a double run is sixteen'
+    """
+    items = breakdown.items
+    if not items:
+        return "nineteen (nothing to count)"
+    runs = [item for item in items if item.kind is ScoreKind.RUN]
+    run_ranks = {card.rank for item in runs for card in item.cards}
+    sets = {ScoreKind.PAIR, ScoreKind.PAIR_ROYAL, ScoreKind.DOUBLE_PAIR_ROYAL}
+    in_runs = [i for i in items if i.kind in sets and i.cards[0].rank in run_ranks]
+    told: list[tuple[str, int]] = []  # (what, points) in the order players count
+    told += [("fifteen", item.points) for item in items if item.kind is ScoreKind.FIFTEEN]
+    told += [(_set_name(item), item.points) for item in items if item in sets_apart(items, in_runs)]
+    if runs:
+        told.append((_runs_name(runs, in_runs), sum(i.points for i in runs + in_runs)))
+    told += [
+        ("a flush" if item.kind is ScoreKind.FLUSH else "his nobs", item.points)
+        for item in items
+        if item.kind in (ScoreKind.FLUSH, ScoreKind.NOBS)
+    ]
+    phrases, running = [], 0
+    for what, points in told:
+        running += points
+        total = number_words(running)
+        phrases.append(f"fifteen {total}" if what == "fifteen" else f"{what} is {total}")
+    if len(phrases) > 1:
+        phrases[-1] = "and " + phrases[-1]
+    return ", ".join(phrases)
+
+
+def sets_apart(items: Sequence[ScoreItem], in_runs: Sequence[ScoreItem]) -> list[ScoreItem]:
+    """The pairs (and pairs royal) of a show that are not part of its runs."""
+    sets = {ScoreKind.PAIR, ScoreKind.PAIR_ROYAL, ScoreKind.DOUBLE_PAIR_ROYAL}
+    return [item for item in items if item.kind in sets and item not in in_runs]
+
+
+def _set_name(item: ScoreItem) -> str:
+    return f"a {item.kind.value}"
+
+
+def _runs_name(runs: Sequence[ScoreItem], pairs: Sequence[ScoreItem]) -> str:
+    """'a run of four', 'a double run' (of three), 'a double run of four', 'a double double
+    run', 'a triple run': the runs of one stretch of ranks with the pairs inside it."""
+    length = len(runs[0].cards)
+    of = "" if length == 3 else f" of {number_words(length)}"
+    kinds = sorted(item.kind.value for item in pairs)
+    if len(runs) == 1:
+        return f"a run of {number_words(length)}"
+    if len(runs) == 2 and kinds == ["pair"]:
+        return f"a double run{of}"
+    if len(runs) == 3 and kinds == ["pair royal"]:
+        return f"a triple run{of}"
+    if len(runs) == 4 and kinds == ["pair", "pair"]:
+        return f"a double double run{of}"
+    return f"{number_words(len(runs))} runs{of} with their pairs"
+
+
 def settled_verdict(event: CountSettled) -> str:
     """How a claim compared with the true count: ``'counted right'``, ``'2 missed'``, or for an
     over-claim ``'claimed 14: over by 2, so 2 came off'``."""
@@ -343,25 +482,40 @@ def settled_verdict(event: CountSettled) -> str:
 
 
 def game_over_line(event: GameOver, names: Sequence[str], variant: Variant) -> str:
-    """``'🏆 **Alice** wins 121–84 — a skunk!'``; with more sides every loser is named."""
-    winner = escape(side_name(event.winner, names, variant))
+    """``'🏆 **Alice** wins with 121, Bob 84 (skunked)'``: the winner's score first, then every
+    other side's, highest first, each named (the same form as the channel's line)."""
+    labels = [escape(side_name(side, names, variant)) for side in range(len(event.scores))]
+    marks = [SKUNK_MARKS.get(skunk, "") for skunk in event.skunks]
     verb = "win" if variant.partnerships else "wins"
-    losers = sorted(
-        (s for s in range(len(event.scores)) if s != event.winner),
-        key=lambda s: -event.scores[s],
-    )
-    if len(losers) == 1:
-        (loser,) = losers
-        line = f"🏆 **{winner}** {verb} {event.scores[event.winner]}–{event.scores[loser]}"
-        skunk = event.skunks[loser]
-        if skunk:
-            line += " — a double skunk!" if skunk == 2 else " — a skunk!"
-        return line
-    others = []
-    for side in losers:
-        mark = {1: " (skunked)", 2: " (double skunked)"}.get(event.skunks[side], "")
-        others.append(f"{escape(side_name(side, names, variant))} {event.scores[side]}{mark}")
-    return f"🏆 **{winner}** {verb} with {event.scores[event.winner]} — " + ", ".join(others)
+    return f"🏆 {result_words(labels, event.scores, event.winner, verb, marks)}"
+
+
+SKUNK_MARKS = {1: " (skunked)", 2: " (double skunked)"}
+
+
+def result_words(
+    labels: Sequence[str],
+    scores: Sequence[int],
+    winner: int,
+    verb: str = "won",
+    marks: Sequence[str] = (),
+) -> str:
+    """``'**carol** won with 121, alice 108, bob 102'``: the winner in bold with its score, then
+    the other sides by score. ``labels``: each side's name as the text needs it (escaped);
+    ``marks``: what follows a side's score (``' (skunked)'``).
+
+    >>> result_words(["alice", "bob", "carol"], [108, 102, 121], 2)
+    '**carol** won with 121, alice 108, bob 102'
+    """
+    others = sorted((s for s in range(len(scores)) if s != winner), key=lambda s: -scores[s])
+    mark = list(marks) or [""] * len(scores)
+    told = [f"{labels[s]} {scores[s]}{mark[s]}" for s in others]
+    return f"**{labels[winner]}** {verb} with {scores[winner]}{mark[winner]}, " + ", ".join(told)
+
+
+def scores_words(labels: Sequence[str], scores: Sequence[int]) -> str:
+    """Every side's score, named, in seat order: ``'alice 4, bob 13'``."""
+    return ", ".join(f"{label} {score}" for label, score in zip(labels, scores, strict=True))
 
 
 # --------------------------------------------------------------------------- chunking

@@ -139,7 +139,7 @@ def test_show_embed():
 def test_result_embed():
     embed = result_embed(GameOver(0, (121, 84), (0, 1)), ["Alice", "Bob"], TWO)
     assert embed.title == "🏆 Alice wins!"
-    assert embed.description == "🏆 **Alice** wins 121–84 — a skunk!"
+    assert embed.description == "🏆 **Alice** wins with 121, Bob 84 (skunked)"
     assert [(f.name, f.value) for f in embed.fields] == [
         ("Alice", "**121** · winner"),
         ("Bob", "**84** · skunked (counts as two games)"),

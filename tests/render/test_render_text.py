@@ -81,10 +81,9 @@ SEED_39_DEAL_1 = [
     "**Alice** plays 10♠ — count 20",
     "**Bob** plays K♦ — count 30 · Alice says go · Bob pegs 1 for the go (now 1)"
     " · the count starts again",
-    "**Alice** plays Q♥ — count 10 · last card for one (now 5)",
+    "**Alice** plays Q♥ — count 10 · last card: one for Alice (now 5)",
     "**Bob**'s hand 5♠ J♦ Q♠ K♦ + J♥: fifteen two, fifteen four, fifteen six, fifteen eight, "
-    "a pair is ten, a run of three is thirteen, and another run of three is sixteen "
-    "— **16** (now 17)",
+    "and a double run is sixteen — **16** (now 17)",
     "**Alice**'s hand 7♠ 9♣ 10♠ Q♥ + J♥: a run of four is four — **4** (now 9)",
     "**Alice**'s crib 2♥ 3♦ 3♥ 5♦ + J♥: fifteen two, fifteen four, fifteen six, "
     "and a pair is eight — **8** (now 17)",
@@ -139,9 +138,9 @@ def test_story_groups_several_goes():
         Scored(0, 0, 1, ScoreReason.GO, 9),
         CountReset(1),
     ]
+    # three or four players: the cards of a count on one line, the next count on the next
     assert story_lines(events, NAMES, Variant(players=4)) == [
-        "**Alice** plays Q♦ — count 20 · Bob, Carol and Dave say go · Alice pegs 1 for the go"
-        " (now 9) · the count starts again"
+        "Play: **Alice** Q♦ (20) · Bob, Carol and Dave say go · Alice pegs 1 for the go (now 9)"
     ]
 
 
@@ -172,7 +171,7 @@ def test_story_thirty_one_and_last_card():
         CountReset(None),
     ]
     assert story_lines(events, ["Alice", "Bob"], TWO) == [
-        "**Alice** plays 5♦ — count 10 — a pair for two · last card for one (now 31)"
+        "**Alice** plays 5♦ — count 10 — a pair for two · last card: one for Alice (now 31)"
     ]
 
 
@@ -189,9 +188,9 @@ def test_story_show_line_and_nineteen():
 @pytest.mark.parametrize(
     ("scores", "skunks", "line"),
     [
-        ((121, 84), (0, 1), "🏆 **Alice** wins 121–84 — a skunk!"),
-        ((121, 60), (0, 2), "🏆 **Alice** wins 121–60 — a double skunk!"),
-        ((100, 121), (0, 0), "🏆 **Bob** wins 121–100"),
+        ((121, 84), (0, 1), "🏆 **Alice** wins with 121, Bob 84 (skunked)"),
+        ((121, 60), (0, 2), "🏆 **Alice** wins with 121, Bob 60 (double skunked)"),
+        ((100, 121), (0, 0), "🏆 **Bob** wins with 121, Alice 100"),
     ],
 )
 def test_winner_lines(scores, skunks, line):
@@ -203,13 +202,15 @@ def test_winner_lines(scores, skunks, line):
 def test_winner_lines_more_sides_and_partners():
     over = GameOver(2, (95, 80, 121), (0, 1, 0))
     assert story_lines([over], NAMES[:3], Variant(players=3)) == [
-        "🏆 **Carol** wins with 121 — Alice 95, Bob 80 (skunked)"
+        "🏆 **Carol** wins with 121, Alice 95, Bob 80 (skunked)"
     ]
     over = GameOver(1, (58, 121), (2, 0))
-    assert story_lines([over], NAMES, PAIRS) == ["🏆 **Bob & Dave** win 121–58 — a double skunk!"]
+    assert story_lines([over], NAMES, PAIRS) == [
+        "🏆 **Bob & Dave** win with 121, Alice & Carol 58 (double skunked)"
+    ]
     over = GameOver(0, (61, 30), (0, 1))
     assert story_lines([over], ["Alice", "Bob"], Variant(target=61)) == [
-        "🏆 **Alice** wins 61–30 — a skunk!"
+        "🏆 **Alice** wins with 61, Bob 30 (skunked)"
     ]
 
 
@@ -221,7 +222,9 @@ def test_a_whole_game_ends_with_its_winner():
     lines = story_lines(events, ["Alice", "Bob"], TWO)
     winner = game.winner
     loser = 1 - winner
-    assert lines[-1].startswith(f"🏆 **{['Alice', 'Bob'][winner]}** wins 121–{game.scores[loser]}")
+    names = ["Alice", "Bob"]
+    told = f"🏆 **{names[winner]}** wins with 121, {names[loser]} {game.scores[loser]}"
+    assert lines[-1].startswith(told)
     assert ("skunk" in lines[-1]) == bool(game.skunks[loser])
     assert sum(line.startswith("__Deal ") for line in lines) == game.deal_number
     messages = chunk(lines)

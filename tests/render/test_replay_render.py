@@ -43,7 +43,8 @@ VARIANTS = {
     "four": Variant(players=4, partnerships=True, muggins=True),
 }
 LONG = ["A" * 32, "B" * 32, "C" * 32, "D" * 32]  # Discord's longest display names
-PLAYED = re.compile(r"plays (\S+) — count ([0-9]+)")
+# a card laid: "**Alice** plays 7♦ — count 7" (two players), "**Alice** 7♦ (7)" (more)
+PLAYED = re.compile(r"(?:plays |\*\* )(\S+) (?:— count |\()([0-9]+)")
 
 
 def played_game(variant: Variant, seed: int) -> Replay:

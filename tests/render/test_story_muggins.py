@@ -57,7 +57,7 @@ def test_an_over_claim_is_named_as_one_when_claimed_and_when_settled():
         " (now 50)"
     ]
     (settled,) = story_lines([CountSettled(0, False, WORTH, 2, claim)], NAMES, MUGGINS)
-    assert settled.startswith(f"Alice's hand was worth {total} (")
+    assert settled.startswith(f"Alice's hand was worth {total} — ")  # no breakdown again
     assert settled.endswith(f"— claimed {claim}: over by 2, so 2 came off")
     assert "missed" not in settled  # not read as a miss
     # an under-claim is a miss; an exact one counted right
@@ -91,7 +91,7 @@ def test_in_partnerships_muggins_names_the_team_beside_its_score():
     events = [MugginsCalled(3, 2), CountSettled(0, False, WORTH, 2, 14)]
     events.append(Scored(3, 1, 2, ScoreReason.MUGGINS, 57))
     (line,) = story_lines(events, names, pairs)
-    assert line.endswith("Dave takes 2 points (Dave & Bob now 57)")
+    assert line.endswith("Dave takes 2 points (Bob & Dave now 57)")  # seat order, as the board
 
 
 # --------------------------------------------------------------------------- a real show
@@ -144,8 +144,12 @@ def test_the_story_of_a_muggins_show_has_every_score():
     _, batches, _ = muggins_show()
     lines = story_lines(every(batches), NAMES, MUGGINS)
     text = "\n".join(lines)
-    assert "over by 2, so 2 came off" in text
+    assert "too many: pegs" in text and "— over by 2" in text
     assert text.count("calls **Muggins!**") == 2 and "takes 2 points (now " in text
+    # a call joins the claim it answers: one line per hand or crib shown, however it went
+    shows = [line for line in lines if " + " in line and "claims **" in line]
+    assert len(shows) == 3
+    assert [line for line in lines if "was worth" in line or "calls **" in line] == shows
     for line in lines:  # every line that pegs points ends with the new score
         if "claims **" in line and "pegs nothing" not in line or " takes " in line:
             assert line.endswith(")") and "(now " in line, line
