@@ -48,14 +48,14 @@ def multi_rollout(
     at once, and ``end.terminal`` values a play that ends with nobody out."""
     n = len(hands)
     hands = list(hands)
-    unseen = [list(u) for u in unseen]
+    hidden = [list(u) for u in unseen]  # per seat, what it cannot see as the cards fall
     value = 0.0
     got = [0] * len(end.needs) if end is not None else []
     while True:
         hands[turn] = remove_rank(hands[turn], rank)
         for s in range(n):
             if s != turn:
-                unseen[s][rank] -= 1
+                hidden[s][rank] -= 1
         pile, count, points, nxt = after_lay(hands, pile, count, turn, rank, peg_points)
         value += weights[turn] * points
         if end is not None:
@@ -75,7 +75,7 @@ def multi_rollout(
         else:
             after = leader(hands, turn)  # the next seat that still holds cards (turn at last)
             other_held = len(hands[after]) if after is not None else 0
-            rank = model_choice(mine, pile, count, unseen[turn], other_held)
+            rank = model_choice(mine, pile, count, hidden[turn], other_held)
 
 
 def model_choice(
