@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.engine import Variant
 from bot.render.embeds import help_embed, rules_embed
+from bot.render.story import scores_words
 from bot.sessions import (
     LEVELS,
     STALE_MESSAGE,
@@ -44,7 +45,7 @@ from cogs.utils.hand_clicks import REFRESHED, HandClicks
 from cogs.utils.items import custom_id_of, handled
 from cogs.utils.lobby import LOBBY_ITEMS, lobby_payload
 from cogs.utils.muggins import MUGGINS_ITEMS, MugginsKeeper
-from cogs.utils.names import NameBook
+from cogs.utils.names import NameBook, markdown_name
 from cogs.utils.payloads import to_discord
 from cogs.utils.pictures import start_painters, stop_painters
 from cogs.utils.preferences import preference_commands
@@ -63,7 +64,7 @@ from cogs.utils.replies import (
 from cogs.utils.settings import settings_command
 from cogs.utils.standing_buttons import STANDINGS_ITEMS
 from cogs.utils.table import Table
-from cogs.utils.threads import GameThreads
+from cogs.utils.threads import GameThreads, players_text, side_names
 from cogs.utils.ticker import Ticker
 from cogs.utils.timers import TurnKeeper, deal_round
 from cogs.utils.watch import Watch
@@ -265,7 +266,8 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         if view is None or view.status is not GameStatus.ACTIVE:
             await say(interaction, "There's no cribbage game being played in this channel.")
             return
-        await interaction.response.send_message("Here's the table:", ephemeral=True)
+        names = await self.names.seat_names(view)
+        await interaction.response.send_message(board_answer(view, names), ephemeral=True)
         if view.seat_of(interaction.user.id) is not None:
             self.table.hands.note(view.game_id, interaction.user.id, interaction)
         await self.table.move_table(view)
@@ -405,6 +407,15 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         scope: Scope = "global",
     ) -> None:
         await self.standings.history(interaction, user or interaction.user, scope=scope)
+
+
+def board_answer(view: GameView, names: Sequence[str]) -> str:
+    """``/cribbage board``'s answer: whose game, its deal and every side's score, named."""
+    shown = [markdown_name(name) for name in names]
+    labels = [side_names(view, shown, [side]) for side in range(len(view.scores))]
+    scores = scores_words(labels, view.scores)
+    where = f"deal {view.deal_number}: {scores}" if view.deal_number else scores
+    return f"The table of {players_text(view, shown)} is posted again below ({where})."
 
 
 def _ours(custom_id: str) -> bool:

@@ -8,9 +8,11 @@
 ...              Choice(tuple(thrown), tuple(kept), 17.5), Choice(tuple(best_thrown),
 ...              tuple(best_kept), 18.9), 15, False)
 >>> decision_sentence(d)
-'keeping 5-5-J-Q and throwing 2-3 would have averaged 1.4 more'
->>> costliest_line(d).split(": ")[0]
-'Deal 3, your discard to your crib (you kept 2-5-5-J)'
+'keeping 5♣ 5♥ J♦ Q♠ and throwing 2♠ 3♦ would have averaged 1.4 more'
+>>> for part in costliest_line(d).split("; "):
+...     print(part)
+Deal 3, your discard to your crib: you kept 2♠ 5♣ 5♥ J♦
+keeping 5♣ 5♥ J♦ Q♠ and throwing 2♠ 3♦ would have averaged 1.4 more.
 
 Near the end of a two-handed game a decision is valued in chances to win:
 
@@ -19,6 +21,10 @@ Near the end of a two-handed game a decision is valued in chances to win:
 ...                 Choice((parse_cards("5H")[0],), (), 0.55), 2, True, True)
 >>> decision_sentence(late)
 'laying the 5 instead of the K would have raised your chance to win from 41% to 55%'
+>>> for part in costliest_line(late).split("; "):
+...     print(part)
+Deal 9, the count at 10 (after 10): you laid the K
+the 5 would have raised your chance to win from 41% to 55%.
 """
 
 from __future__ import annotations
@@ -34,11 +40,17 @@ POINTS_ONLY_NOTE = (
     "players they stay points, so near the end a card that gave points away may still have "
     "been right."
 )
-"""The footer of every review (the name is older than the chances to win)."""
+"""What the values of a review are, in any game (the name is older than the chances to win)."""
+MORE_PLAYERS_NOTE = (
+    "Values are expected points, from what you knew at the time, to the end of the game: so "
+    "near the end a card that gave points away may still have been right."
+)
+"""What the values are in a review of three or four players (never chances to win)."""
 
 
-def _ranks(cards: Sequence[Card]) -> str:
-    return "-".join(rank_name(c.rank) for c in sorted(cards))
+def values_note(players: int) -> str:
+    """The footer of a review: what its values are, for a game of ``players``."""
+    return POINTS_ONLY_NOTE if players == 2 else MORE_PLAYERS_NOTE
 
 
 def _suited(cards: Sequence[Card]) -> str:
@@ -46,23 +58,10 @@ def _suited(cards: Sequence[Card]) -> str:
 
 
 def _discard_words(decision: Decision) -> tuple[str, str, str, str]:
-    """(best kept, best thrown, chosen kept, chosen thrown): by rank, or with suits when ranks
-    alone would not say which cards (a rank both kept and thrown, a flush, his nobs)."""
+    """(best kept, best thrown, chosen kept, chosen thrown), each as the hand shows cards: with
+    their suits, which a flush or his nobs may turn on (one way everywhere in the review)."""
     best, chosen = decision.best, decision.chosen
-    by_rank = [_ranks(best.kept), _ranks(best.cards), _ranks(chosen.kept), _ranks(chosen.cards)]
-    if by_rank[0] == by_rank[2] or _needs_suits(best.kept, best.cards):
-        return (
-            _suited(best.kept),
-            _suited(best.cards),
-            _suited(chosen.kept),
-            _suited(chosen.cards),
-        )
-    return by_rank[0], by_rank[1], by_rank[2], by_rank[3]
-
-
-def _needs_suits(kept: Sequence[Card], thrown: Sequence[Card]) -> bool:
-    ranks = {c.rank for c in kept}
-    return any(c.rank in ranks for c in thrown) or len({c.suit for c in kept}) == 1
+    return _suited(best.kept), _suited(best.cards), _suited(chosen.kept), _suited(chosen.cards)
 
 
 def decision_sentence(decision: Decision) -> str:
@@ -94,27 +93,45 @@ def _from_to(decision: Decision) -> str:
 
 
 def _moment(decision: Decision) -> str:
-    """'Deal 3, your discard to your crib (you kept 2-5-5-J)', 'Deal 5, at 11 (after 5-6)'."""
+    """When, and what the player did: 'Deal 3, your discard to your crib: you kept 2♠ 5♣ 5♥
+    J♦', 'Deal 5, the count at 11 (after 5-6): you laid the 9', 'Deal 2, leading: you led
+    the 4'."""
     if decision.kind is DecisionKind.DISCARD:
         crib = "your crib" if decision.own_crib else "the other crib"
         _, _, kept, _ = _discard_words(decision)
-        return f"Deal {decision.deal}, your discard to {crib} (you kept {kept})"
+        return f"Deal {decision.deal}, your discard to {crib}: you kept {kept}"
+    laid = rank_name(decision.chosen.cards[0].rank)
     if decision.count == 0:
-        return f"Deal {decision.deal}, leading"
+        return f"Deal {decision.deal}, leading: you led the {laid}"
     pile = "-".join(rank_name(c.rank) for c in decision.pile)
-    return f"Deal {decision.deal}, at {decision.count} (after {pile})"
+    count = f"the count at {decision.count} (after {pile})"
+    return f"Deal {decision.deal}, {count}: you laid the {laid}"
 
 
-def costliest_line(decision: Decision) -> str:
-    """One costly decision, told in full (with a note near the end of the game)."""
-    points_near_end = decision.near_end and not decision.chances
-    end = " (near the end: points, not chances to win)" if points_near_end else ""
-    return f"{_moment(decision)}: {decision_sentence(decision)}{end}."
+def _better(decision: Decision) -> str:
+    """What the expert's choice was worth beside the player's: 'the 5 would have averaged 0.8
+    points more' (a card), or the discard sentence (:func:`decision_sentence`)."""
+    if decision.kind is DecisionKind.DISCARD or decision.cost <= 0.0:
+        return decision_sentence(decision)
+    best = rank_name(decision.best.cards[0].rank)
+    if decision.chances:
+        return f"the {best} would have raised your chance to win {_from_to(decision)}"
+    return f"the {best} would have averaged {decision.cost:.1f} points more"
+
+
+def costliest_line(decision: Decision, players: int = 2) -> str:
+    """One costly decision, told in full. Near the end of a two-player game, where most
+    decisions are valued in chances to win, one valued in points says so (with more players
+    every value is points: nothing to say)."""
+    points_near_end = players == 2 and decision.near_end and not decision.chances
+    end = " (near the end: valued in points, not chances to win)" if points_near_end else ""
+    return f"{_moment(decision)}; {_better(decision)}{end}."
 
 
 def costliest_lines(review: Review, n: int = 3) -> list[str]:
     """The ``n`` costliest decisions, one sentence each (none when nothing cost anything)."""
-    return [costliest_line(d) for d in review.costliest(n)]
+    players = review.variant.players
+    return [costliest_line(d, players) for d in review.costliest(n)]
 
 
 def deal_lines(review: Review, names: Sequence[str] | None = None) -> list[str]:
@@ -176,5 +193,5 @@ def review_text(review: Review, names: Sequence[str] | None = None) -> str:
     for deal, summary in zip(review.deals, deal_lines(review, names), strict=True):
         lines.append(summary)
         lines += [_decision_line(d) for d in deal.decisions]
-    lines.append(POINTS_ONLY_NOTE)
+    lines.append(values_note(review.variant.players))
     return "\n".join(lines)

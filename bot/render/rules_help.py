@@ -53,13 +53,18 @@ Best hand: 29. Nothing to count is called "nineteen".
 """
 
 HELP_COMMANDS: tuple[tuple[str, str], ...] = (
-    ("/cribbage start", "open a table in this channel (pick the variant, then others join)"),
-    ("/cribbage watch", "a live view of this channel's game for spectators (no hands)"),
+    ("/cribbage start", "open a table here (pick the variant, then others join)"),
+    ("/cribbage hand", "your cards in the game (in its thread, or in this channel)"),
+    ("/cribbage board", "post the game's table again, at the bottom"),
+    ("/cribbage forfeit", "concede your game"),
+    ("/cribbage watch", "a live view of a game for spectators (no hands)"),
     ("/cribbage rules", "the short rules and the scoring chart"),
     ("/cribbage leaderboard", "this server's best players"),
     ("/cribbage stats", "your record, points per deal, best hand and streak (or anyone's)"),
     ("/cribbage history", "your last games, their scores and rating changes"),
     ("/cribbage replay", "step through a finished game deal by deal (yours, or any by number)"),
+    ("/cribbage notify", "whether the table may ping you for your move"),
+    ("/cribbage settings", "this server's cribbage settings (a thread per game, pictures, …)"),
     ("/cribbage help", "this message"),
 )
 
@@ -78,7 +83,9 @@ def help_text(commands: Sequence[tuple[str, str]] = HELP_COMMANDS) -> str:
     lines += [f"`{name}` — {what}" for name, what in commands]
     lines += [
         "",
-        "At the table, click **Your hand** to see your cards (only you can see them), then the "
-        "card buttons to lay away or play. The channel shows the count, every peg and the show.",
+        "When the game starts it moves to a thread of its own (unless the server turned threads "
+        "off): the table, your hand, every peg and the show are there, and the channel keeps "
+        "one line per game with its result. At the table, click **Your hand** to see your cards "
+        "(only you can see them), then the card buttons to lay away or play.",
     ]
     return "\n".join(lines)

@@ -21,7 +21,7 @@ from bot.ai.review import Review
 from bot.engine import Card, ScoreReason, Variant
 
 from .embeds import DESCRIPTION_LIMIT, FELT, FIELD_VALUE_LIMIT, Embed, fit_embed, truncate
-from .review_text import POINTS_ONLY_NOTE, costliest_lines, deal_lines
+from .review_text import costliest_lines, deal_lines, values_note
 from .standings import plural
 from .words import escape, hand_line, points_text, side_name
 
@@ -228,5 +228,5 @@ def review_embed(review: Review, names: Sequence[str]) -> Embed:
     for start in range(0, len(per_deal), 12):  # a field a dozen deals: well under 1024
         name = "Given away, deal by deal" if start == 0 else "\u200b"
         embed = embed.with_field(name, "\n".join(per_deal[start : start + 12]), inline=False)
-    embed = embed.replace(footer=POINTS_ONLY_NOTE)
+    embed = embed.replace(footer=values_note(review.variant.players))
     return fit_embed(embed)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine import Action, Card, Cut, Discard, NextDeal, Phase, Play
+from bot.render.words import escape, join_and
 from bot.sessions import (
     STALE_MESSAGE,
     AskCoach,
@@ -37,7 +38,30 @@ from cogs.utils.replies import defer_if_late, in_time, place_of, redraw, say
 if TYPE_CHECKING:
     from cogs.cribbage import Cribbage
 
-GAME_OVER = "The game is over: the result is in the channel."
+GAME_OVER = "The game is over: the result is in this {place}."
+
+
+def game_over(interaction: discord.Interaction) -> str:
+    """Where the result is: where the hand is (the game's thread, or its channel)."""
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    return GAME_OVER.format(place="thread" if in_thread else "channel")
+
+
+def cut_note(view: GameView | None, names: Sequence[str]) -> str:
+    """Why a Cut click cut nothing: the cut is done (who cut what), or whose cut it is."""
+    if view is None or view.phase is None:
+        return "There is nothing to cut now."
+    waiting = join_and([escape(names[s]) for s in view.to_act])
+    if view.phase is Phase.CUT_FOR_DEAL:
+        return f"You have cut for the deal: waiting for {waiting}."
+    if view.phase is Phase.CUT_FOR_STARTER:
+        return f"Not your cut: {waiting} cuts the starter."
+    if view.starter is not None and view.dealer is not None:
+        pone = escape(names[(view.dealer + 1) % len(view.seats)])
+        return f"The cut is done: {pone} cut the {view.starter} as the starter."
+    return "There is nothing to cut now."
+
+
 # the note on a hand redrawn because a button on it was out of date (a double click, an old
 # message): the buttons below the note are fresh
 REFRESHED = "⚠️ That button was out of date (the game had moved on): the buttons below are fresh."
@@ -73,7 +97,8 @@ class HandClicks:
         private = self.private_view(interaction, game_id)
         view = self.manager.live.view(game_id)
         if isinstance(private, Refusal) or view is None:
-            await say(interaction, private.message if isinstance(private, Refusal) else GAME_OVER)
+            over = game_over(interaction)
+            await say(interaction, private.message if isinstance(private, Refusal) else over)
             return
         await defer_if_late(interaction, ephemeral=True, thinking=True)  # a busy moment
 
@@ -118,7 +143,7 @@ class HandClicks:
         if private is None:
             private = self.private_view(interaction, game_id)
         if view is None:  # the game has ended
-            await self.close_hand(interaction, GAME_OVER, note)
+            await self.close_hand(interaction, game_over(interaction), note)
             return
         if isinstance(private, Refusal):
             await self.close_hand(interaction, private.message, note)
@@ -222,7 +247,10 @@ class HandClicks:
             else [a.depth for a in private.legal_actions if isinstance(a, Cut)]
         )
         if not depths:
-            await self.update_hand(interaction, game_id, note="It's not your cut.", private=private)
+            view = self.manager.live.view(game_id)
+            names = await self.names.seat_names(view) if view is not None else []
+            note = cut_note(view, names)
+            await self.update_hand(interaction, game_id, note=note, private=private)
             return
         await self.act(interaction, game_id, Cut(secrets.choice(depths)), step)
 
@@ -239,7 +267,9 @@ class HandClicks:
             depths = [a.depth for a in private.legal_actions if isinstance(a, Cut)]
             return Cut(secrets.choice(depths)) if depths else None
 
-        await self._move_anywhere(interaction, game_id, cut, refused="It's not your cut.")
+        view = self.manager.live.view(game_id)
+        names = await self.names.seat_names(view) if view is not None else []
+        await self._move_anywhere(interaction, game_id, cut, refused=cut_note(view, names))
 
     async def _move_anywhere(
         self,
@@ -310,7 +340,7 @@ class HandClicks:
         new_deal = dealt(outcome) and view.status.is_open
         if not view.status.is_open:
             if redraw_hand:
-                await self.close_hand(interaction, GAME_OVER)
+                await self.close_hand(interaction, game_over(interaction))
             elif not interaction.response.is_done():
                 await interaction.response.defer()
         elif new_deal or not redraw_hand:

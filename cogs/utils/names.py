@@ -36,7 +36,8 @@ from bot.sessions import GameView
 
 log = logging.getLogger(__name__)
 
-COMPUTER_NAMES = {"easy": "Computer (easy)", "standard": "Computer", "expert": "Computer (expert)"}
+# one form for every level, as the lobby's menu names them
+COMPUTER_NAMES = {level: f"Computer ({level})" for level in ("easy", "standard", "expert")}
 
 FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
 # U+2066..U+2069: LEFT-TO-RIGHT, RIGHT-TO-LEFT and FIRST STRONG ISOLATE, POP DIRECTIONAL ISOLATE
@@ -108,7 +109,7 @@ class NameBook:
             if seat is None:
                 names.append("open seat")
             elif seat.user_id is None:
-                names.append(COMPUTER_NAMES.get(seat.level or "standard", "Computer"))
+                names.append(COMPUTER_NAMES.get(seat.level or "standard", "Computer (standard)"))
             else:
                 names.append(await self.name(seat.user_id, view.guild_id))
         # two computers of the same level need telling apart

@@ -19,8 +19,9 @@ import discord
 
 from bot.engine import Event, Variant
 from bot.render.images import shows_picture
+from bot.render.story import scores_words
 from bot.render.text import chunk, score_lines
-from bot.render.words import escape
+from bot.render.words import escape, side_name
 from bot.sessions import GameView, Outcome
 from cogs.utils.buttons import HandButton, NextDealButton, view_of
 from cogs.utils.pictures import attachment
@@ -90,7 +91,8 @@ def ending_text(view: GameView, names: Sequence[str], outcome: Outcome | None) -
     """The result's words for a game that ended without a winner at the board."""
     finished = outcome.finished if outcome is not None else None
     reason = finished.reason if finished is not None else view.end_reason
-    scores = " – ".join(str(s) for s in view.scores)
+    labels = [escape(side_name(side, names, view.variant)) for side in range(len(view.scores))]
+    scores = scores_words(labels, view.scores)  # "alice 4, bob 13": whose score is whose
     seat = finished.forfeit_seat if finished is not None else None
     if reason == "aborted":
         called_off = "the game was called off before the first show: not rated."
@@ -98,7 +100,7 @@ def ending_text(view: GameView, names: Sequence[str], outcome: Outcome | None) -
             return called_off[0].upper() + called_off[1:]
         return f"**{escape(names[seat])}** forfeited; {called_off}"
     if reason == "forfeit" and seat is not None:
-        return f"**{escape(names[seat])}** forfeited. Final scores {scores}."
+        return f"**{escape(names[seat])}** forfeited. Final scores: {scores}."
     if reason == "abandoned":
-        return f"The game was abandoned after a long wait. Scores {scores}."
-    return f"The game ended. Scores {scores}."
+        return f"The game was abandoned after a long wait. Scores: {scores}."
+    return f"The game ended. Scores: {scores}."

@@ -171,7 +171,7 @@ class Replays:
         names = []
         for seat in seats:
             if seat.user_id is None:
-                names.append(COMPUTER_NAMES.get(seat.level or "standard", "Computer"))
+                names.append(COMPUTER_NAMES.get(seat.level or "standard", "Computer (standard)"))
             else:
                 names.append(await self.names.name(seat.user_id, guild_id))
         return [f"{n} {i + 1}" if names.count(n) > 1 else n for i, n in enumerate(names)]

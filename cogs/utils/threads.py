@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Literal
 
 import discord
 
+from bot.render.story import result_words, scores_words
 from bot.sessions import GameStatus, GameView, Outcome, Refusal
 from cogs.utils.names import markdown_name, plain_name
 
@@ -94,15 +95,19 @@ def result_text(outcome: Outcome, names: Sequence[str]) -> str:
         if match.winner_side is not None:
             winners = side_names(view, names, [match.winner_side])
             return f"**{winners}** won the best of {match.best_of}, {wins}"
-    scores = "–".join(str(s) for s in view.scores)
+    labels = [side_names(view, names, [side]) for side in range(len(view.scores))]
+    scores = scores_words(labels, view.scores)  # "alice 4, bob 13": whose score is whose
     if finished is None:
         return f"the game ended ({scores})"
     if finished.reason == "forfeit" and finished.forfeit_seat is not None:
         return f"**{names[finished.forfeit_seat]}** forfeited ({scores})"
     if finished.reason == "abandoned":
         return f"abandoned ({scores})"
+    if finished.reason == "won" and len(finished.winner_sides) == 1:
+        # the winner's score first, then every other side's: as the thread's result says it
+        return result_words(labels, view.scores, finished.winner_sides[0])
     if finished.reason == "won":
-        return f"**{side_names(view, names, finished.winner_sides)}** won {scores}"
+        return f"**{side_names(view, names, finished.winner_sides)}** won ({scores})"
     if finished.forfeit_seat is not None:  # "aborted": a forfeit before the first show
         return f"**{names[finished.forfeit_seat]}** left before the first show: not rated"
     return f"ended before the first show: not rated ({scores})"

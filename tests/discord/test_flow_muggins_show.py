@@ -134,7 +134,8 @@ async def test_an_over_claim_is_named_and_the_muggins_line_has_the_new_score(clu
     called = await club.click(dealer, club.table_message(), "Muggins!")
     assert silent(called), (called.response_name, called.messages)
     text = story(club)
-    assert f"claimed {true + 2}: over by 2, so 2 came off" in text
+    # the call and the true count on the claim's own line, which said what it pegged
+    assert f"calls **Muggins!** · it was worth {true} — over by 2 · " in text
     assert f"{dealer.name} takes 2 points (now {before + 2})" in text
     assert f"was worth {true}" in text and "2 missed" not in text
     assert view_of(club).scores[view.dealer] == before + 2

@@ -124,7 +124,8 @@ async def test_the_cut_for_the_deal_is_on_the_table_and_its_click_posts_deal_one
         first = await club.click(alice, table, "Cut", kind="cut")
         assert first.response_name.startswith("DEFERRED_UPDATE") and not first.followups
         again = await club.click(alice, table, "Cut", kind="cut")  # she cut already
-        assert again.ephemeral and "not your cut" in again.message.text
+        assert again.ephemeral  # the cut is done: it says so, and whom the cut waits for
+        assert "You have cut for the deal: waiting for bob." in again.message.text
         last = await club.click(bob, table, "Cut", kind="cut")
         while view(club).phase is Phase.CUT_FOR_DEAL:  # a tie: both cut again
             for person in (alice, bob):

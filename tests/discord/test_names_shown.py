@@ -123,7 +123,7 @@ async def test_an_odd_name_plays_a_whole_game_and_shows_as_typed(tmp_path, kind)
         line = lobby.content
         assert line.startswith(f"🃏 {shown} vs bob — ") and f"<#{thread.id}>" in line
         assert "\n" not in line and "61" in line
-        assert re.search(r"\*\*(.+)\*\* won \d+–\d+ · <#", line)
+        assert re.search(r"\*\*(.+)\*\* won with 61, (.+) \d+ · <#", line)  # every score named
         # nothing the bot wrote anywhere mentions anyone, formats the name, breaks its line
         # or lets its override run on
         texts = every_text(emu)

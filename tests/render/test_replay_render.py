@@ -176,7 +176,7 @@ def test_a_review_tells_the_costliest_three_and_every_deal_within_limits():
     assert len(embed) <= TOTAL_LIMIT
     text = embed.description or ""
     assert "__The three costliest__" in text and text.count("would have averaged") == 3
-    assert "15.0 more" in text  # the costliest: deal 30's card
+    assert "15.0 points more" in text  # the costliest: deal 30's card
     shown = "\n".join(f.value or "" for f in embed.fields)
     assert shown.count("given away") == 30 and all(len(f.value or "") <= 1024 for f in embed.fields)
     assert "chances to win" in (embed.footer or "")
