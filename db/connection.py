@@ -57,6 +57,7 @@ import contextlib
 import decimal
 import logging
 import os
+import re
 import sqlite3
 import time
 import urllib.parse
@@ -67,7 +68,9 @@ from typing import Any, Generic, Literal, TypeVar
 import aiosqlite
 import asyncpg
 from sqlalchemy import exc as sa_exc
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import CursorResult
+from sqlalchemy.engine.interfaces import Compiled
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 from sqlalchemy.sql.base import Executable
@@ -154,6 +157,8 @@ class Connection:
 
     async def execute(self, statement: Statement, parameters: Params | None = None) -> Cursor:
         """Run one statement; its rows (all fetched), ``rowcount`` and ``lastrowid``."""
+        if not self._pg:
+            return await self._sqlite_execute(statement, parameters)
         try:
             if isinstance(statement, str):
                 return await self._execute_text(statement, parameters or ())
@@ -173,16 +178,16 @@ class Connection:
             for params in parameters:
                 total += max(0, (await self.execute(statement, params)).rowcount)
             return Cursor([], total, None)
-        try:
-            if isinstance(statement, str):
-                rows = [p if isinstance(p, Mapping) else tuple(p) for p in parameters]
-                run = self.sa.exec_driver_sql(statement, rows)  # type: ignore[arg-type]
-            else:
-                run = self.sa.execute(statement, list(parameters))  # type: ignore[arg-type]
-            result = await self._run(run)
-        except sa_exc.DBAPIError as err:
-            raise self._driver_error(err) from err.orig
-        return Cursor([], result.rowcount, None)
+        driver: aiosqlite.Connection = self.driver
+        if isinstance(statement, str):
+            rows = [p if isinstance(p, Mapping) else tuple(p) for p in parameters]
+            cursor = await driver.executemany(statement, rows)
+        else:
+            compiled = _sqlite_compiled(statement)
+            cursor = await driver.executemany(
+                compiled.string, [_positional(compiled, p) for p in parameters]
+            )
+        return Cursor([], cursor.rowcount, None)
 
     async def execute_fetchall(
         self, statement: Statement, parameters: Params | None = None
@@ -192,10 +197,35 @@ class Connection:
     async def driver_sql(self, sql: str) -> None:
         """One statement of the driver's dialect without parameters (``BEGIN IMMEDIATE``,
         ``COMMIT``, ``PRAGMA ...``)."""
+        if not self._pg:
+            await self.driver.execute(sql)
+            return
         try:
             await self._run(self.sa.exec_driver_sql(sql))
         except sa_exc.DBAPIError as err:
             raise self._driver_error(err) from err.orig
+
+    async def _sqlite_execute(self, statement: Statement, parameters: Params | None) -> Cursor:
+        """SQLite: the statement (a Core construct compiled by SQLAlchemy's SQLite dialect, once
+        per construct) run on aiosqlite's connection in one call to its thread. SQLAlchemy's
+        own aiosqlite adapter makes four (cursor, execute, fetch, close), which would cost the
+        group commit a quarter of its throughput; the statement is the same."""
+        driver: aiosqlite.Connection = self.driver
+        if isinstance(statement, str):
+            sql = statement
+            args: Params = (
+                parameters if isinstance(parameters, Mapping) else tuple(parameters or ())
+            )
+            returns_rows = _RETURNS_ROWS.match(sql) is not None
+        else:
+            compiled = _sqlite_compiled(statement)
+            sql, args = compiled.string, _positional(compiled, parameters)
+            returns_rows = _returns_rows(compiled)
+        if returns_rows:
+            rows = await driver.execute_fetchall(sql, args)
+            return Cursor([tuple(row) for row in rows], len(rows), None)
+        cursor = await driver.execute(sql, args)
+        return Cursor([], cursor.rowcount, cursor.lastrowid)
 
     async def _execute_text(self, sql: str, parameters: Params) -> Cursor:
         if not self._pg:
@@ -309,6 +339,34 @@ class Connection:
         with contextlib.suppress(sa_exc.DBAPIError, OSError):
             await self.sa.close()
         await self.sa.engine.dispose()
+
+
+_SQLITE = sqlite_dialect.dialect(paramstyle="qmark")
+_RETURNS_ROWS = re.compile(r"\s*(SELECT|WITH|VALUES|PRAGMA\s+\w+\s*$)|.*\bRETURNING\b", re.I | re.S)
+_COMPILED: dict[Executable, Compiled] = {}
+
+
+def _sqlite_compiled(statement: Executable) -> Compiled:
+    """The statement compiled for SQLite, kept for the life of the process: the repositories
+    build theirs once, at import, so the cache holds as many as the store has statements."""
+    compiled = _COMPILED.get(statement)
+    if compiled is None:
+        compiled = statement.compile(dialect=_SQLITE)  # type: ignore[attr-defined]
+        if len(_COMPILED) < 4096:  # a statement built per call is compiled per call
+            _COMPILED[statement] = compiled
+    return compiled
+
+
+def _returns_rows(compiled: Compiled) -> bool:
+    """A select (or a ``text``), or a write with ``RETURNING``."""
+    writes = compiled.isinsert or compiled.isupdate or compiled.isdelete  # type: ignore[attr-defined]
+    return not writes or bool(compiled.effective_returning)  # type: ignore[attr-defined]
+
+
+def _positional(compiled: Compiled, parameters: Params | None) -> tuple[Any, ...]:
+    """The values of a compiled statement's ``?`` in order: the caller's, or the bound ones."""
+    values = compiled.construct_params(parameters)  # type: ignore[arg-type]
+    return tuple(values[name] for name in compiled.positiontup or ())
 
 
 def _value(value: Any) -> Any:
