@@ -342,7 +342,7 @@ class Connection:
 
 
 _SQLITE = sqlite_dialect.dialect(paramstyle="qmark")
-_RETURNS_ROWS = re.compile(r"\s*(SELECT|WITH|VALUES|PRAGMA\s+\w+\s*$)|.*\bRETURNING\b", re.I | re.S)
+_RETURNS_ROWS = re.compile(r"\s*(SELECT|WITH|VALUES|PRAGMA)\b|.*\bRETURNING\b", re.I | re.S)
 _COMPILED: dict[Executable, Compiled] = {}
 
 

@@ -28,9 +28,13 @@ import time
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from sqlalchemy import Insert, bindparam, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
 from . import archive
+from . import schema as t
 from . import statements as sql
-from .connection import REFUSED, Connection, Database
+from .connection import REFUSED, Connection, Database, Dialect
 from .errors import Conflict, StoreError
 from .leaderboard import Standings
 from .records import (
@@ -46,6 +50,65 @@ from .records import (
 from .shards import shard_filter
 
 log = logging.getLogger(__name__)
+
+_g, _s, _m = t.games.c, t.seats.c, t.game_messages.c
+#: A new lobby; its id (SQLite's rowid, PostgreSQL's identity) comes back.
+_NEW_LOBBY = (
+    insert(t.games)
+    .values(
+        guild_id=bindparam("guild_id"),
+        channel_id=bindparam("channel_id"),
+        status="lobby",
+        players=bindparam("players"),
+        partnerships=bindparam("partnerships"),
+        target=bindparam("target"),
+        host_id=bindparam("host_id"),
+        created_at=bindparam("now"),
+        updated_at=bindparam("now"),
+        muggins=bindparam("muggins"),
+    )
+    .returning(_g.id)
+)
+_NEW_SEAT = insert(t.seats).values(
+    game_id=bindparam("game_id"),
+    seat=bindparam("seat"),
+    user_id=bindparam("user_id"),
+    computer=bindparam("computer"),
+    team=bindparam("team"),
+    joined_at=bindparam("now"),
+)
+_TOUCH_LOBBY = (
+    update(t.games)
+    .where(_g.id == bindparam("game"), _g.status == "lobby")
+    .values(updated_at=bindparam("now"), warned_at=None)
+)
+_WARNED = update(t.games).where(_g.id == bindparam("game")).values(warned_at=bindparam("at"))
+_STATUS = select(_g.status).where(_g.id == bindparam("game"))
+_MESSAGES = select(_m.kind, _m.channel_id, _m.message_id).where(_m.game_id == bindparam("game"))
+
+
+def _set_message(dialect_insert: Any) -> Insert:
+    statement = dialect_insert(t.game_messages).values(
+        game_id=bindparam("game_id"),
+        kind=bindparam("kind"),
+        channel_id=bindparam("channel_id"),
+        message_id=bindparam("message_id"),
+    )
+    upsert: Insert = statement.on_conflict_do_update(
+        index_elements=[_m.game_id, _m.kind],
+        set_={
+            "channel_id": statement.excluded.channel_id,
+            "message_id": statement.excluded.message_id,
+        },
+    )
+    return upsert
+
+
+#: Store (or replace) a game's public message of a kind: per dialect.
+_SET_MESSAGE: dict[Dialect, Insert] = {
+    "sqlite": _set_message(sqlite.insert),
+    "postgresql": _set_message(postgresql.insert),
+}
 
 
 class Games:
@@ -85,25 +148,29 @@ class Games:
         try:
             async with self._database.write() as conn:
                 cursor = await conn.execute(
-                    "INSERT INTO games (guild_id, channel_id, status, players, partnerships, "
-                    "target, host_id, created_at, updated_at, muggins) "
-                    "VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        guild_id,
-                        channel_id,
-                        players,
-                        int(partnerships),
-                        target,
-                        host_id,
-                        now,
-                        now,
-                        int(muggins),
-                    ),
+                    _NEW_LOBBY,
+                    {
+                        "guild_id": guild_id,
+                        "channel_id": channel_id,
+                        "players": players,
+                        "partnerships": int(partnerships),
+                        "target": target,
+                        "host_id": host_id,
+                        "now": now,
+                        "muggins": int(muggins),
+                    },
                 )
-                game_id = cursor.lastrowid
+                game_id = cursor.scalar()
                 await conn.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, joined_at) VALUES (?, 0, ?, ?)",
-                    (game_id, host_id, now),
+                    _NEW_SEAT,
+                    {
+                        "game_id": game_id,
+                        "seat": 0,
+                        "user_id": host_id,
+                        "computer": None,
+                        "team": None,
+                        "now": now,
+                    },
                 )
         except Conflict as err:
             raise Conflict(f"Channel {channel_id} already has an open game ({err}).") from err
@@ -115,9 +182,15 @@ class Games:
         try:
             async with self._database.write() as conn:
                 await conn.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, computer, team, joined_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, seat.seat, seat.user_id, seat.computer, seat.team, now),
+                    _NEW_SEAT,
+                    {
+                        "game_id": game_id,
+                        "seat": seat.seat,
+                        "user_id": seat.user_id,
+                        "computer": seat.computer,
+                        "team": seat.team,
+                        "now": now,
+                    },
                 )
                 await self._touch_lobby(conn, game_id, now)
         except Conflict as err:
@@ -159,10 +232,7 @@ class Games:
 
     @staticmethod
     async def _touch_lobby(conn: Connection, game_id: int, now: float) -> None:
-        cursor = await conn.execute(
-            "UPDATE games SET updated_at = ?, warned_at = NULL WHERE id = ? AND status = 'lobby'",
-            (now, game_id),
-        )
+        cursor = await conn.execute(_TOUCH_LOBBY, {"now": now, "game": game_id})
         if cursor.rowcount != 1:
             raise Conflict(f"Game {game_id} is not an open lobby.")
 
@@ -238,7 +308,7 @@ class Games:
     async def mark_warned(self, game_id: int, *, at: float) -> None:
         """Remember that the idle warning was sent (any later activity clears it)."""
         async with self._database.write() as conn:
-            await conn.execute("UPDATE games SET warned_at = ? WHERE id = ?", (at, game_id))
+            await conn.execute(_WARNED, {"at": at, "game": game_id})
 
     async def move_channel(self, game_id: int, channel_id: int) -> None:
         """A live lobby or game now lives in ``channel_id`` (a thread); its messages stay.
@@ -259,10 +329,13 @@ class Games:
         """Store (or replace) the id of a game's public message of this ``kind``."""
         async with self._database.write() as conn:
             await conn.execute(
-                "INSERT INTO game_messages (game_id, kind, channel_id, message_id) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
-                "channel_id = excluded.channel_id, message_id = excluded.message_id",
-                (game_id, kind, ref.channel_id, ref.message_id),
+                _SET_MESSAGE[conn.dialect],
+                {
+                    "game_id": game_id,
+                    "kind": kind,
+                    "channel_id": ref.channel_id,
+                    "message_id": ref.message_id,
+                },
             )
 
     async def repair_snapshot(
@@ -316,14 +389,12 @@ class Games:
 
     async def game_status(self, game_id: int) -> str | None:
         """``'lobby'``, ``'active'``, ``'finished'``, ``'abandoned'``, ``'cancelled'`` or None."""
-        rows = await self._database.fetchall("SELECT status FROM games WHERE id = ?", (game_id,))
+        rows = await self._database.fetchall(_STATUS, {"game": game_id})
         return rows[0][0] if rows else None
 
     async def messages(self, game_id: int) -> dict[str, MessageRef]:
         """The stored public message ids of a game, by kind."""
-        rows = await self._database.fetchall(
-            "SELECT kind, channel_id, message_id FROM game_messages WHERE game_id = ?", (game_id,)
-        )
+        rows = await self._database.fetchall(_MESSAGES, {"game": game_id})
         return {kind: MessageRef(channel_id, message_id) for kind, channel_id, message_id in rows}
 
     async def results(self, game_id: int) -> list[ResultRecord]:

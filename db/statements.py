@@ -2,6 +2,11 @@
 
 :class:`db.connection.Database` owns the connection, the lock and the transactions; these
 functions only say what to read and write (for the repositories of :class:`db.store.Store`).
+
+The action log's writes (each click's) are SQLAlchemy Core statements against :mod:`db.schema`'s
+tables, built once here with named parameters (:func:`~sqlalchemy.bindparam`) so that each is
+compiled once per dialect; the upsert of the points per deal is written per dialect (SQLite's
+and PostgreSQL's ``INSERT ... ON CONFLICT``), side by side.
 """
 
 from __future__ import annotations
@@ -10,8 +15,12 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from sqlalchemy import Insert, bindparam, func, insert, update
+from sqlalchemy.dialects import postgresql, sqlite
+
 from . import archive, logcodec, standings
-from .connection import Connection
+from . import schema as t
+from .connection import Connection, Dialect
 from .errors import Conflict
 from .records import ActionWrite, DealPoints, Finish, GameRecord, MessageRef, SeatRecord
 
@@ -34,20 +43,67 @@ SELECT_GAMES_UNARCHIVED = (
     f"SELECT {GAME_COLUMNS.format(last_seq='NULL', log='NULL')} "
     "FROM games g LEFT JOIN snapshots s ON s.game_id = g.id"
 )
-DEAL_POINTS_UPSERT = """
-    INSERT INTO deal_points (game_id, deal, seat, pegging, hand, crib, heels,
-                             hand_value, hand_cards, crib_value, crib_cards)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (game_id, deal, seat) DO UPDATE SET
-        pegging = deal_points.pegging + excluded.pegging,
-        hand = deal_points.hand + excluded.hand,
-        crib = deal_points.crib + excluded.crib,
-        heels = deal_points.heels + excluded.heels,
-        hand_value = COALESCE(excluded.hand_value, deal_points.hand_value),
-        hand_cards = COALESCE(excluded.hand_cards, deal_points.hand_cards),
-        crib_value = COALESCE(excluded.crib_value, deal_points.crib_value),
-        crib_cards = COALESCE(excluded.crib_cards, deal_points.crib_cards)
-"""
+_DEAL_COLUMNS = (
+    "game_id",
+    "deal",
+    "seat",
+    "pegging",
+    "hand",
+    "crib",
+    "heels",
+    "hand_value",
+    "hand_cards",
+    "crib_value",
+    "crib_cards",
+)
+
+
+def _deal_points_upsert(dialect_insert: Any) -> Insert:
+    """A deal's points for a seat, added to what the deal already has (a deal's pegging comes
+    in several actions; its hand and crib once shown)."""
+    statement = dialect_insert(t.deal_points).values(
+        {name: bindparam(name) for name in _DEAL_COLUMNS}
+    )
+    new, old = statement.excluded, t.deal_points.c
+    upsert: Insert = statement.on_conflict_do_update(
+        index_elements=[old.game_id, old.deal, old.seat],
+        set_={
+            "pegging": old.pegging + new.pegging,
+            "hand": old.hand + new.hand,
+            "crib": old.crib + new.crib,
+            "heels": old.heels + new.heels,
+            "hand_value": func.coalesce(new.hand_value, old.hand_value),
+            "hand_cards": func.coalesce(new.hand_cards, old.hand_cards),
+            "crib_value": func.coalesce(new.crib_value, old.crib_value),
+            "crib_cards": func.coalesce(new.crib_cards, old.crib_cards),
+        },
+    )
+    return upsert
+
+
+#: The upsert of the points per deal, per dialect (their ``INSERT ... ON CONFLICT`` is the same
+#: text, but each dialect's construct is its own).
+DEAL_POINTS_UPSERT: dict[Dialect, Insert] = {
+    "sqlite": _deal_points_upsert(sqlite.insert),
+    "postgresql": _deal_points_upsert(postgresql.insert),
+}
+_INSERT_ACTION = insert(t.actions).values(
+    game_id=bindparam("game_id"),
+    seq=bindparam("seq"),
+    seat=bindparam("seat"),
+    action=bindparam("action"),
+    created_at=bindparam("at"),
+)
+_ADVANCE_SNAPSHOT = (
+    update(t.snapshots)
+    .where(t.snapshots.c.game_id == bindparam("game"), t.snapshots.c.seq == bindparam("after"))
+    .values(seq=bindparam("step"), state=bindparam("new_state"), ready=bindparam("new_ready"))
+)
+_ADVANCE_GAME = (
+    update(t.games)
+    .where(t.games.c.id == bindparam("game"), t.games.c.status == "active")
+    .values(step=bindparam("step"), updated_at=bindparam("at"), warned_at=None)
+)
 
 
 def dumps(data: Any) -> str:
@@ -72,26 +128,45 @@ async def write_actions(
     kept to the millisecond (:func:`log_time`).
     """
     await conn.executemany(
-        "INSERT INTO actions (game_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
-        [(w.game_id, w.seq, w.seat, dumps(w.action), log_time(w.at)) for w in writes],
+        _INSERT_ACTION,
+        [
+            {
+                "game_id": w.game_id,
+                "seq": w.seq,
+                "seat": w.seat,
+                "action": dumps(w.action),
+                "at": log_time(w.at),
+            }
+            for w in writes
+        ],
     )
     cursor = await conn.executemany(
-        "UPDATE snapshots SET seq = ?, state = ?, ready = ? WHERE game_id = ? AND seq = ?",
-        [(w.seq, dumps(w.state), dumps(list(w.ready)), w.game_id, w.seq - 1) for w in writes],
+        _ADVANCE_SNAPSHOT,
+        [
+            {
+                "step": w.seq,
+                "new_state": dumps(w.state),
+                "new_ready": dumps(list(w.ready)),
+                "game": w.game_id,
+                "after": w.seq - 1,
+            }
+            for w in writes
+        ],
     )
     if cursor.rowcount != len(writes):
         astray = await _astray(conn, writes)
         raise Conflict(f"An action does not follow its game's latest snapshot ({astray}).")
     cursor = await conn.executemany(
-        "UPDATE games SET step = ?, updated_at = ?, warned_at = NULL "
-        "WHERE id = ? AND status = 'active'",
-        [(w.seq, w.at, w.game_id) for w in writes],
+        _ADVANCE_GAME, [{"step": w.seq, "at": w.at, "game": w.game_id} for w in writes]
     )
     if cursor.rowcount != len(writes):
         raise Conflict("An action was written for a game that is not active.")
     points = [(w.game_id, p) for w in writes for p in w.deal_points]
     if points:
-        await conn.executemany(DEAL_POINTS_UPSERT, [deal_row(g, p) for g, p in points])
+        await conn.executemany(
+            DEAL_POINTS_UPSERT[conn.dialect],
+            [dict(zip(_DEAL_COLUMNS, deal_row(g, p), strict=True)) for g, p in points],
+        )
     for write in writes:
         if write.finish is not None:
             await finish_game(conn, write.game_id, write.finish, write.at, rater)
