@@ -222,8 +222,8 @@ class Connection:
             sql, args = compiled.string, _positional(compiled, parameters)
             returns_rows = _returns_rows(compiled)
         if returns_rows:
-            rows = await driver.execute_fetchall(sql, args)
-            return Cursor([tuple(row) for row in rows], len(rows), None)
+            rows = [tuple(row) for row in await driver.execute_fetchall(sql, args)]
+            return Cursor(rows, len(rows), None)
         cursor = await driver.execute(sql, args)
         return Cursor([], cursor.rowcount, cursor.lastrowid)
 
@@ -365,8 +365,9 @@ def _returns_rows(compiled: Compiled) -> bool:
 
 def _positional(compiled: Compiled, parameters: Params | None) -> tuple[Any, ...]:
     """The values of a compiled statement's ``?`` in order: the caller's, or the bound ones."""
-    values = compiled.construct_params(parameters)  # type: ignore[arg-type]
-    return tuple(values[name] for name in compiled.positiontup or ())
+    values: Mapping[str, Any] = compiled.construct_params(parameters) or {}  # type: ignore[arg-type]
+    names: Sequence[str] = getattr(compiled, "positiontup", None) or ()
+    return tuple(values[name] for name in names)
 
 
 def _value(value: Any) -> Any:

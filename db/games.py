@@ -160,7 +160,7 @@ class Games:
                         "muggins": int(muggins),
                     },
                 )
-                game_id = cursor.scalar()
+                game_id: int = cursor.scalar()
                 await conn.execute(
                     _NEW_SEAT,
                     {

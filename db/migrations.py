@@ -14,11 +14,13 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-
-import aiosqlite
+from typing import TYPE_CHECKING
 
 from . import diagnosis
 from .errors import DatabaseTooNew, NotACribbageDatabase
+
+if TYPE_CHECKING:
+    from .connection import Connection
 
 APPLICATION_ID = 0x43524942  # "CRIB"
 
@@ -334,7 +336,7 @@ REQUIRED_TABLES = frozenset(
 )
 
 
-async def _pragma(conn: aiosqlite.Connection, name: str) -> int:
+async def _pragma(conn: Connection, name: str) -> int:
     """The number a pragma holds (``application_id``, ``user_version``)."""
     cursor = await conn.execute(f"PRAGMA {name}")
     row = await cursor.fetchone()
@@ -343,7 +345,7 @@ async def _pragma(conn: aiosqlite.Connection, name: str) -> int:
     return value
 
 
-async def identify(conn: aiosqlite.Connection, path: Path) -> tuple[int, int]:
+async def identify(conn: Connection, path: Path) -> tuple[int, int]:
     """Read (application_id, user_version), refusing files that are not ours. Writes nothing.
 
     Raises :class:`NotACribbageDatabase` (not an SQLite database, another application's, or one
@@ -388,7 +390,7 @@ async def identify(conn: aiosqlite.Connection, path: Path) -> tuple[int, int]:
     return app_id, version
 
 
-async def migrate(conn: aiosqlite.Connection, path: Path) -> int:
+async def migrate(conn: Connection, path: Path) -> int:
     """Check the database is ours (or new) and apply the missing migrations; return the version.
 
     Idempotent: an up-to-date database is only read. Raises :class:`NotACribbageDatabase` or
