@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import discord
 from discord.ext import tasks
 
 from bot.sessions import Outcome
 
-if TYPE_CHECKING:
-    from cogs.cribbage import Cribbage
-
 log = logging.getLogger(__name__)
+
+
+class Publisher(Protocol):
+    """What shows an outcome in its channel (the Cribbage cog's table)."""
+
+    async def publish(self, outcome: Outcome) -> None: ...
 
 
 class Ticker:
@@ -67,19 +70,20 @@ class OutcomeRound:
 
     def __init__(
         self,
-        cog: Cribbage,
+        client: discord.Client,
         run: Callable[[float | None], Awaitable[Sequence[Outcome]]],
+        table: Publisher,
         *,
         seconds: float,
         failure: str,
         shown: str,
         logger: logging.Logger = log,
     ) -> None:
-        self.cog = cog
         self._round = run
+        self._table = table  # its publish is looked up at each outcome (it may be wrapped)
         self._shown = shown
         self._log = logger
-        self.ticker = Ticker(cog.bot, self.tick, seconds=seconds, failure=failure, logger=logger)
+        self.ticker = Ticker(client, self.tick, seconds=seconds, failure=failure, logger=logger)
 
     def start(self) -> None:
         self.ticker.start()
@@ -92,7 +96,7 @@ class OutcomeRound:
         outcomes = await self._round(now)
         for outcome in outcomes:
             try:
-                await self.cog.table.publish(outcome)
+                await self._table.publish(outcome)
             except discord.HTTPException:
                 self._log.warning("game %d: could not show %s", outcome.game_id, self._shown)
         return len(outcomes)

@@ -226,10 +226,10 @@ async def test_a_forged_button_id_is_answered_as_out_of_date(club):
 
 def test_button_templates_take_ascii_digits_only():
     """``\\d`` would also match other scripts' digits ("٣"): every template spells [0-9]."""
-    from cogs.utils.buttons import ALL_BUTTONS, PlayButton
-    from cogs.utils.muggins import MUGGINS_ITEMS
-    from cogs.utils.rematch import REMATCH_BUTTONS
-    from cogs.utils.standing_buttons import STANDINGS_ITEMS
+    from cogs.cribbage.buttons import ALL_BUTTONS, PlayButton
+    from cogs.cribbage.muggins import MUGGINS_ITEMS
+    from cogs.cribbage.rematch import REMATCH_BUTTONS
+    from cogs.standings.buttons import STANDINGS_ITEMS
 
     items = (*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS, *STANDINGS_ITEMS)
     for item in items:
@@ -268,7 +268,7 @@ def test_a_failed_click_is_logged_without_the_card_in_its_id():
     """A play button's custom id ends in a card still in the clicker's hand: the log line of a
     failed click names the button's kind and game only."""
     from bot.engine.cards import card_from_code
-    from cogs.utils.buttons import PlayButton
+    from cogs.cribbage.buttons import PlayButton
     from cogs.utils.items import logged_id
 
     button = PlayButton(12, 3, card_from_code("5H"))

@@ -87,7 +87,7 @@ async def test_a_game_against_a_computer(club):
 
 async def test_the_privacy_check_catches_a_leaked_card(club, monkeypatch):
     """The check above can fail: a table that shows one hidden card is caught."""
-    from cogs.utils.table import Table
+    from cogs.cribbage.table import Table
     from tests.support.discord_players import hidden_cards
 
     real = Table.table_payload

@@ -141,7 +141,7 @@ async def test_an_unanswered_claim_stands_after_the_window(club):
 
 
 def test_the_claim_picker_offers_every_claim_within_discords_limits():
-    from cogs.utils.muggins import claim_pickers
+    from cogs.cribbage.muggins import claim_pickers
 
     pickers = claim_pickers(7, 42, crib=True)
     values = [int(o.value) for p in pickers for o in p.item.options]

@@ -84,7 +84,7 @@ async def test_watching_again_moves_the_view_down(club):
 
 async def test_the_spectator_check_catches_a_leaked_card(club, monkeypatch):
     """The check above can fail: a spectators' view showing one hidden card is caught."""
-    from cogs.utils.watch import Watch
+    from cogs.cribbage.watch import Watch
 
     real = Watch.payload
 

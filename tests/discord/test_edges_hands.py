@@ -9,7 +9,7 @@ import datetime as dt
 
 import pytest
 
-from cogs.utils.open_hands import HAND_TOKEN_LIFE, TOKEN_LIFE
+from cogs.cribbage.open_hands import HAND_TOKEN_LIFE, TOKEN_LIFE
 from tests.support.discord_players import Driver, Seat, open_club
 
 
@@ -56,7 +56,7 @@ async def test_games_played_to_the_end_leave_no_open_hand_behind(club):
         await club.play_out(seats)
         assert club.bot.manager.live.in_channel(club.channel.id) is None
         assert len(table.hands) == 0, sorted(table.hands)
-        assert not table._tables  # nor the story of the game
+        assert not table.games  # nor the story of the game
 
 
 async def test_a_forfeit_drops_every_open_hand_of_the_game(club):

@@ -13,7 +13,7 @@ import pytest
 
 from bot.engine import Phase
 from bot.sessions import ShowHand
-from cogs.utils.buttons import HAND_CLICK
+from cogs.cribbage.buttons import HAND_CLICK
 from tests.support.discord_players import Driver, Seat, open_club
 
 

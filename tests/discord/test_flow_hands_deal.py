@@ -123,7 +123,7 @@ async def test_between_deals_the_hand_shows_the_counts_and_next_deal(club):
     assert len(club.emu.ephemerals_for(alice, club.channel)) == ephemerals
     assert view(club).phase is Phase.NEXT_DEAL
     # bob's click starts the deal: no answer of its own; the new table is his click's
-    # follow-up (its token edits it: cogs/utils/courier.py), then his new hand below it
+    # follow-up (its token edits it: cogs/cribbage/courier.py), then his new hand below it
     second = club.hand_of(seats[bob.id])
     result = await club.click(bob, record, "Next deal", kind="next deal")
     assert result.response_name.startswith("DEFERRED_UPDATE")

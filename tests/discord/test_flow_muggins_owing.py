@@ -1,4 +1,4 @@
-"""Who the table waits for in a muggins show (cogs.utils.muggins.owing_seats), checked against
+"""Who the table waits for in a muggins show (cogs.cribbage.muggins.owing_seats), checked against
 the engine in random games of every variant: the seat that may claim now, and nobody who may
 only answer a window (that answer is optional: the window closes by itself)."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from bot.engine import Claim, Game, Phase, Variant
 from bot.engine.muggins import window_waiting
-from cogs.utils.muggins import next_counter, owing_seats
+from cogs.cribbage.muggins import next_counter, owing_seats
 
 VARIANTS = [
     Variant(muggins=True),

@@ -20,7 +20,7 @@ import time
 from bot.engine import Phase
 from bot.engine.muggins import breakdown_of
 from bot.render.images import HandPicture
-from cogs.utils.muggins import owing
+from cogs.cribbage.muggins import owing
 from tests.support.discord_players import Driver, Seat, counted_cards, exact_claim
 
 

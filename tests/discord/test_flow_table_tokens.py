@@ -1,4 +1,4 @@
-"""The table through interaction tokens (cogs/utils/courier.py).
+"""The table through interaction tokens (cogs/cribbage/courier.py).
 
 Discord's global limit binds the bot token; "Interaction endpoints are not bound to the bot's
 Global Rate Limit" (Rate Limits). So a deal's table is posted as the follow-up of the Next deal

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cogs.utils.threads import IN_A_THREAD, INVITE_PERMISSIONS, NOT_ALLOWED, thread_name
+from cogs.cribbage.threads import IN_A_THREAD, INVITE_PERMISSIONS, NOT_ALLOWED, thread_name
 from discord_emulator import DiscordEmulator, EmuChannel, EmulatorError, EmuUser
 from discord_emulator.threads import CREATE_PUBLIC_THREADS
 from tests.support.discord_players import Driver, make_bot

@@ -1,5 +1,5 @@
 """Fewer bot-token requests: a redraw of the live table that changes nothing visible is not sent
-(cogs/utils/courier.py ``Shown`` and ``visible``, used by ``Table._draw``)."""
+(cogs/cribbage/courier.py ``Shown`` and ``visible``, used by ``Table._draw``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 import discord
 
 from bot.engine import Phase
-from cogs.utils.courier import Shown, visible
-from cogs.utils.table import Table, TableState
+from cogs.cribbage.courier import Shown, visible
+from cogs.cribbage.table import Table, TableState
 
 
 def payload(text: str, **extra: Any) -> dict[str, Any]:

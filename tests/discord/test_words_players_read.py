@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.engine import Card, Phase
-from cogs.utils.hand_clicks import cut_note
+from cogs.cribbage.hand_clicks import cut_note
 from tests.support.discord_players import Seat, open_club
 
 RECORD_LINES = 15

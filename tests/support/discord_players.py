@@ -23,7 +23,7 @@ import discord
 from bot.app.client import CribbageBot
 from bot.app.config import Config
 from bot.sessions import SETTING_NAMES
-from cogs.utils.buttons import HAND_CLICK
+from cogs.cribbage.buttons import HAND_CLICK
 from discord_emulator import DiscordEmulator, EmulatorError
 from discord_emulator.emulator import DISCORD_EPOCH_MS
 from tests.support.counting import counted_cards, exact_claim

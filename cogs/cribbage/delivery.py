@@ -35,8 +35,8 @@ import discord
 
 from bot.engine import Dealt, Phase
 from bot.sessions import GameView, Outcome, Place, PrivateView, Refusal, ShowHand
-from cogs.utils.hand import HandMessage, hand_message
-from cogs.utils.open_hands import OpenHand, OpenHands
+from cogs.cribbage.hand import HandMessage, hand_message
+from cogs.cribbage.open_hands import OpenHand, OpenHands
 
 if TYPE_CHECKING:
     import datetime as dt

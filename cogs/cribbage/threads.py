@@ -28,7 +28,8 @@ from bot.sessions import GameStatus, GameView, Outcome, Refusal
 from cogs.utils.names import markdown_name, plain_name
 
 if TYPE_CHECKING:
-    from cogs.cribbage import Cribbage
+    from bot.sessions import GameSessionManager
+    from cogs.cribbage.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -126,9 +127,9 @@ def game_line(view: GameView, names: Sequence[str], thread_id: int, ending: str 
 class GameThreads:
     """Opens a game's thread when its lobby starts it; keeps the channel's line up to date."""
 
-    def __init__(self, cog: Cribbage) -> None:
-        self.cog = cog
-        self.manager = cog.manager
+    def __init__(self, manager: GameSessionManager, table: Table) -> None:
+        self.manager = manager
+        self.table = table
         # thread id -> the lobby message (channel id, message id) that holds its line (the
         # games after the first, a match's or a rematch, have no lobby message of their own)
         self._lines: dict[int, tuple[int, int]] = {}
@@ -209,7 +210,7 @@ class GameThreads:
 
     async def _edit_line(self, thread_id: int, line: str) -> None:
         channel_id, message_id = self._lines[thread_id]
-        message = self.cog.table.channel(channel_id).get_partial_message(message_id)
+        message = self.table.channel(channel_id).get_partial_message(message_id)
         try:
             await message.edit(content=line, embed=None, view=None, allowed_mentions=NO_PINGS)
         except discord.HTTPException:
@@ -218,13 +219,13 @@ class GameThreads:
     async def _note(self, view: GameView, why: str) -> None:
         """The game plays in the channel: the lobby says why, in one line above its embed."""
         lobby = view.messages["lobby"]
-        message = self.cog.table.channel(lobby.channel_id).get_partial_message(lobby.message_id)
+        message = self.table.channel(lobby.channel_id).get_partial_message(lobby.message_id)
         with contextlib.suppress(discord.HTTPException):
             await message.edit(content=why, allowed_mentions=NO_PINGS)
 
     async def _drop_notice(self, channel_id: int, lobby_id: int, thread_id: int) -> None:
         """Delete Discord's "started a thread" notice under the lobby: the line says it."""
-        channel = self.cog.table.channel(channel_id)
+        channel = self.table.channel(channel_id)
         try:
             async for message in channel.history(after=discord.Object(lobby_id), limit=10):
                 reference = message.reference

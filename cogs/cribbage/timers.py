@@ -1,11 +1,11 @@
 """The game's clocks on the Discord side: the turn timers, and the pause between deals.
 
-:class:`TurnKeeper` and the deal round (:func:`deal_round`) belong to
-:class:`cogs.cribbage.Cribbage` (they need that cog's :class:`~cogs.utils.table.Table`, which
-keeps each game's story). Each runs on a :class:`~cogs.utils.ticker.Ticker`.
+:class:`TurnKeeper` and the deal round (:func:`deal_round`) are made by the
+:class:`~cogs.cribbage.Cribbage` cog, which hands them its :class:`~cogs.cribbage.table.Table`
+(it keeps each game's story). Each runs on a :class:`~cogs.utils.ticker.Ticker`.
 
 - :meth:`TurnKeeper.tick` runs ``manager.timers.sweep()`` and sends its half-time
-  reminders by the ping rule (:mod:`cogs.utils.pings`): to a person whose hand can be reached, a
+  reminders by the ping rule (:mod:`cogs.cribbage.pings`): to a person whose hand can be reached, a
   note on that hand; else a message in the channel that pings them if their ``notify`` is on
   and they were not pinged yet in this deal (else it names them without a notification). A
   reminder that pinged is never deleted (a deleted ping is a ghost ping); one that did not is
@@ -29,7 +29,8 @@ from bot.sessions import SWEEP_TURNS_EVERY, TurnReminder, TurnReport
 from cogs.utils.ticker import OutcomeRound, Ticker
 
 if TYPE_CHECKING:
-    from cogs.cribbage import Cribbage
+    from bot.sessions import GameSessionManager
+    from cogs.cribbage.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -46,13 +47,14 @@ def reminder_note(reminder: TurnReminder) -> str:
 class TurnKeeper:
     """Drives the turn timers of one bot (see the module docstring)."""
 
-    def __init__(self, cog: Cribbage) -> None:
-        self.cog = cog
+    def __init__(self, client: discord.Client, manager: GameSessionManager, table: Table) -> None:
+        self.manager = manager
+        self.table = table
         # (game, seat) -> (the turn's step, a reminder that pinged nobody): deleted once the
         # turn is over (a reminder that pinged stays: deleting it would leave a ghost ping)
         self.reminders: dict[tuple[int, int], tuple[int, discord.Message]] = {}
         self.ticker = Ticker(
-            cog.bot,
+            client,
             self.tick,
             seconds=SWEEP_TURNS_EVERY,
             failure="The turn timers' sweep failed",
@@ -67,7 +69,7 @@ class TurnKeeper:
 
     async def tick(self) -> TurnReport:
         """One sweep of the turn timers, and everything it reports sent to Discord."""
-        manager, table = self.cog.manager, self.cog.table
+        manager, table = self.manager, self.table
         report = await manager.timers.sweep()
         for reminder in report.reminders:
             await self._remind(reminder)
@@ -80,7 +82,7 @@ class TurnKeeper:
         return report
 
     async def _remind(self, reminder: TurnReminder) -> None:
-        table, manager = self.cog.table, self.cog.manager
+        table, manager = self.table, self.manager
         game_id, user_id = reminder.game_id, reminder.user_id
         reachable = table.hands.reachable(game_id, user_id)
         if reachable and await table.hands.tell(game_id, user_id, reminder_note(reminder)):
@@ -109,7 +111,7 @@ class TurnKeeper:
         running: dict[int, set[tuple[int, int]]] = {}
         for (game_id, seat), (turn_step, message) in list(self.reminders.items()):
             if game_id not in running:
-                turns = await self.cog.manager.timers.turns(game_id)
+                turns = await self.manager.timers.turns(game_id)
                 running[game_id] = {(t.seat, t.turn_step) for t in turns}
             if (seat, turn_step) in running[game_id]:
                 continue
@@ -118,11 +120,12 @@ class TurnKeeper:
                 await message.delete()
 
 
-def deal_round(cog: Cribbage) -> OutcomeRound:
+def deal_round(client: discord.Client, manager: GameSessionManager, table: Table) -> OutcomeRound:
     """Deals in every game whose pause between deals ran out, and publishes each deal."""
     return OutcomeRound(
-        cog,
-        cog.manager.deals.start_due,
+        client,
+        manager.deals.start_due,
+        table,
         seconds=NEXT_DEALS_EVERY,
         failure="Starting the next deals failed",
         shown="the next deal",

@@ -24,7 +24,7 @@ nothing: the click carries the message as it is now, whose Share button is disab
 message they are on (the private copy keeps its Share button, the public one has none).
 
 The buttons (leaderboard pages, Share) and their custom ids are in
-:mod:`cogs.utils.standing_buttons`.
+:mod:`cogs.standings.buttons`.
 """
 
 from __future__ import annotations
@@ -44,10 +44,7 @@ from bot.render.standings import (
     stats_embed,
 )
 from bot.render.text import escape
-from cogs.utils.names import COMPUTER_NAMES, NameBook, markdown_name
-from cogs.utils.payloads import to_discord
-from cogs.utils.replies import in_time, say
-from cogs.utils.standing_buttons import (
+from cogs.standings.buttons import (
     STANDINGS_ITEMS,
     Against,
     Scope,
@@ -58,6 +55,9 @@ from cogs.utils.standing_buttons import (
     share_of,
     shown_view,
 )
+from cogs.utils.names import COMPUTER_NAMES, NameBook, markdown_name
+from cogs.utils.payloads import to_discord
+from cogs.utils.replies import in_time, say
 
 if TYPE_CHECKING:
     from bot.app.client import CribbageBot

@@ -1,5 +1,5 @@
 """After a game: ``/cribbage replay [game]``, its page and Share buttons, and the result's
-**Replay** and **Review my game** buttons (:mod:`cogs.utils.replay_buttons`).
+**Replay** and **Review my game** buttons (:mod:`cogs.cribbage.replay_buttons`).
 
 A replay is private (an ephemeral message, seen only by who asked), one deal a page, with
 ⏮ ◀ ▶ ⏭ and **Share**. Each page is drawn from ``manager.records.replay(game)``: the game's
@@ -38,18 +38,17 @@ from bot.render.embeds import Embed, result_embed
 from bot.render.replay import replay_embed
 from bot.render.summary import add_summary, review_embed
 from bot.sessions import Refusal, known_game_id
-from cogs.utils.buttons import view_of
+from cogs.cribbage.replay_buttons import ReplayShareButton, after_game_buttons, replay_buttons
 from cogs.utils.checks import check_command
+from cogs.utils.items import view_of
 from cogs.utils.names import COMPUTER_NAMES, NameBook
 from cogs.utils.payloads import to_discord
-from cogs.utils.replay_buttons import ReplayShareButton, after_game_buttons, replay_buttons
 from cogs.utils.replies import in_time, say
 
 if TYPE_CHECKING:
     from bot.sessions import GameSessionManager, GameView
     from bot.sessions.history import Replay
     from bot.sessions.views import SeatView
-    from cogs.cribbage import Cribbage
     from db.leaderboard import Standings
 
 log = logging.getLogger(__name__)
@@ -241,8 +240,9 @@ class Replays:
         )
 
 
-def replay_command(cog: Cribbage) -> app_commands.Command[Any, ..., None]:
-    """``/cribbage replay [game]`` for ``cog`` (a new command object per cog)."""
+def replay_command(replays: Replays, names: NameBook) -> app_commands.Command[Any, ..., None]:
+    """``/cribbage replay [game]`` (a new command object per cog), answered by ``replays``;
+    ``names`` learns who asked."""
 
     @app_commands.command(name="replay", description="Step through a finished game, deal by deal")
     @app_commands.describe(
@@ -253,8 +253,8 @@ def replay_command(cog: Cribbage) -> app_commands.Command[Any, ..., None]:
         interaction: discord.Interaction,
         game: app_commands.Range[int, 1, MAX_GAME] | None = None,
     ) -> None:
-        cog.names.learn(interaction.user)
-        await cog.replays.command(interaction, game)
+        names.learn(interaction.user)
+        await replays.command(interaction, game)
 
     return replay
 

@@ -20,15 +20,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 import discord
 
-from cogs.utils.buttons import view_of
-from cogs.utils.items import CribItem
-
-if TYPE_CHECKING:
-    from cogs.cribbage import Cribbage
+from cogs.utils.items import Answerers, CribItem, Role, view_of
 
 K = TypeVar("K", bound=str)
 
@@ -36,6 +32,27 @@ Scope = Literal["server", "global"]
 SortChoice = Literal["rating", "wins", "win rate", "skunks"]
 Against = Literal["people", "computers", "anyone"]
 Kind = Literal["b", "s", "h"]  # what a Share button shares: a leaderboard, stats, a history
+
+
+class StandingsAnswers(Protocol):
+    """Answers a leaderboard's page buttons and the Share button of a standings answer."""
+
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        *,
+        scope: Scope = "server",
+        sort: SortChoice = "rating",
+        against: Against = "people",
+        page: int = 0,
+        owner: int | None = None,
+        edit: bool = False,
+    ) -> None: ...
+
+    async def share(self, interaction: discord.Interaction, button: ShareButton) -> None: ...
+
+
+STANDINGS: Role[StandingsAnswers] = Role("standings")
 
 SCOPE_CODES: dict[Scope, str] = {"server": "s", "global": "g"}
 SORT_CODES: dict[SortChoice, str] = {"rating": "r", "wins": "w", "win rate": "p", "skunks": "s"}
@@ -95,8 +112,8 @@ class LeaderboardPageButton(
     ) -> LeaderboardPageButton:
         return cls.parse(match)
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.standings.leaderboard(
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(STANDINGS).leaderboard(
             interaction,
             scope=self.scope,
             sort=self.sort,
@@ -134,8 +151,8 @@ class ShareButton(
         kind: Kind = "b" if match["kind"] == "b" else "s" if match["kind"] == "s" else "h"
         return cls(kind, int(match["owner"]), shared=shared)
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.standings.share(interaction, self)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(STANDINGS).share(interaction, self)
 
 
 def page_buttons(

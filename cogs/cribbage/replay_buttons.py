@@ -1,4 +1,4 @@
-"""The buttons of a replay and of the result's after-game offers (:mod:`cogs.utils.replays`
+"""The buttons of a replay and of the result's after-game offers (:mod:`cogs.cribbage.replays`
 answers their clicks).
 
 Persistent dynamic items: the custom id carries everything a click needs after a restart, well
@@ -20,18 +20,30 @@ Reference*).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
-from cogs.utils.buttons import GAME_ID, RematchButton
-from cogs.utils.items import CribItem
-
-if TYPE_CHECKING:
-    from cogs.cribbage import Cribbage
+from cogs.cribbage.buttons import GAME_ID, RematchButton
+from cogs.utils.items import Answerers, CribItem, Role
 
 Button = discord.ui.Button
 Style = discord.ButtonStyle
+
+
+class ReplayAnswers(Protocol):
+    """Answers a replay's page and Share buttons, and Replay or Review my game on a result."""
+
+    async def page(self, interaction: discord.Interaction, game_id: int, deal: int) -> None: ...
+
+    async def share(self, interaction: discord.Interaction, button: ReplayShareButton) -> None: ...
+
+    async def open(self, interaction: discord.Interaction, game_id: int | None) -> None: ...
+
+    async def review(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
+REPLAYS: Role[ReplayAnswers] = Role("replay")
 
 DEAL = "[0-9]{1,4}"  # a deal's number: a few dozen in the longest game
 
@@ -64,8 +76,8 @@ class ReplayPageButton(
     ) -> ReplayPageButton:
         return cls(int(match["game"]), int(match["deal"]), match["which"])
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.replays.page(interaction, self.game_id, self.deal)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(REPLAYS).page(interaction, self.game_id, self.deal)
 
 
 class ReplayShareButton(
@@ -93,8 +105,8 @@ class ReplayShareButton(
         shared = isinstance(item, Button) and item.disabled
         return cls(int(match["game"]), int(match["deal"]), shared=shared)
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.replays.share(interaction, self)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(REPLAYS).share(interaction, self)
 
 
 class ReplayButton(CribItem[Button], template=rf"crib:rv:(?P<game>{GAME_ID})"):
@@ -114,8 +126,8 @@ class ReplayButton(CribItem[Button], template=rf"crib:rv:(?P<game>{GAME_ID})"):
     ) -> ReplayButton:
         return cls(int(match["game"]))
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.replays.open(interaction, self.game_id)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(REPLAYS).open(interaction, self.game_id)
 
 
 class ReviewButton(CribItem[Button], template=rf"crib:rw:(?P<game>{GAME_ID})"):
@@ -138,8 +150,8 @@ class ReviewButton(CribItem[Button], template=rf"crib:rw:(?P<game>{GAME_ID})"):
     ) -> ReviewButton:
         return cls(int(match["game"]))
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.replays.review(interaction, self.game_id)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(REPLAYS).review(interaction, self.game_id)
 
 
 def replay_buttons(game_id: int, deal: int, deals: int) -> list[CribItem[Button]]:

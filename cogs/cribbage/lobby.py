@@ -6,28 +6,25 @@ action row hold up to 5 buttons or a single select menu, and a message at most 5
 (discord-api-docs, docs/components/reference.mdx, "Action Row"); the four buttons fill one row
 and the menu takes a second. Join and the menu are disabled once every seat is taken, and every
 item once the lobby has closed. Old lobby messages keep working: their "Add computer" buttons
-(``crib:l:{game}:cpu_{level}``) are still answered by :class:`~cogs.utils.buttons.LobbyButton`.
+(``crib:l:{game}:cpu_{level}``) are still answered by :class:`~cogs.cribbage.buttons.LobbyButton`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.render.embeds import lobby_embed
 from bot.render.matches import add_match_field
 from bot.sessions import LEVELS, GameStatus, GameView
-from cogs.utils.buttons import GAME_ID, LobbyButton, view_of
-from cogs.utils.items import CribItem
+from cogs.cribbage.buttons import GAME_ID, LOBBY, LobbyButton
+from cogs.utils.items import Answerers, CribItem, view_of
 from cogs.utils.names import NameBook, markdown_name
 from cogs.utils.payloads import to_discord
 from cogs.utils.replies import say
-
-if TYPE_CHECKING:
-    from cogs.cribbage import Cribbage
 
 Select = discord.ui.Select
 
@@ -63,12 +60,12 @@ class ComputerPicker(CribItem[Select], template=rf"crib:k:(?P<game>{GAME_ID})"):
     ) -> ComputerPicker:
         return cls(int(match["game"]))
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
         picked = str(self.item.values[0]) if self.item.values else ""
         if picked not in LEVELS:  # a forged or out-of-date choice
             await say(interaction, NO_SUCH_LEVEL)
             return
-        await cog.on_lobby_button(interaction, self.game_id, f"cpu_{picked}")
+        await answerers.get(LOBBY).on_lobby_button(interaction, self.game_id, f"cpu_{picked}")
 
 
 LOBBY_ITEMS = (ComputerPicker,)

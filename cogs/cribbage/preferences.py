@@ -26,8 +26,8 @@ from cogs.utils.checks import check_command
 from cogs.utils.replies import in_time, say
 
 if TYPE_CHECKING:
-    from bot.sessions import PlayerSettings
-    from cogs.cribbage import Cribbage
+    from bot.sessions import GameSessionManager, PlayerSettings
+    from cogs.utils.names import NameBook
 
 OnOff = Literal["on", "off"]
 
@@ -55,11 +55,10 @@ def preferences_text(settings: PlayerSettings, name: str, *, changed: bool) -> s
 
 
 async def answer_preference(
-    cog: Cribbage, interaction: discord.Interaction, name: str, value: OnOff | None
+    manager: GameSessionManager, interaction: discord.Interaction, name: str, value: OnOff | None
 ) -> None:
     """Show (``value`` None) or set one of the person's own settings, privately."""
     user_id = interaction.user.id
-    manager = cog.manager
     try:
         if value is None:
             work = manager.settings.player(user_id)
@@ -72,15 +71,18 @@ async def answer_preference(
     await say(interaction, preferences_text(settings, name, changed=value is not None))
 
 
-def preference_commands(cog: Cribbage) -> list[app_commands.Command[Any, ..., None]]:
-    """``/cribbage notify`` and ``/cribbage autoplay`` for ``cog`` (new objects per cog)."""
+def preference_commands(
+    manager: GameSessionManager, names: NameBook
+) -> list[app_commands.Command[Any, ..., None]]:
+    """``/cribbage notify`` and ``/cribbage autoplay`` (new objects per cog), answered from
+    ``manager``; ``names`` learns who asked."""
 
     @app_commands.command(name="notify", description="Whether the table may ping you for your move")
     @app_commands.describe(pings="on: pinged when a game waits for you; off: never pinged")
     @app_commands.check(check_command)  # as the group's other commands (cog.interaction_check)
     async def notify(interaction: discord.Interaction, pings: OnOff | None = None) -> None:
-        cog.names.learn(interaction.user)
-        await answer_preference(cog, interaction, "notify", pings)
+        names.learn(interaction.user)
+        await answer_preference(manager, interaction, "notify", pings)
 
     @app_commands.command(
         name="autoplay", description="Whether your only playable card is laid for you"
@@ -88,7 +90,7 @@ def preference_commands(cog: Cribbage) -> list[app_commands.Command[Any, ..., No
     @app_commands.describe(cards="on: your only playable card is laid for you; off: you lay it")
     @app_commands.check(check_command)
     async def autoplay(interaction: discord.Interaction, cards: OnOff | None = None) -> None:
-        cog.names.learn(interaction.user)
-        await answer_preference(cog, interaction, "autoplay", cards)
+        names.learn(interaction.user)
+        await answer_preference(manager, interaction, "autoplay", cards)
 
     return [notify, autoplay]

@@ -16,16 +16,16 @@ from bot.render.images import HandPicture, hand_picture
 from bot.render.text import hand_text
 from bot.render.words import breakdown_summary, escape, hand_line, join_and
 from bot.sessions import GameView, PrivateView
-from cogs.utils.buttons import (
+from cogs.cribbage.buttons import (
     CutButton,
     DiscardButton,
     DiscardMenu,
     HintButton,
     PickButton,
     PlayButton,
-    view_of,
 )
-from cogs.utils.muggins import claim_pickers, may_claim, owing_seats, show_text
+from cogs.cribbage.muggins import claim_pickers, may_claim, owing_seats, show_text
+from cogs.utils.items import view_of
 from cogs.utils.pictures import HANDS, attachment
 
 
@@ -235,7 +235,7 @@ def next_deal_text(
     waiting = [escape(names[s]) for s in view.to_act if s != private.seat]
     if private.must_act:
         # the button is on the table only: a click there lets the next table be posted and
-        # edited through its token, not the bot's (cogs/utils/courier.py)
+        # edited through its token, not the bot's (cogs/cribbage/courier.py)
         lines.append(
             f"Click **Next deal** on the table above when you're ready: the next deal starts "
             f"{when}, or when everyone has."

@@ -14,7 +14,7 @@ So for each (game, person) this keeps two things, each no longer than of use:
 - :class:`OpenHand`: the newest hand message and the interaction that can address it;
 - the person's newest interaction with the game (:meth:`OpenHands.note`): a click of theirs
   on any of its buttons, ``/cribbage hand``. Its token is what lets the bot send them a new
-  hand below a new table (:mod:`cogs.utils.delivery`).
+  hand below a new table (:mod:`cogs.cribbage.delivery`).
 
 An entry goes when its game ends (or its lobby closes) and when its token has run out (a margin
 of a minute is kept: ``HAND_TOKEN_LIFE``); so the memory held is that of the last quarter of an

@@ -2,7 +2,7 @@
 
 One live *table* message per game, kept up to date by editing: the board, whose turn, the count
 and the story of the current deal, with the "Your hand" button. When a deal has been shown, that
-message becomes the deal's record (:mod:`cogs.utils.records`: its whole story, the scores, the
+message becomes the deal's record (:mod:`cogs.cribbage.records`: its whole story, the scores, the
 show). With a pause between deals the record waits there with **Next deal** and stays the newest
 message of the game until the deal starts; then it loses its buttons and the new table is posted
 below it (once: everything it shows is drawn before it is sent). The end of the game posts the
@@ -10,7 +10,7 @@ result with a Rematch button.
 
 A publish goes in this order: the table (edited, or posted); then the hands, edited
 (``hands.refresh``), and the pings for the people the game waits for who cannot be reached
-otherwise (:mod:`cogs.utils.pings`). When a deal started: the new table, the pings for those
+otherwise (:mod:`cogs.cribbage.pings`). When a deal started: the new table, the pings for those
 already known unreachable (so that a ping lands between the table and the hands, never below a
 hand), each person's new hand as a fresh private message below the table (``hands.deal``), then
 a ping for anyone it could not reach. Names in the table's text are ``<@id>`` sent with no
@@ -38,18 +38,19 @@ from bot.render.matches import add_match_field, add_match_result
 from bot.render.text import tell
 from bot.render.timers import timeout_lines
 from bot.sessions import GameSessionManager, GameStatus, GameView, Outcome
-from cogs.utils.buttons import DealCutButton, HandButton, view_of
-from cogs.utils.courier import Courier, Shown
-from cogs.utils.delivery import HandPost
-from cogs.utils.hand import PublicTable
-from cogs.utils.lobby import lobby_payload
-from cogs.utils.muggins import muggins_buttons, muggins_line, owing
+from cogs.cribbage.buttons import DealCutButton, HandButton
+from cogs.cribbage.courier import Courier, Shown
+from cogs.cribbage.delivery import HandPost
+from cogs.cribbage.hand import PublicTable
+from cogs.cribbage.lobby import lobby_payload
+from cogs.cribbage.muggins import muggins_buttons, muggins_line, owing
+from cogs.cribbage.pings import NO_PINGS, Pinger, mentions
+from cogs.cribbage.records import Pause, ending_text, pause_fields, record_payload
+from cogs.cribbage.replays import after_game_buttons, final_result
+from cogs.utils.items import view_of
 from cogs.utils.names import NameBook
 from cogs.utils.payloads import to_discord
 from cogs.utils.pictures import attachment
-from cogs.utils.pings import NO_PINGS, Pinger, mentions
-from cogs.utils.records import Pause, ending_text, pause_fields, record_payload
-from cogs.utils.replays import after_game_buttons, final_result
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +85,8 @@ class Table:
         self.names = names
         self._tables: dict[int, TableState] = {}
         self.shown = Shown()  # what each live table shows: no request for a redraw the same
-        self.hands = HandPost(manager, names)  # each person's hand: cogs/utils/delivery.py
-        self.courier = Courier()  # tables sent and edited through tokens: cogs/utils/courier.py
+        self.hands = HandPost(manager, names)  # each person's hand: delivery.py
+        self.courier = Courier()  # tables sent and edited through tokens: courier.py
         self.pings = Pinger(bot, self.hands)
         # awaited with every outcome after the table shows it (the spectators' view, watch.py)
         self.followers: list[Follower] = []
@@ -94,6 +95,12 @@ class Table:
         """Pictures of the board and the cards, unless the server turned them off (a click's
         outcome carries its server's settings: this is for the other answers)."""
         return (await self.manager.settings.server(guild_id)).images
+
+    @property
+    def games(self) -> frozenset[int]:
+        """The games this table keeps a state for (their story, their live message): a game
+        leaves once it ended and its last outcome was shown."""
+        return frozenset(self._tables)
 
     def state(self, game_id: int) -> TableState:
         return self._tables.setdefault(game_id, TableState())
@@ -180,7 +187,7 @@ class Table:
 
         ``names``: the seat names, when the caller looked them up already (else here, once).
         ``via``: the click that made the outcome (answered already): a table it starts is
-        posted as its follow-up, which its token can then edit (:mod:`cogs.utils.courier`).
+        posted as its follow-up, which its token can then edit (:mod:`cogs.cribbage.courier`).
         """
         view = outcome.view
         if view.phase is None:  # a lobby that never started was closed

@@ -3,7 +3,7 @@
 When a deal has been shown, the live table message becomes that deal's *record*: its whole
 story (every discard, play and count), the scores, and the show picture. With a pause between
 deals (``ServerSettings.next_deal_seconds``), the record is also where the table waits: it
-carries **Your hand**, **Next deal** (:class:`~cogs.utils.buttons.NextDealButton`) and "Next
+carries **Your hand**, **Next deal** (:class:`~cogs.cribbage.buttons.NextDealButton`) and "Next
 deal <t:…:R>" (Discord shows a relative time that counts down by itself), naming who has not
 clicked yet (``<@id>`` sent with no allowed mentions: a name, never a notification). When the
 deal starts, the record loses its buttons and its note, and the new table is posted below it.
@@ -23,7 +23,8 @@ from bot.render.story import scores_words
 from bot.render.text import chunk, score_lines
 from bot.render.words import escape, side_name
 from bot.sessions import GameView, Outcome
-from cogs.utils.buttons import HandButton, NextDealButton, view_of
+from cogs.cribbage.buttons import HandButton, NextDealButton
+from cogs.utils.items import view_of
 from cogs.utils.pictures import attachment
 
 RECORD_LIMIT = 4000  # characters of story in a record (an embed description holds 4096)

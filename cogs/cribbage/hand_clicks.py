@@ -4,9 +4,10 @@ ready for the next deal.
 Each click is answered by redrawing the clicked hand message in place (or by a new private
 message for "Your hand"), then the table is told. A click that starts a new deal is answered
 with a deferred update instead: the new hand comes as a new message below the new table
-(:meth:`cogs.utils.delivery.HandPost.deal`) and the old one is deleted. The buttons are in
-:mod:`cogs.utils.buttons`; the message itself is drawn by :mod:`cogs.utils.hand`. A
-:class:`HandClicks` belongs to the :class:`~cogs.cribbage.Cribbage` cog (``cog.hands``).
+(:meth:`cogs.cribbage.delivery.HandPost.deal`) and the old one is deleted. The buttons are in
+:mod:`cogs.cribbage.buttons`; the message itself is drawn by :mod:`cogs.cribbage.hand`. A
+:class:`HandClicks` is made by the :class:`~cogs.cribbage.Cribbage` cog, which registers it as
+the answerer of the hands' buttons (:data:`~cogs.cribbage.buttons.HANDS`).
 """
 
 from __future__ import annotations
@@ -31,12 +32,14 @@ from bot.sessions import (
     RefusalReason,
     ShowHand,
 )
-from cogs.utils.delivery import HandPost, dealt, shown_of
-from cogs.utils.hand import HandMessage, hand_message, selected_cards, shown_picture
+from cogs.cribbage.delivery import HandPost, dealt, shown_of
+from cogs.cribbage.hand import HandMessage, hand_message, selected_cards, shown_picture
 from cogs.utils.replies import defer_if_late, in_time, place_of, redraw, say
 
 if TYPE_CHECKING:
-    from cogs.cribbage import Cribbage
+    from bot.sessions import GameSessionManager
+    from cogs.cribbage.table import Table
+    from cogs.utils.names import NameBook
 
 GAME_OVER = "The game is over: the result is in this {place}."
 
@@ -74,12 +77,12 @@ def on_hand(interaction: discord.Interaction) -> bool:
 
 
 class HandClicks:
-    """Answers the clicks on hand messages for the :class:`~cogs.cribbage.Cribbage` cog."""
+    """Answers the clicks on hand messages: asks ``manager``, redraws the hand, tells ``table``."""
 
-    def __init__(self, cog: Cribbage) -> None:
-        self.manager = cog.manager
-        self.names = cog.names
-        self.table = cog.table
+    def __init__(self, manager: GameSessionManager, names: NameBook, table: Table) -> None:
+        self.manager = manager
+        self.names = names
+        self.table = table
 
     @property
     def post(self) -> HandPost:

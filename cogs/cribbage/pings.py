@@ -4,14 +4,14 @@ Text on the table names people as ``<@id>`` but is sent with no allowed mentions
 notifies nobody. A real ping is a message of its own, never deleted (a notification whose
 message is gone is a "ghost ping": the person finds nothing). It goes to a person only when
 
-- the game waits for them (:func:`~cogs.utils.muggins.owing`: their move, not an optional
+- the game waits for them (:func:`~cogs.cribbage.muggins.owing`: their move, not an optional
   muggins answer; never in the pause between deals, which ends by itself),
 - their hand cannot be refreshed or re-sent (``hands.reachable`` is False: no interaction of
   theirs younger than its 15-minute token),
 - their ``notify`` player setting is on (``/cribbage notify``),
 - and they were not pinged yet in this deal (at most one ping per person per deal).
 
-The turn-timer reminders (:mod:`cogs.utils.timers`) count against the same once-a-deal budget.
+The turn-timer reminders (:mod:`cogs.cribbage.timers`) count against the same once-a-deal budget.
 Who a message notifies is what Discord's allowed mentions let through: ``users: [ids]`` lets only
 those listed (and mentioned) be notified, ``parse: []`` nobody; edits never notify
 (https://discord.com/developers/docs/resources/message#allowed-mentions-object, in
@@ -28,10 +28,10 @@ import discord
 
 from bot.engine import Phase
 from bot.sessions import GameStatus, GameView, Outcome, PlayerSettings
-from cogs.utils.muggins import owing
+from cogs.cribbage.muggins import owing
 
 if TYPE_CHECKING:
-    from cogs.utils.delivery import HandPost
+    from cogs.cribbage.delivery import HandPost
 
 log = logging.getLogger(__name__)
 

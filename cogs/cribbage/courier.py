@@ -30,7 +30,7 @@ from typing import Any
 
 import discord
 
-from cogs.utils.open_hands import TokenMessage, fresh
+from cogs.cribbage.open_hands import TokenMessage, fresh
 
 log = logging.getLogger(__name__)
 

@@ -18,23 +18,44 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
-from bot.engine import Claim, LetGo, Muggins, Phase
+from bot.engine import Action, Claim, LetGo, Muggins, Phase
 from bot.engine.muggins import CLAIMS
 from bot.render.words import escape, hand_line, join_and
-from bot.sessions import GameView, Move, PrivateView, Refusal
-from cogs.utils.buttons import GAME_ID, STEP, Button, Style
-from cogs.utils.items import CribItem
+from bot.sessions import GameSessionManager, GameView, Move, PrivateView, Refusal
+from cogs.cribbage.buttons import GAME_ID, STEP, Button, Style
+from cogs.utils.items import Answerers, CribItem, Role
 from cogs.utils.replies import in_time, place_of, say
-from cogs.utils.ticker import OutcomeRound
-
-if TYPE_CHECKING:
-    from cogs.cribbage import Cribbage
+from cogs.utils.ticker import OutcomeRound, Publisher
 
 log = logging.getLogger(__name__)
+
+
+class MugginsAnswers(Protocol):
+    """Answers a hand's claim pickers, and Muggins! or Let it go on the table."""
+
+    async def claim(
+        self, interaction: discord.Interaction, game_id: int, step: int, points: int
+    ) -> None: ...
+
+    async def answer(
+        self, interaction: discord.Interaction, game_id: int, step: int, verb: str
+    ) -> None: ...
+
+
+MUGGINS: Role[MugginsAnswers] = Role("muggins")
+
+
+class Mover(Protocol):
+    """Makes a move clicked on a hand, and redraws the hand (the hands' answerer)."""
+
+    async def act(
+        self, interaction: discord.Interaction, game_id: int, action: Action, step: int
+    ) -> None: ...
+
 
 CLOSE_WINDOWS_EVERY = 5.0  # seconds between two looks for muggins windows nobody answered
 Select = discord.ui.Select
@@ -72,10 +93,10 @@ class ClaimPicker(
     ) -> ClaimPicker:
         return cls(int(match["game"]), int(match["step"]), match["part"])
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
         picked = str(self.item.values[0]) if self.item.values else ""  # the option clicked
         points = int(picked) if picked.isascii() and picked.isdigit() else -1
-        await cog.muggins.claim(interaction, self.game_id, self.step, points)
+        await answerers.get(MUGGINS).claim(interaction, self.game_id, self.step, points)
 
 
 def claim_pickers(game_id: int, step: int, *, crib: bool) -> list[ClaimPicker]:
@@ -103,8 +124,8 @@ class MugginsButton(
     ) -> MugginsButton:
         return cls(int(match["game"]), int(match["step"]), match["verb"])
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.muggins.answer(interaction, self.game_id, self.step, self.verb)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(MUGGINS).answer(interaction, self.game_id, self.step, self.verb)
 
 
 MUGGINS_ITEMS = (ClaimPicker, MugginsButton)
@@ -202,13 +223,24 @@ def show_text(view: GameView, private: PrivateView, names: Sequence[str]) -> str
 
 
 class MugginsKeeper:
-    """The muggins clicks and the loop that lets unanswered windows go, for the Cribbage cog."""
+    """The muggins clicks and the loop that lets unanswered windows go."""
 
-    def __init__(self, cog: Cribbage) -> None:
-        self.cog = cog
+    def __init__(
+        self,
+        client: discord.Client,
+        manager: GameSessionManager,
+        table: Publisher,
+        hands: Mover,
+    ) -> None:
+        """``table`` shows the outcomes; ``hands`` makes a move clicked on a hand and redraws
+        the hand (the hands' answerer)."""
+        self.manager = manager
+        self.table = table
+        self.hands = hands
         self.windows = OutcomeRound(  # lets go the windows open too long, and shows it
-            cog,
-            cog.manager.muggins.close_due,
+            client,
+            manager.muggins.close_due,
+            table,
             seconds=CLOSE_WINDOWS_EVERY,
             failure="Closing the muggins windows failed",
             shown="a closed muggins window",
@@ -229,7 +261,7 @@ class MugginsKeeper:
         self, interaction: discord.Interaction, game_id: int, step: int, points: int
     ) -> None:
         """The points picked in the hand's claim picker: a move like any other."""
-        await self.cog.hands.act(interaction, game_id, Claim(points), step)
+        await self.hands.act(interaction, game_id, Claim(points), step)
 
     async def answer(
         self, interaction: discord.Interaction, game_id: int, step: int, verb: str
@@ -239,11 +271,11 @@ class MugginsKeeper:
         shows what it did. A refusal is told privately."""
         action = Muggins() if verb == "call" else LetGo()
         move = Move(game_id, interaction.user.id, action, step=step, where=place_of(interaction))
-        work = self.cog.manager.play.act(move)
+        work = self.manager.play.act(move)
         outcome = await in_time(interaction, work)  # late: a deferred update, silent too
         if isinstance(outcome, Refusal):
             await say(interaction, outcome.message)
             return
         if not interaction.response.is_done():
             await interaction.response.defer()  # a component's defer: DEFERRED_UPDATE_MESSAGE
-        await self.cog.table.publish(outcome)  # the clicker's open hand is redrawn too
+        await self.table.publish(outcome)  # the clicker's open hand is redrawn too

@@ -38,20 +38,26 @@ from bot.sessions import (
     Refusal,
     Start,
 )
+from cogs.cribbage.buttons import ALL_BUTTONS, HAND_CLICK, HANDS, LOBBY, REMATCHES
+from cogs.cribbage.hand_clicks import REFRESHED, HandClicks
+from cogs.cribbage.lobby import LOBBY_ITEMS, lobby_payload
+from cogs.cribbage.muggins import MUGGINS, MUGGINS_ITEMS, MugginsKeeper
+from cogs.cribbage.preferences import preference_commands
+from cogs.cribbage.rematch import REMATCH_BUTTONS, Rematches
+from cogs.cribbage.replay_buttons import REPLAY_ITEMS, REPLAYS
+from cogs.cribbage.replays import Replays, replay_command
+from cogs.cribbage.settings import settings_command
+from cogs.cribbage.table import Table
+from cogs.cribbage.threads import GameThreads, players_text, side_names
+from cogs.cribbage.timers import TurnKeeper, deal_round
+from cogs.cribbage.watch import Watch
 from cogs.standings import Against, Scope, SortChoice, StandingsDesk
-from cogs.utils.buttons import ALL_BUTTONS, HAND_CLICK
+from cogs.standings.buttons import STANDINGS, STANDINGS_ITEMS
 from cogs.utils.checks import check_command
-from cogs.utils.hand_clicks import REFRESHED, HandClicks
-from cogs.utils.items import custom_id_of, handled
-from cogs.utils.lobby import LOBBY_ITEMS, lobby_payload
-from cogs.utils.muggins import MUGGINS_ITEMS, MugginsKeeper
+from cogs.utils.items import WITNESS, answerers_of, custom_id_of, handled
 from cogs.utils.names import NameBook, markdown_name
 from cogs.utils.payloads import to_discord
 from cogs.utils.pictures import start_painters, stop_painters
-from cogs.utils.preferences import preference_commands
-from cogs.utils.rematch import REMATCH_BUTTONS, Rematches
-from cogs.utils.replay_buttons import REPLAY_ITEMS
-from cogs.utils.replays import Replays, replay_command
 from cogs.utils.replies import (
     answer_command_error,
     channel_of,
@@ -61,13 +67,7 @@ from cogs.utils.replies import (
     redraw,
     say,
 )
-from cogs.utils.settings import settings_command
-from cogs.utils.standing_buttons import STANDINGS_ITEMS
-from cogs.utils.table import Table
-from cogs.utils.threads import GameThreads, players_text, side_names
 from cogs.utils.ticker import Ticker
-from cogs.utils.timers import TurnKeeper, deal_round
-from cogs.utils.watch import Watch
 
 if TYPE_CHECKING:
     from bot.app.client import CribbageBot
@@ -85,6 +85,8 @@ ITEMS = (
     *LOBBY_ITEMS,
     *REPLAY_ITEMS,
 )
+# the roles this cog answers (registered at load, forgotten at unload)
+ROLES = (WITNESS, LOBBY, HANDS, REMATCHES, MUGGINS, REPLAYS, STANDINGS)
 
 
 @app_commands.guild_only()  # the whole group: Discord ignores guild_only on a subcommand
@@ -93,18 +95,20 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.bot = bot
         self.manager = bot.manager
         self.names = NameBook(bot)
-        self.table = Table(bot, self.manager, self.names)
-        self.rematches = Rematches(self)  # the Rematch button and its answers: utils/rematch.py
-        self.watcher = Watch(bot, self.manager, self.names)  # /cribbage watch: utils/watch.py
+        manager, names = self.manager, self.names
+        self.table = Table(bot, manager, names)  # what the channel shows: table.py
+        self.rematches = Rematches(manager, names, self.table)  # the Rematch button: rematch.py
+        self.watcher = Watch(bot, manager, names)  # /cribbage watch: watch.py
         self.table.followers.append(self.watcher.follow)
-        self.threads = GameThreads(self)  # a thread per game: utils/threads.py
+        self.threads = GameThreads(manager, self.table)  # a thread per game: threads.py
         self.table.followers.append(self.threads.follow)
-        self.hands = HandClicks(self)  # clicks on a hand: utils/hand_clicks.py
-        self.turns = TurnKeeper(self)  # turn timers: utils/timers.py
-        self.deals = deal_round(self)  # the pause between deals: utils/timers.py
-        self.muggins = MugginsKeeper(self)  # claims, muggins calls, their windows: utils/muggins.py
-        self.standings = StandingsDesk(bot.store.standings, self.names)  # cogs/standings.py
-        self.replays = Replays(self.manager, self.names, bot.store.standings)  # utils/replays.py
+        self.hands = HandClicks(manager, names, self.table)  # clicks on a hand: hand_clicks.py
+        self.turns = TurnKeeper(bot, manager, self.table)  # turn timers: timers.py
+        self.deals = deal_round(bot, manager, self.table)  # the pause between deals: timers.py
+        # claims, muggins calls, their windows: muggins.py
+        self.muggins = MugginsKeeper(bot, manager, self.table, self.hands)
+        self.standings = StandingsDesk(bot.store.standings, names)  # cogs/standings
+        self.replays = Replays(manager, names, bot.store.standings)  # replays.py
         self.idle = Ticker(  # the idle sweep, every SWEEP_EVERY seconds
             bot, self.sweep, seconds=SWEEP_EVERY, failure="The idle sweep failed", logger=log
         )
@@ -112,14 +116,23 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         super().__init__()
         group = self.app_command
         assert group is not None  # a GroupCog is its /cribbage group
-        group.add_command(settings_command(self))  # /cribbage settings: utils/settings.py
-        group.add_command(replay_command(self))  # /cribbage replay: utils/replays.py
-        for command in preference_commands(self):  # /cribbage notify, autoplay: utils/preferences
+        group.add_command(settings_command(manager, names))  # /cribbage settings: settings.py
+        group.add_command(replay_command(self.replays, names))  # /cribbage replay: replays.py
+        for command in preference_commands(manager, names):  # notify, autoplay: preferences.py
             group.add_command(command)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS, *LOBBY_ITEMS)
-        self.bot.add_dynamic_items(*REPLAY_ITEMS)  # replays and reviews: utils/replay_buttons.py
+        self.bot.add_dynamic_items(*REPLAY_ITEMS)  # replays and reviews: replay_buttons.py
+        # who answers each family of items (rebuilt by discord.py from their custom ids alone)
+        answerers = answerers_of(self.bot)
+        answerers.register(WITNESS, self)
+        answerers.register(LOBBY, self)
+        answerers.register(HANDS, self.hands)
+        answerers.register(REMATCHES, self.rematches)
+        answerers.register(MUGGINS, self.muggins)
+        answerers.register(REPLAYS, self.replays)
+        answerers.register(STANDINGS, self.standings)
         self._tree_error = self.bot.tree.on_error
         self.bot.tree.error(answer_command_error)  # every slash command of the bot is ours
         self.idle.start()
@@ -138,6 +151,9 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             await self.table.publish(outcome)
 
     async def cog_unload(self) -> None:
+        answerers = answerers_of(self.bot)
+        for role in ROLES:
+            answerers.forget(role)
         self.bot.tree.error(self._tree_error)
         self.idle.stop()
         self.turns.stop()
@@ -151,6 +167,15 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         channel, and only options the command allows (:mod:`cogs.utils.checks`)."""
         self.names.learn(interaction.user)
         return check_command(interaction)
+
+    def saw_click(self, interaction: discord.Interaction) -> None:
+        """Before any item's handler (this cog is the items' :data:`~cogs.utils.items.WITNESS`):
+        the clicker's name is learnt."""
+        self.names.learn(interaction.user)
+
+    def answered_click(self, interaction: discord.Interaction) -> None:
+        """After a handler answered: a click on the table lends its token to edit it."""
+        self.table.courier.clicked(interaction)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -366,7 +391,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         for outcome in (*report.abandoned, *report.resumed):
             await self.table.publish(outcome)
 
-    # ------------------------------------------------------------ standings: cogs/standings.py
+    # ------------------------------------------------------------ standings: cogs/standings
 
     @app_commands.command(name="leaderboard", description="The best cribbage players")
     @app_commands.describe(

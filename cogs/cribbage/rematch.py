@@ -17,15 +17,17 @@ import discord
 
 from bot.render.matches import rematch_closed_embed, rematch_embed
 from bot.sessions import AcceptRematch, AskRematch, DeclineRematch, GameView, Outcome, Refusal
-from cogs.utils.buttons import GAME_ID, Button, Style, view_of
-from cogs.utils.items import CribItem
+from cogs.cribbage.buttons import GAME_ID, REMATCHES, Button, Style
+from cogs.cribbage.pings import NO_PINGS, only
+from cogs.utils.items import Answerers, CribItem, view_of
 from cogs.utils.names import markdown_name
 from cogs.utils.payloads import to_discord
-from cogs.utils.pings import NO_PINGS, only
 from cogs.utils.replies import defer_if_late, in_time, place_of, redraw, say
 
 if TYPE_CHECKING:
-    from cogs.cribbage import Cribbage
+    from bot.sessions import GameSessionManager
+    from cogs.cribbage.table import Table
+    from cogs.utils.names import NameBook
 
 
 class RematchAnswer(CribItem[Button], template=rf"crib:rm:(?P<game>{GAME_ID}):(?P<verb>yes|no)"):
@@ -44,23 +46,23 @@ class RematchAnswer(CribItem[Button], template=rf"crib:rm:(?P<game>{GAME_ID}):(?
     ) -> RematchAnswer:
         return cls(int(match["game"]), match["verb"])
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
         if self.verb == "yes":
-            await cog.rematches.accept(interaction, self.game_id)
+            await answerers.get(REMATCHES).accept(interaction, self.game_id)
         else:
-            await cog.rematches.decline(interaction, self.game_id)
+            await answerers.get(REMATCHES).decline(interaction, self.game_id)
 
 
 REMATCH_BUTTONS = (RematchAnswer,)
 
 
 class Rematches:
-    """Answers the rematch clicks for the :class:`~cogs.cribbage.Cribbage` cog."""
+    """The rematch clicks: asks ``manager``, posts the rematch and its games with ``table``."""
 
-    def __init__(self, cog: Cribbage) -> None:
-        self.manager = cog.manager
-        self.names = cog.names
-        self.table = cog.table
+    def __init__(self, manager: GameSessionManager, names: NameBook, table: Table) -> None:
+        self.manager = manager
+        self.names = names
+        self.table = table
 
     async def ask(self, interaction: discord.Interaction, game_id: int) -> None:
         """The Rematch button of an ended game: a new table with the same seats."""

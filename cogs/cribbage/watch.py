@@ -7,10 +7,11 @@ stored with the game, kind ``"watch"``) and costs one edit per update however ma
 
 The view is made only from the manager's public :class:`~bot.sessions.GameView` (the same
 renderer as the table, without the "Your hand" button) and the story of public events, so it
-never shows a hidden card. The :class:`~cogs.utils.table.Table` hands it every outcome; updates of a
-game are serialised and coalesced (a burst of moves gives one edit showing the newest state).
-When a game of a match ends, the view moves on to the match's next game. Calling the command
-again re-posts the view at the bottom of the channel (the old message stops updating).
+never shows a hidden card. The :class:`~cogs.cribbage.table.Table` hands it every outcome;
+updates of a game are serialised and coalesced (a burst of moves gives one edit showing the
+newest state). When a game of a match ends, the view moves on to the match's next game.
+Calling the command again re-posts the view at the bottom of the channel (the old message stops
+updating).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from bot.render.embeds import Field, game_embed
 from bot.render.matches import add_match_field, watch_footer
 from bot.render.text import tell
 from bot.sessions import GameSessionManager, GameStatus, GameView, Outcome
-from cogs.utils.hand import PublicTable
+from cogs.cribbage.hand import PublicTable
 from cogs.utils.names import NameBook
 from cogs.utils.payloads import to_discord
 

@@ -24,23 +24,21 @@ Every number in a template is ASCII digits of bounded length (:data:`GAME_ID`, :
 :data:`MASK`): a forged id of other digits or of a thousand digits matches no button (the
 stale-click listener answers it), and the session manager refuses a game id SQLite cannot hold.
 
-Each button is a :class:`~cogs.utils.items.CribItem`: its ``run`` calls a handler of
-:class:`cogs.cribbage.Cribbage` or of its helpers (``cog.hands``); no rule is decided here.
+Each button is a :class:`~cogs.utils.items.CribItem`: its ``run`` calls the answerer of its
+role (:data:`HANDS`, :data:`LOBBY`, :data:`REMATCHES`: the Protocols below, registered by the
+cog at load); no rule is decided here.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.engine import Card, card_from_code
-from cogs.utils.items import CribItem
-
-if TYPE_CHECKING:
-    from cogs.cribbage import Cribbage
+from cogs.utils.items import Answerers, CribItem, Role
 
 Button = discord.ui.Button
 Select = discord.ui.Select
@@ -54,6 +52,59 @@ CARD = "(?:10|[2-9AJQK])[CDHS]"  # a card's code, like 10H
 # a click on an item of a hand (play, select, discard, the discard menu, cut, hint, claim,
 # next deal): its game, for a redraw of the hand by the stale-click listener
 HAND_CLICK = re.compile(rf"crib:[psdacinx]:(?P<game>{GAME_ID})(?::|$)")
+
+
+class LobbyAnswers(Protocol):
+    """Answers the lobby's buttons and its computer menu (a verb of :attr:`LobbyButton.VERBS`)."""
+
+    async def on_lobby_button(
+        self, interaction: discord.Interaction, game_id: int, verb: str
+    ) -> None: ...
+
+
+class HandAnswers(Protocol):
+    """Answers the clicks on a hand (and the table's Your hand, Cut and Next deal)."""
+
+    async def open_hand(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def on_play(
+        self, interaction: discord.Interaction, game_id: int, step: int, card: Card
+    ) -> None: ...
+
+    async def on_pick(
+        self, interaction: discord.Interaction, game_id: int, step: int, mask: int
+    ) -> None: ...
+
+    async def on_discard(
+        self, interaction: discord.Interaction, game_id: int, step: int, mask: int
+    ) -> None: ...
+
+    async def on_discard_menu(
+        self, interaction: discord.Interaction, game_id: int, step: int, codes: Sequence[str]
+    ) -> None: ...
+
+    async def on_cut(self, interaction: discord.Interaction, game_id: int, step: int) -> None: ...
+
+    async def on_deal_cut(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def on_next_deal(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def on_hint(self, interaction: discord.Interaction, game_id: int, step: int) -> None: ...
+
+
+class RematchAnswers(Protocol):
+    """Answers Rematch on an ended game, and Accept or Decline on the rematch's invitation."""
+
+    async def ask(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def accept(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+    async def decline(self, interaction: discord.Interaction, game_id: int) -> None: ...
+
+
+LOBBY: Role[LobbyAnswers] = Role("lobby")
+HANDS: Role[HandAnswers] = Role("hand")
+REMATCHES: Role[RematchAnswers] = Role("rematch")
 
 
 class LobbyButton(
@@ -85,8 +136,8 @@ class LobbyButton(
         verb = match["verb"] if match["verb"] in cls.VERBS else "join"
         return cls(int(match["game"]), verb)
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.on_lobby_button(interaction, self.game_id, self.verb)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(LOBBY).on_lobby_button(interaction, self.game_id, self.verb)
 
 
 class HandButton(CribItem[Button], template=rf"crib:h:(?P<game>{GAME_ID})"):
@@ -102,8 +153,8 @@ class HandButton(CribItem[Button], template=rf"crib:h:(?P<game>{GAME_ID})"):
     ) -> HandButton:
         return cls(int(match["game"]))
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.hands.open_hand(interaction, self.game_id)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(HANDS).open_hand(interaction, self.game_id)
 
 
 class PlayButton(
@@ -127,8 +178,8 @@ class PlayButton(
     ) -> PlayButton:
         return cls(int(match["game"]), int(match["step"]), card_from_code(match["card"]))
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.hands.on_play(interaction, self.game_id, self.step, self.card)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(HANDS).on_play(interaction, self.game_id, self.step, self.card)
 
 
 class PickButton(
@@ -157,9 +208,9 @@ class PickButton(
     ) -> PickButton:
         return cls(int(match["game"]), int(match["step"]), int(match["mask"]), int(match["index"]))
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
         toggled = self.mask ^ (1 << self.index)
-        await cog.hands.on_pick(interaction, self.game_id, self.step, toggled)
+        await answerers.get(HANDS).on_pick(interaction, self.game_id, self.step, toggled)
 
 
 class DiscardButton(
@@ -184,8 +235,8 @@ class DiscardButton(
             int(match["game"]), int(match["step"]), int(match["mask"]), label="Lay away", ready=True
         )
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.hands.on_discard(interaction, self.game_id, self.step, self.mask)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(HANDS).on_discard(interaction, self.game_id, self.step, self.mask)
 
 
 class CutButton(
@@ -212,13 +263,13 @@ class CutButton(
     ) -> CutButton:
         return cls(int(match["game"]), int(match["step"]))
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.hands.on_cut(interaction, self.game_id, self.step)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(HANDS).on_cut(interaction, self.game_id, self.step)
 
 
 class DealCutButton(CribItem[Button], template=rf"crib:dc:(?P<game>{GAME_ID})"):
     """Cut for the deal, on the table: a public act, one click for each person (no hand to
-    open first), and a click on the table lets its token edit it (cogs/utils/courier.py)."""
+    open first), and a click on the table lets its token edit it (cogs/cribbage/courier.py)."""
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
@@ -232,8 +283,8 @@ class DealCutButton(CribItem[Button], template=rf"crib:dc:(?P<game>{GAME_ID})"):
     ) -> DealCutButton:
         return cls(int(match["game"]))
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.hands.on_deal_cut(interaction, self.game_id)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(HANDS).on_deal_cut(interaction, self.game_id)
 
 
 class DiscardMenu(CribItem[Select], template=rf"crib:a:(?P<game>{GAME_ID}):(?P<step>{STEP})"):
@@ -275,9 +326,9 @@ class DiscardMenu(CribItem[Select], template=rf"crib:a:(?P<game>{GAME_ID}):(?P<s
     ) -> DiscardMenu:
         return cls(int(match["game"]), int(match["step"]))
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
         codes = [str(value) for value in self.item.values]  # the options picked, as sent
-        await cog.hands.on_discard_menu(interaction, self.game_id, self.step, codes)
+        await answerers.get(HANDS).on_discard_menu(interaction, self.game_id, self.step, codes)
 
 
 class NextDealButton(CribItem[Button], template=rf"crib:x:(?P<game>{GAME_ID})"):
@@ -295,8 +346,8 @@ class NextDealButton(CribItem[Button], template=rf"crib:x:(?P<game>{GAME_ID})"):
     ) -> NextDealButton:
         return cls(int(match["game"]))
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.hands.on_next_deal(interaction, self.game_id)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(HANDS).on_next_deal(interaction, self.game_id)
 
 
 class HintButton(CribItem[Button], template=rf"crib:i:(?P<game>{GAME_ID}):(?P<step>{STEP})"):
@@ -317,8 +368,8 @@ class HintButton(CribItem[Button], template=rf"crib:i:(?P<game>{GAME_ID}):(?P<st
     ) -> HintButton:
         return cls(int(match["game"]), int(match["step"]))
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.hands.on_hint(interaction, self.game_id, self.step)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(HANDS).on_hint(interaction, self.game_id, self.step)
 
 
 class RematchButton(CribItem[Button], template=rf"crib:r:(?P<game>{GAME_ID})"):
@@ -334,8 +385,8 @@ class RematchButton(CribItem[Button], template=rf"crib:r:(?P<game>{GAME_ID})"):
     ) -> RematchButton:
         return cls(int(match["game"]))
 
-    async def run(self, cog: Cribbage, interaction: discord.Interaction) -> None:
-        await cog.rematches.ask(interaction, self.game_id)
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(REMATCHES).ask(interaction, self.game_id)
 
 
 ALL_BUTTONS = (
@@ -351,18 +402,3 @@ ALL_BUTTONS = (
     NextDealButton,
     RematchButton,
 )
-
-
-def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
-    """A view made only of dynamic items, already stopped.
-
-    The clicks on its buttons reach the bot through the dynamic items registered at start,
-    never through the view. A view still running would be kept by discord.py in its view store
-    for every message sent or edited with it, and an ephemeral one sent with a 15-minute timeout
-    task: thousands of objects per busy hour for the garbage collector to scan.
-    """
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    view.stop()
-    return view

@@ -23,7 +23,8 @@ from cogs.utils.payloads import to_discord
 from cogs.utils.replies import in_time, say
 
 if TYPE_CHECKING:
-    from cogs.cribbage import Cribbage
+    from bot.sessions import GameSessionManager
+    from cogs.utils.names import NameBook
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ async def turn_time_choices(
 
 
 async def answer_settings(
-    cog: Cribbage,
+    manager: GameSessionManager,
     interaction: discord.Interaction,
     *,
     target: int | None = None,
@@ -95,7 +96,6 @@ async def answer_settings(
     if not interaction.permissions.manage_guild:
         await interaction.response.send_message(NOT_A_MANAGER, ephemeral=True)
         return
-    manager = cog.manager
     changes: dict[str, Any] = {}
     try:
         if turn_time is not None:
@@ -129,8 +129,11 @@ async def answer_settings(
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-def settings_command(cog: Cribbage) -> app_commands.Command[Any, ..., None]:
-    """``/cribbage settings`` for ``cog`` (a new command object per cog: one bot, one parent)."""
+def settings_command(
+    manager: GameSessionManager, names: NameBook
+) -> app_commands.Command[Any, ..., None]:
+    """``/cribbage settings`` (a new command object per cog: one bot, one parent), answered
+    from ``manager``; ``names`` learns who asked."""
 
     @app_commands.command(name="settings", description="This server's cribbage settings")
     @app_commands.describe(
@@ -155,9 +158,9 @@ def settings_command(cog: Cribbage) -> app_commands.Command[Any, ..., None]:
         next_deal_seconds: app_commands.Range[int, 0, MAX_NEXT_DEAL_SECONDS] | None = None,
         threads: bool | None = None,
     ) -> None:
-        cog.names.learn(interaction.user)
+        names.learn(interaction.user)
         await answer_settings(
-            cog,
+            manager,
             interaction,
             target=target,
             images=images,
