@@ -87,8 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"choices_differ: {len(differ)} deals")
         if differ:
             key = differ[0]
+            pairs = zip(before[key], found[key], strict=False)  # the shorter log's length
             at = next(
-                (i for i, (a, b) in enumerate(zip(before[key], found[key])) if a != b),
+                (i for i, (a, b) in enumerate(pairs) if a != b),
                 min(len(before[key]), len(found[key])),
             )
             print(
