@@ -24,6 +24,7 @@ settings, and the seat names the cog looked up once; nothing is asked of the man
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -58,8 +59,36 @@ Follower = Callable[[Outcome, Sequence[str]], Awaitable[None]]  # (outcome, seat
 MessageAt = tuple[int, int]  # (channel id, message id)
 
 
+class Stage(enum.Enum):
+    """What the game's newest message is, as :class:`TableState` knows it.
+
+    ======== ============================================= ====================================
+    stage    the newest message                            the next draw
+    ======== ============================================= ====================================
+    TABLE    the live table                                edits it
+    WAITING  the deal's record, with Next deal, waiting    edits it (the show picture it shows
+             for the next deal (a pause between deals)     is kept, not sent again)
+    RECORDED the deal's record, final (its buttons gone)   posts a new table below it
+    ======== ============================================= ====================================
+
+    In TABLE and WAITING the message is at ``TableState.table`` when this process posted it,
+    else where the game's record says (``view.messages["table"]``: after a restart). Every
+    stage may follow every other: a deal closes from a table or a waiting record
+    (:meth:`TableState.deal_closed`), a post makes a table or a waiting record
+    (:meth:`TableState.posted`), and a table becomes the waiting record in place
+    (:meth:`TableState.waits`).
+    """
+
+    TABLE = "table"
+    WAITING = "waiting"
+    RECORDED = "recorded"
+
+
 @dataclass
 class TableState:
+    """What the table knows of one game: its newest message (:class:`Stage`), the story of the
+    deal being told, what the board shows, and the order of the outcomes being published."""
+
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     story: list[str] = field(default_factory=list)
     shows: list[Event] = field(default_factory=list)
@@ -69,11 +98,48 @@ class TableState:
     deal: int = -1  # the deal told in ``story`` (0: the cut for the deal; -1: not known yet)
     pending: int = 0  # outcomes waiting for the lock: only the newest redraws the table
     published_step: int = -1
-    table: MessageAt | None = None  # the live table message, once this process posted one
-    new_table: bool = False  # the last deal became a record: the next draw posts a new table
-    deal_hands: bool = False  # a deal started: its hands are still to be sent (hands.deal)
-    held: bool = False  # the live message is the record waiting for the next deal
+    stage: Stage = Stage.TABLE
+    table: MessageAt | None = None  # the newest message this process posted, if any
+    hands_due: bool = False  # a deal started: its hands are still to be sent (hands.deal)
     via: discord.Interaction | None = None  # the click being published: it may post a table
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the newest message is the deal's record waiting for the next deal."""
+        return self.stage is Stage.WAITING
+
+    def live_message(self, view: GameView) -> MessageAt | None:
+        """The message a draw edits: the table or the waiting record (None once RECORDED: a
+        draw then posts). Where this process last posted it, else as the game says (the view
+        of an outcome may be older than the newest table)."""
+        if self.stage is Stage.RECORDED:
+            return None
+        if self.table is not None:
+            return self.table
+        ref = view.messages.get("table")
+        return None if ref is None else (ref.channel_id, ref.message_id)
+
+    def posted(self, at: MessageAt, stage: Stage) -> None:
+        """A new newest message was posted at ``at``: a table, or the waiting record."""
+        self.table, self.stage = at, stage
+
+    def waits(self) -> None:
+        """The newest message (edited, or just posted) is the record waiting for the deal."""
+        self.stage = Stage.WAITING
+
+    def deal_closed(self) -> None:
+        """The deal's record is final: its story is done, and the next draw posts a table."""
+        self.story, self.shows = [], []
+        self.stage = Stage.RECORDED
+
+    def deal_started(self, number: int) -> None:
+        """Deal ``number`` began: its story is told from here, and its hands are due."""
+        self.deal, self.hands_due = number, True
+
+    def take_hands_due(self) -> bool:
+        """Whether a new deal's hands are still to be sent (once: the caller sends them)."""
+        due, self.hands_due = self.hands_due, False
+        return due
 
 
 class Table:
@@ -245,7 +311,7 @@ class Table:
                 if st.story or batch:
                     await self._close_deal(view, names, images, batch, st)
                     batch = []
-                st.deal, st.deal_hands = event.number, True
+                st.deal_started(event.number)
             batch.append(event)
         tell(st.story, batch, names, view.variant)
         st.shows += show_events(batch)
@@ -263,12 +329,12 @@ class Table:
         that just ended, without buttons; the next draw posts a new table below it."""
         tell(st.story, batch, names, view.variant)
         st.shows += show_events(batch)
-        old = None if st.new_table else self._table_message(view, st)
-        record = await self._record(view, names, images, st, kept=st.held and old is not None)
+        old = st.live_message(view)
+        record = await self._record(view, names, images, st, kept=st.waiting and old is not None)
         if old is None or not await self._edit(*old, **record):  # none to turn into it (rare)
-            await self._post(view, await self._record(view, names, images, st, new=True))
-        st.story, st.shows = [], []
-        st.new_table, st.held = True, False
+            record = await self._record(view, names, images, st, new=True)
+            await self._post(view, record, Stage.RECORDED)
+        st.deal_closed()
 
     async def _record(
         self,
@@ -310,7 +376,7 @@ class Table:
         if view.phase is Phase.NEXT_DEAL:
             await self._hold(view, names, images, st)
             return
-        where = None if st.new_table else self._table_message(view, st)
+        where = st.live_message(view)
         if where is not None:
             payload = await self.table_payload(view, names=names, images=images, story=st.story)
             if self.shown.unchanged(where, payload):
@@ -331,21 +397,19 @@ class Table:
         """A show entered the pause before the next deal: the live table becomes the deal's
         record, with **Next deal**, and waits there (the newest message of the game)."""
         pause = self._pause(view)
-        record = await self._record(view, names, images, st, pause=pause, kept=st.held)
-        where = None if st.new_table else self._table_message(view, st)
+        record = await self._record(view, names, images, st, pause=pause, kept=st.waiting)
+        where = st.live_message(view)
         if where is None or not await self._edit(*where, **record):
-            await self._post(
-                view, await self._record(view, names, images, st, pause=pause, new=True)
-            )
-        st.held = True
+            record = await self._record(view, names, images, st, pause=pause, new=True)
+            await self._post(view, record, Stage.WAITING)
+        st.waits()
 
     async def _deliver(
         self, outcome: Outcome, names: Sequence[str], st: TableState, actor: int | None
     ) -> None:
         """After the table: pings for those known unreachable, the hands, pings for those the
         new deal's hands could not reach (each person pinged once a deal at most)."""
-        if st.deal_hands:
-            st.deal_hands = False
+        if st.take_hands_due():
             await self.pings.after(outcome, table=st.table)
             missed = await self.hands.deal(outcome, names)
             await self.pings.after(outcome, among=missed, table=st.table)
@@ -359,10 +423,10 @@ class Table:
         payload = await self.table_payload(
             view, names=names, images=images, story=st.story, new_message=True
         )
-        await self._post(view, payload)
+        await self._post(view, payload, Stage.TABLE)
 
-    async def _post(self, view: GameView, payload: dict[str, Any]) -> None:
-        """Send ``payload`` as the game's live message (a table, or the waiting record)."""
+    async def _post(self, view: GameView, payload: dict[str, Any], stage: Stage) -> None:
+        """Send ``payload`` as the game's newest message: a table, or a record (``stage``)."""
         st = self.state(view.game_id)
         if st.table is not None:
             self.shown.forget(st.table)
@@ -373,7 +437,7 @@ class Table:
             message = await self.courier.post(st.via, allowed_mentions=NO_PINGS, **fields)
         else:
             message = await self.channel(view.channel_id).send(allowed_mentions=NO_PINGS, **fields)
-        st.table, st.new_table = (view.channel_id, message.id), False
+        st.posted((view.channel_id, message.id), stage)
         await self.manager.records.set_message(view.game_id, "table", view.channel_id, message.id)
 
     async def move_table(self, view: GameView) -> None:
@@ -382,24 +446,15 @@ class Table:
         names = await self.names.seat_names(view)
         images = await self.images_enabled(view.guild_id)
         async with st.lock:
-            old = None if st.new_table else self._table_message(view, st)
+            old = st.live_message(view)
             if view.phase is Phase.NEXT_DEAL:
                 pause = self._pause(view)
                 record = await self._record(view, names, images, st, pause=pause, new=True)
-                await self._post(view, record)
-                st.held = True
+                await self._post(view, record, Stage.WAITING)
             else:
                 await self.post_table(view, names, images=images)
             if old is not None:
                 await self._edit(*old, content=None, view=None)
-
-    def _table_message(self, view: GameView, st: TableState) -> MessageAt | None:
-        """Where the live table is: as this process last posted it, else as the game says
-        (the view of an outcome may be older than the newest table)."""
-        if st.table is not None:
-            return st.table
-        ref = view.messages.get("table")
-        return None if ref is None else (ref.channel_id, ref.message_id)
 
     # ------------------------------------------------------------------ the end
 
@@ -413,9 +468,10 @@ class Table:
         outcome: Outcome,
     ) -> None:
         """The last deal's record, then the result (with Rematch when the match is over)."""
-        where = None if st.new_table else self._table_message(view, st)
+        where = st.live_message(view)
         if where is not None:
-            await self._edit(*where, **await self._record(view, names, images, st, kept=st.held))
+            record = await self._record(view, names, images, st, kept=st.waiting)
+            await self._edit(*where, **record)
         if view.status is GameStatus.FINISHED and over is not None:
             embed = await final_result(self.manager, over, names, view, images)
         else:
