@@ -6,6 +6,11 @@ work that may wait on it runs through :func:`~cogs.utils.replies.in_time`, which
 Every command is checked before it runs (a server channel, options within their choices:
 :mod:`cogs.utils.checks`), and every request on a game says where it was made (``where=
 place_of(interaction)``), so the manager's guard refuses a game of another channel or server.
+
+The cog builds the parts of :mod:`cogs.cribbage`, handing each what it uses, and at load
+registers on the bot who answers each family of buttons and menus
+(:class:`~cogs.utils.items.Answerers`): an item rebuilt from its custom id finds its handler
+there, and no module of the package imports this one.
 """
 
 from __future__ import annotations
