@@ -9,16 +9,20 @@ an interaction the person made. Every token lives 15 minutes from its interactio
 (Discord: "Interaction tokens are valid for 15 minutes", receiving-and-responding; the Edit
 and Delete Followup Message endpoints take the token and the message id).
 
-So for each (game, person) this keeps two things, each no longer than of use:
+So this keeps two things, each no longer than of use:
 
-- :class:`OpenHand`: the newest hand message and the interaction that can address it;
-- the person's newest interaction with the game (:meth:`OpenHands.note`): a click of theirs
-  on any of its buttons, ``/cribbage hand``. Its token is what lets the bot send them a new
-  hand below a new table (:mod:`cogs.cribbage.delivery`).
+- :class:`OpenHand`, by (game, person): the newest hand message and the interaction that can
+  address it;
+- the person's newest interaction in each place (:meth:`OpenHands.note`), by (person, channel):
+  a click of theirs on any button of a game there, ``/cribbage hand``. Its token is what lets the
+  bot send them a new hand below a new table (:mod:`cogs.cribbage.delivery`). It is kept by
+  person and place, not by game: the next game of a match, or a rematch, plays in the same
+  channel (or thread), and its first hands go out through the interactions made in the game
+  before, with no "Your hand" click and no ping.
 
-An entry goes when its game ends (or its lobby closes) and when its token has run out (a margin
-of a minute is kept: ``HAND_TOKEN_LIFE``); so the memory held is that of the last quarter of an
-hour's interactions, however many games were played.
+An open hand goes when its game ends (or its lobby closes); an interaction, and any hand, when its
+token has run out (a margin of a minute is kept: ``HAND_TOKEN_LIFE``); so the memory held is that
+of the last quarter of an hour's interactions, however many games were played.
 """
 
 from __future__ import annotations
@@ -27,14 +31,18 @@ import contextlib
 import datetime as dt
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
+
+if TYPE_CHECKING:
+    from bot.sessions import GameSessionManager
 
 TOKEN_LIFE = 15 * 60  # seconds: an interaction's token (and its ephemeral message) lives so long
 HAND_TOKEN_LIFE = 14 * 60  # a token is used only so long after its interaction was created
 
 Key = tuple[int, int]  # (game id, user id)
+Reach = tuple[int, int | None]  # (user id, channel id): where a person's interaction was made
 
 
 def fresh(interaction: discord.Interaction, now: dt.datetime) -> bool:
@@ -82,13 +90,13 @@ class OpenHand(TokenMessage):
 
 
 class OpenHands:
-    """Each player's newest open hand and newest interaction by (game, user), oldest first
-    (see the module)."""
+    """Each player's newest open hand by (game, user) and newest interaction by (user, place),
+    oldest first (see the module)."""
 
     def __init__(self, clock: Callable[[], dt.datetime] = discord.utils.utcnow) -> None:
         self.clock = clock  # the time now, as an aware datetime (tests move it on)
         self._hands: dict[Key, OpenHand] = {}
-        self._latest: dict[Key, discord.Interaction] = {}
+        self._latest: dict[Reach, discord.Interaction] = {}
 
     def __len__(self) -> int:
         return len(self._hands)
@@ -110,7 +118,7 @@ class OpenHands:
     ) -> OpenHand:
         """Keep a player's newest open hand (it replaces the one they had open): the original
         response of ``interaction``, or its follow-up ``message_id``. The interaction is noted
-        as their newest too (unless a newer one is known)."""
+        as their newest there too (unless a newer one is known)."""
         key = (game_id, user_id)
         self._hands.pop(key, None)  # re-inserted last: the dict stays in the order opened
         hand = self._hands[key] = OpenHand(interaction, picture=picture, message_id=message_id)
@@ -119,9 +127,11 @@ class OpenHands:
         return hand
 
     def note(self, game_id: int, user_id: int, interaction: discord.Interaction) -> None:
-        """Remember a seated person's newest interaction with a game (answer it first: a
-        follow-up needs the interaction answered). An older one than that kept is ignored."""
-        key = (game_id, user_id)
+        """Remember a seated person's newest interaction in the place of the game ``game_id``
+        (answer it first: a follow-up needs the interaction answered). It is kept by person and
+        place, so it serves their next game there too. An older one than that kept is
+        ignored."""
+        key = (user_id, interaction.channel_id)
         known = self._latest.get(key)
         if known is not None and known.created_at > interaction.created_at:
             return
@@ -129,20 +139,32 @@ class OpenHands:
         self._latest[key] = interaction
 
     def latest(self, game_id: int, user_id: int) -> discord.Interaction | None:
-        """The person's newest interaction with the game whose token is still good."""
-        interaction = self._latest.get((game_id, user_id))
-        if interaction is None or not fresh(interaction, self.clock()):
-            return None
-        return interaction
+        """The person's newest interaction in the game's place whose token is still good (the
+        game's place unknown: their newest anywhere)."""
+        now = self.clock()
+        place = self.place_of(game_id)
+        if place is not None:
+            interaction = self._latest.get((user_id, place))
+            return interaction if interaction is not None and fresh(interaction, now) else None
+        found = [i for (user, _), i in self._latest.items() if user == user_id and fresh(i, now)]
+        return max(found, key=lambda i: i.created_at, default=None)
+
+    def place_of(self, game_id: int) -> int | None:
+        """The channel (or thread) the live game plays in, when a session manager is at hand
+        (the hands' poster has one: :class:`~cogs.cribbage.delivery.HandPost`)."""
+        manager: GameSessionManager | None = getattr(self, "manager", None)
+        view = None if manager is None else manager.live.view(game_id)
+        return None if view is None else view.channel_id
 
     def drop(self, game_id: int, user_id: int) -> None:
         self._hands.pop((game_id, user_id), None)
 
     def forget_game(self, game_id: int, user_ids: Iterable[int]) -> None:
-        """Drop every open hand and interaction of a game (it has ended, or its lobby closed)."""
+        """Drop every open hand of a game (it has ended, or its lobby closed). The players'
+        interactions stay until their tokens run out: the next game in the same place (a match
+        goes on, a rematch) sends its hands through them."""
         for user_id in user_ids:
             self._hands.pop((game_id, user_id), None)
-            self._latest.pop((game_id, user_id), None)
 
     def fresh(self, game_id: int, user_id: int) -> bool:
         """Whether the player has an open hand the bot may still edit."""
@@ -160,8 +182,8 @@ class OpenHands:
             del self._hands[key]
             expired += 1
         while self._latest:
-            key, interaction = next(iter(self._latest.items()))
+            reach, interaction = next(iter(self._latest.items()))
             if fresh(interaction, now):
                 break
-            del self._latest[key]
+            del self._latest[reach]
         return expired

@@ -4,7 +4,8 @@ A click on **Rematch** (``crib:r:{game}``, on the result of an ended game) asks 
 a rematch. When other people played that game, a public rematch message answers the click: it
 names who has accepted and who is still to, and carries **Accept** / **Decline**
 (``crib:rm:{game}:yes|no``); the game starts by itself on the last acceptance, and its table is
-posted below. Alone with computers, the rematch starts at once. No rule is decided here.
+posted below. Alone with computers, the rematch starts at once. No rule is decided here. Each
+player's click here lets the bot send them the rematch's hand directly below its table.
 """
 
 from __future__ import annotations
@@ -92,6 +93,7 @@ class Rematches:
         await self.manager.records.set_message(
             view.game_id, "lobby", message.channel.id, message.id
         )
+        self._reach(view, interaction)
         if isinstance(result, Outcome):
             await self.table.publish(result, actor=interaction.user.id, names=names)
 
@@ -115,9 +117,17 @@ class Rematches:
         names = await self.names.seat_names(view)
         if isinstance(result, GameView):
             await redraw(interaction, **await self.payload(view, names))
+            self._reach(view, interaction)
             return
         await redraw(interaction, **self._started(view, names))
+        self._reach(view, interaction)
         await self.table.publish(result, actor=interaction.user.id, names=names)
+
+    def _reach(self, view: GameView, interaction: discord.Interaction) -> None:
+        """A player's answered click on the rematch: the rematch's first hand can be sent
+        below its table through it (:mod:`cogs.cribbage.open_hands`)."""
+        if view.seat_of(interaction.user.id) is not None:
+            self.table.hands.note(view.game_id, interaction.user.id, interaction)
 
     async def decline(self, interaction: discord.Interaction, game_id: int) -> None:
         work = self.manager.rematches.decline(
