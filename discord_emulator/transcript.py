@@ -68,6 +68,10 @@ def message_fields(message: EmuMessage, version: MessageVersion | None = None) -
         "content": version.content,
         "embeds": list(version.embeds),
         "components": list(version.raw_components),
-        "attachments": [{"filename": a.filename, "size": a.size} for a in version.attachments],
+        "attachments": [
+            {"filename": a.filename, "size": a.size}
+            | ({"description": a.description} if a.description else {})  # its alt text
+            for a in version.attachments
+        ],
         "flags": version.flags,
     }

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from bot.engine import Card, Claimed, CountSettled, Event, MugginsCalled, Phase, Shown
+from bot.engine import Card, Claimed, CountSettled, Event, MugginsCalled, Phase, Shown, Variant
 from bot.engine.muggins import pegged_for
 
 from .board_art import (
@@ -106,13 +106,17 @@ __all__ = [
     "TRACK_LEFT",
     "WIDTH",
     "WOOD",
+    "ALT_LIMIT",
     "BoardSide",
     "HandPicture",
     "Picture",
     "ShowRow",
+    "board_alt",
     "board_picture",
     "board_sides",
     "card_face",
+    "card_words",
+    "cards_words",
     "card_sprite",
     "font",
     "game_board_png",
@@ -126,6 +130,7 @@ __all__ = [
     "render_show",
     "render_shows",
     "show_png",
+    "shows_alt",
     "shows_picture",
     "show_events",
     "show_rows",
@@ -133,6 +138,78 @@ __all__ = [
     "suit_colour",
     "suit_mask",
 ]
+
+
+# --------------------------------------------------------------------------- alt text
+
+ALT_LIMIT = 1024  # characters of an attachment's ``description`` (Discord: Attachment Object)
+_RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+
+
+def card_words(card: Card) -> str:
+    """A card as a screen reader should say it: ``'5 of hearts'``, ``'queen of spades'`` (a
+    suit symbol is read as "black heart suit", or not at all)."""
+    return f"{_RANK_WORDS.get(card.rank, str(card.rank))} of {card.suit.name.lower()}"
+
+
+def cards_words(cards: Sequence[Card]) -> str:
+    """``'5 of hearts, jack of clubs'`` (``'no cards'`` for none)."""
+    return ", ".join(card_words(c) for c in cards) or "no cards"
+
+
+def _alt(text: str) -> str:
+    """``text`` cut to what Discord keeps of an attachment's description."""
+    return text if len(text) <= ALT_LIMIT else text[: ALT_LIMIT - 1] + "…"
+
+
+def skunk_words(scores: Sequence[int], names: Sequence[str], variant: Variant) -> list[str]:
+    """The sides a skunk threatens, once it matters: when a side has passed the skunk line
+    (the last stretch of the board) and another is still below it (or below the double skunk
+    line). ``['bob is below the skunk line (91)']``; none earlier, where it would be noise."""
+    if max(scores, default=0) < variant.skunk_line:
+        return []
+    said = []
+    double = variant.double_skunk_line
+    for name, score in zip(names, scores, strict=True):
+        if double is not None and score < double:
+            said.append(f"{name} is below the double skunk line ({double})")
+        elif score < variant.skunk_line:
+            said.append(f"{name} is below the skunk line ({variant.skunk_line})")
+    return said
+
+
+def board_alt(
+    game: PublicGame, names: Sequence[str], previous_scores: Sequence[int] | None = None
+) -> str:
+    """The board picture in words (public): each side's name and score (with what it pegged
+    last, as the back peg shows), and the skunk line once it matters.
+
+    ``'Cribbage board, game to 121: alice 84 (up 7 from 77), bob 62. bob is below the skunk
+    line (91).'``"""
+    sides = side_names(names, game.variant)
+    before = previous_scores if previous_scores is not None else game.scores
+    parts = []
+    for name, score, old in zip(sides, game.scores, before, strict=True):
+        gained = f" (up {score - old} from {old})" if score > old else ""
+        parts.append(f"{name} {score}{gained}")
+    text = f"Cribbage board, game to {game.variant.target}: {', '.join(parts)}."
+    for line in skunk_words(game.scores, sides, game.variant):
+        text += f" {line[0].upper()}{line[1:]}."
+    return _alt(text)
+
+
+def shows_alt(events: Sequence[Event], names: Sequence[str]) -> str:
+    """The show picture in words (public: every card in it was shown): the starter, then each
+    hand and the crib with its cards and what it pegged, and why."""
+    shows = [e for e in events if isinstance(e, Shown)]
+    if not shows:
+        raise ValueError("Nothing was shown")
+    parts = [f"The show. Starter: {card_words(shows[0].starter)}."]
+    for title, cards, pegged, details in show_rows(events, names):
+        why = details.replace("\n", ", ")
+        points = "1 point" if pegged == 1 else f"{pegged} points"
+        parts.append(f"{title}: {cards_words(cards)}; {points} ({why}).")
+    return _alt(" ".join(parts))
 
 
 # --------------------------------------------------------------------------- from engine values
@@ -251,6 +328,19 @@ class HandPicture:
 
     def __call__(self) -> bytes:
         return render_hand(self.cards, self.dimmed, self.title, self.starter)
+
+    @property
+    def alt(self) -> str:
+        """PRIVATE: the picture in words (it names the cards: its owner's message only).
+        ``'Your hand: 5 of hearts, jack of clubs. Greyed out (past 31): king of spades.'``"""
+        title = self.title.replace(" - ", ", ") or "Cards"
+        text = f"{title}: {cards_words(self.cards)}."
+        if self.starter is not None:
+            text += f" Starter: {card_words(self.starter)}."
+        dimmed = [c for c in self.cards if c in self.dimmed]
+        if dimmed and len(dimmed) < len(self.cards):  # all dimmed: all laid, as the title says
+            text += f" Greyed out (past 31): {cards_words(dimmed)}."
+        return _alt(text)
 
     @property
     def filename(self) -> str:

@@ -55,6 +55,14 @@ def score_lines(scores: Sequence[int], names: Sequence[str], variant: Variant) -
     ]
 
 
+def score_words(scores: Sequence[int], names: Sequence[str], variant: Variant) -> str:
+    """Every side's score as a sentence a screen reader says plainly (no bars, no slashes):
+    ``'Score: alice 84, bob 62, playing to 121.'``"""
+    sides = side_names(names, variant)
+    said = ", ".join(f"{escape(name)} {score}" for name, score in zip(sides, scores, strict=True))
+    return f"Score: {said}, playing to {variant.target}."
+
+
 def skunk_text(variant: Variant) -> str:
     """``'┃ skunk line 91 (double skunk below 61)'``."""
     text = f"{BAR_SKUNK} skunk line {variant.skunk_line}"

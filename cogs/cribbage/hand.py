@@ -13,8 +13,9 @@ import discord
 
 from bot.engine import Card, Cut, Discard, Phase, Play, Variant, score_show
 from bot.render.images import HandPicture, hand_picture
+from bot.render.table_text import score_words
 from bot.render.text import hand_text
-from bot.render.words import breakdown_summary, escape, hand_line, join_and
+from bot.render.words import breakdown_summary, escape, hand_line, join_and, side_name
 from bot.sessions import GameView, PrivateView
 from cogs.cribbage.buttons import (
     CutButton,
@@ -115,7 +116,9 @@ class HandMessage:
     async def files(self) -> list[discord.File]:
         """The picture drawn (off the event loop), as the message's one attachment."""
         picture = self.picture
-        return [await attachment(picture, picture.filename, HANDS)] if picture else []
+        if picture is None:
+            return []
+        return [await attachment(picture, picture.filename, HANDS, description=picture.alt)]
 
     async def edit(self, showing: str | None) -> dict:
         """The fields of an edit of a hand message whose attachment is named ``showing``:
@@ -124,6 +127,23 @@ class HandMessage:
         if self.picture is None or self.filename != showing:
             fields["attachments"] = await self.files()
         return fields
+
+
+GAME_OVER = "The game is over: the result is in this {place}."
+
+
+def game_over_text(in_thread: bool, view: GameView | None = None, names: Sequence[str] = ()) -> str:
+    """What a hand says once its game has ended: where the result is (the game's thread, or
+    its channel), and with the ended game's ``view`` the result in words."""
+    text = GAME_OVER.format(place="thread" if in_thread else "channel")
+    if view is None or not names:
+        return text
+    sides = [escape(side_name(s, names, view.variant)) for s in range(len(view.scores))]
+    scores = ", ".join(f"{side} {score}" for side, score in zip(sides, view.scores, strict=True))
+    if view.winner is None:
+        return f"{text}\nFinal scores: {scores}."
+    verb = "win" if view.variant.partnerships else "wins"
+    return f"{text}\n**{sides[view.winner]}** {verb}: {scores}."
 
 
 def shown_picture(message: discord.Message | None) -> str | None:
@@ -162,6 +182,8 @@ def hand_message(
         text = hand_text(seat_table, private.seat, names, emoji=False)
     if private.phase is Phase.CUT_FOR_DEAL and private.must_act:
         text += "\nClick **Cut** on the table above."  # that cut is there (DealCutButton)
+    elif private.phase is not Phase.CUT_FOR_DEAL:  # the scores, in words (the table's picture
+        text += "\n" + score_words(view.scores, names, view.variant)  # may be all they show)
     picture = None
     if images and (private.hand or private.kept):
         picture = hand_picture(

@@ -33,7 +33,13 @@ from bot.sessions import (
     ShowHand,
 )
 from cogs.cribbage.delivery import HandPost, dealt, shown_of
-from cogs.cribbage.hand import HandMessage, hand_message, selected_cards, shown_picture
+from cogs.cribbage.hand import (
+    HandMessage,
+    game_over_text,
+    hand_message,
+    selected_cards,
+    shown_picture,
+)
 from cogs.utils.replies import defer_if_late, in_time, place_of, redraw, say
 
 if TYPE_CHECKING:
@@ -41,13 +47,13 @@ if TYPE_CHECKING:
     from cogs.cribbage.table import Table
     from cogs.utils.names import NameBook
 
-GAME_OVER = "The game is over: the result is in this {place}."
 
-
-def game_over(interaction: discord.Interaction) -> str:
-    """Where the result is: where the hand is (the game's thread, or its channel)."""
-    in_thread = isinstance(interaction.channel, discord.Thread)
-    return GAME_OVER.format(place="thread" if in_thread else "channel")
+def game_over(
+    interaction: discord.Interaction, view: GameView | None = None, names: Sequence[str] = ()
+) -> str:
+    """Where the result is: where the hand is (the game's thread, or its channel); with the
+    ended game's ``view``, the result too."""
+    return game_over_text(isinstance(interaction.channel, discord.Thread), view, names)
 
 
 def cut_note(view: GameView | None, names: Sequence[str]) -> str:
@@ -343,7 +349,7 @@ class HandClicks:
         new_deal = dealt(outcome) and view.status.is_open
         if not view.status.is_open:
             if redraw_hand:
-                await self.close_hand(interaction, game_over(interaction))
+                await self.close_hand(interaction, game_over(interaction, view, names))
             elif not interaction.response.is_done():
                 await interaction.response.defer()
         elif new_deal or not redraw_hand:

@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from bot.engine import Event, Variant
-from bot.render.images import shows_picture
+from bot.render.images import shows_alt, shows_picture
 from bot.render.story import scores_words
 from bot.render.text import chunk, score_lines
 from bot.render.words import escape, side_name
@@ -75,7 +75,8 @@ async def record_payload(
         embed.add_field(name="Scores", value="\n".join(score_lines(scores, names, variant)))
     files = []
     if shows and images:
-        files.append(await attachment(shows_picture(shows, names), "show.png"))
+        alt = shows_alt(shows, names)
+        files.append(await attachment(shows_picture(shows, names), "show.png", description=alt))
         embed.set_image(url="attachment://show.png")
     return {"embed": embed, "attachments": files, **pause_fields(pause)}
 

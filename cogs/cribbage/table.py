@@ -27,24 +27,26 @@ import asyncio
 import enum
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
 
 from bot.engine import Dealt, Event, GameOver, Phase
 from bot.render.embeds import Embed, game_embed
-from bot.render.images import board_picture, show_events
+from bot.render.images import board_alt, board_picture, show_events
 from bot.render.matches import add_match_field, add_match_result
+from bot.render.table_text import score_words
 from bot.render.text import tell
 from bot.render.timers import timeout_lines
 from bot.sessions import GameSessionManager, GameStatus, GameView, Outcome
 from cogs.cribbage.buttons import DealCutButton, HandButton
 from cogs.cribbage.courier import Courier, Shown
 from cogs.cribbage.delivery import HandPost
-from cogs.cribbage.hand import PublicTable
+from cogs.cribbage.hand import PublicTable, game_over_text
 from cogs.cribbage.lobby import lobby_payload
 from cogs.cribbage.muggins import muggins_buttons, muggins_line, owing
+from cogs.cribbage.open_hands import OpenHand
 from cogs.cribbage.pings import NO_PINGS, Pinger, mentions
 from cogs.cribbage.records import Pause, ending_text, pause_fields, record_payload
 from cogs.cribbage.replays import after_game_buttons, final_result
@@ -200,11 +202,16 @@ class Table:
         st = self.state(view.game_id)
         public = PublicTable(view)
         embed = game_embed(public, names, story=story, board_image="board.png" if images else None)
+        if embed.description is None:  # the picture holds the scores: say them in words too
+            words = score_words(view.scores, names, view.variant)
+            embed = replace(embed, description=words)
         embed = add_match_field(embed, view, names)
         files = []
         if images and (new_message or st.board_scores != tuple(view.scores)):
-            board = board_picture(public, names, self._back_pegs(st, view))
-            files.append(await attachment(board, "board.png"))
+            back_pegs = self._back_pegs(st, view)
+            board = board_picture(public, names, back_pegs)
+            alt = board_alt(public, names, back_pegs)
+            files.append(await attachment(board, "board.png", description=alt))
             st.board_scores = tuple(view.scores)
         content = ""
         waiting = owing(view)  # named, never notified: the table is sent with no mentions
@@ -289,7 +296,8 @@ class Table:
                     self._tables.pop(view.game_id, None)
                     self.pings.forget(view.game_id)
                     self.courier.forget_channel(view.channel_id)
-                await self.hands.refresh(outcome, names, skip=actor)
+                await self._close_hands(view, names, skip=actor)
+                await self.hands.refresh(outcome, names, skip=actor)  # forgets the game's hands
         for follower in self.followers:
             await follower(outcome, names)
         if outcome.next_game is not None:  # the next game of a match: its table goes below
@@ -482,8 +490,10 @@ class Table:
             )
         files = []
         if images:
-            board = board_picture(PublicTable(view), names, self._back_pegs(st, view))
-            files.append(await attachment(board, "board.png"))
+            public, back_pegs = PublicTable(view), self._back_pegs(st, view)
+            board = board_picture(public, names, back_pegs)
+            alt = board_alt(public, names, back_pegs)
+            files.append(await attachment(board, "board.png", description=alt))
         embed = add_match_result(embed, view, names)
         match_over = view.match is None or view.match.over  # else its next game starts now
         rematch: dict[str, Any] = {}  # the Rematch button, when there is a rematch to offer
@@ -491,6 +501,29 @@ class Table:
             rematch["view"] = view_of(*after_game_buttons(view.game_id, over is not None))
         await self.channel(view.channel_id).send(
             embed=to_discord(embed), files=files, allowed_mentions=NO_PINGS, **rematch
+        )
+
+    async def _close_hands(self, view: GameView, names: Sequence[str], *, skip: int | None) -> None:
+        """The game ended: every open hand (but ``skip``'s, the clicker's: their click closed
+        it) says so, with the result, and loses its cards and buttons; else the people who
+        did not make the last move would still see a hand from the middle of the play."""
+
+        async def close(hand: OpenHand) -> None:
+            in_thread = isinstance(hand.interaction.channel, discord.Thread)
+            text = game_over_text(in_thread, view, names)
+            try:
+                await hand.edit(content=text, view=None, attachments=[])
+            except discord.HTTPException:
+                log.info("game %d: could not close a player's hand", view.game_id)
+
+        now = self.hands.clock()
+        hands = [self.hands.get(view.game_id, user_id) for user_id in view.user_ids]
+        await asyncio.gather(
+            *(
+                close(hand)
+                for user_id, hand in zip(view.user_ids, hands, strict=True)
+                if user_id != skip and hand is not None and hand.fresh(now)
+            )
         )
 
     # ------------------------------------------------------------------ plumbing

@@ -77,6 +77,13 @@ def stop_painters() -> None:
         _painters.popitem()[1].shutdown(wait=False)
 
 
-async def attachment(picture: Picture, filename: str, lane: str = TABLE) -> discord.File:
-    """``picture`` drawn, as a file to attach (``attachment://filename`` in an embed)."""
-    return discord.File(io.BytesIO(await draw(picture, lane)), filename)
+async def attachment(
+    picture: Picture, filename: str, lane: str = TABLE, *, description: str
+) -> discord.File:
+    """``picture`` drawn, as a file to attach (``attachment://filename`` in an embed), with
+    ``description`` as its alt text: what it shows, in words, for those who cannot see it
+    (Discord keeps 1024 characters of it; a public picture's must name no hidden card)."""
+    if not description.strip():
+        raise ValueError(f"{filename}: a picture needs its alt text")
+    fp = io.BytesIO(await draw(picture, lane))
+    return discord.File(fp, filename, description=description[:1024])

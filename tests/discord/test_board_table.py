@@ -1,6 +1,7 @@
-"""The live table in Discord shows each fact once: with pictures on, the
-scores live in the board picture (drawn to be read 400 px wide) and the embed's text leaves
-them out; with pictures off, the text has them. The count once, no skunk sentence."""
+"""The live table in Discord shows each fact once: with pictures on, the scores live in the
+board picture (drawn to be read 400 px wide) and the embed's text says them in one plain
+sentence (no bars), for those who cannot see it; with pictures off, the text has them with
+bars. The count once, no skunk sentence."""
 
 from __future__ import annotations
 
@@ -36,7 +37,9 @@ async def test_the_table_shows_the_scores_once_and_the_count_once(club):
     table = club.table_message()
     (embed,) = table.embeds
     text = json.dumps(embed, ensure_ascii=False)
-    assert not embed.get("description")  # no bars, no "2/121": the picture has the scores
+    # no bars, no "2/121": the picture has the scores, and one plain sentence for a screen reader
+    a, b = view.scores
+    assert embed["description"] == f"Score: alice {a}, bob {b}, playing to 121."
     assert "/121" not in text and "▰" not in text and "skunk" not in text.lower()
     # the count: "Count 5" beside the pile, not again in "Now" (the story's lines are a log)
     state = [f for f in embed["fields"] if f["name"] != "At the table"]

@@ -41,6 +41,7 @@ class PrivacyWatch:
         self.seen_this_deal: set = set()
         self.outcomes: list = []
         self.checked_versions = 0
+        self.checked_descriptions = 0  # public pictures' alt texts read
         table = driver.bot.get_cog("Cribbage").table
         publish = table.publish
 
@@ -89,11 +90,20 @@ class PrivacyWatch:
         return cards
 
     def check(self, before: set, after: set, seen: dict) -> None:
+        from bot.render.images import card_words
+
         secret = (before & after) - self._revealed()
         for message in self.driver.emu.public_messages(self.driver.channel):
             live_table = any(b.label == "Your hand" for b in message.buttons)
             for version in message.versions[seen.get(message.id, 0) :]:
                 self.checked_versions += 1
                 text = version.text
-                leaked = [str(c) for c in (after if live_table else secret) if str(c) in text]
-                assert not leaked, f"public message shows hidden cards {leaked}:\n{text}"
+                # a picture's alt text is read out too: it names cards in words
+                alt = "\n".join(a.description or "" for a in version.attachments)
+                self.checked_descriptions += sum(1 for a in version.attachments if a.description)
+                leaked = [
+                    str(c)
+                    for c in (after if live_table else secret)
+                    if str(c) in text or card_words(c) in alt
+                ]
+                assert not leaked, f"public message shows hidden cards {leaked}:\n{text}\n{alt}"
