@@ -4,7 +4,8 @@
 :class:`TableView` (a copy of the engine's game included: hidden cards and all, so it is for
 tests and tools, never for a channel), and it answers the public questions about the live tables:
 :meth:`LiveTables.view`, :meth:`~LiveTables.in_channel`, :meth:`~LiveTables.games`,
-:meth:`~LiveTables.games_of`. Nothing read here can change a live table.
+:meth:`~LiveTables.games_in`, :meth:`~LiveTables.games_of`. Nothing read here can change a live
+table.
 """
 
 from __future__ import annotations
@@ -71,6 +72,17 @@ class LiveTables(Mapping[int, TableView]):
         """Every live lobby and game, by game id."""
         sessions = self._tables.sessions
         return [sessions[game_id].view() for game_id in sorted(sessions)]
+
+    def games_in(self, guild_id: int | None) -> list[GameView]:
+        """The live lobbies and games of one server, by game id (a caller finds there, say,
+        the games in the threads of a channel: which channel a thread hangs from is Discord's
+        to know, not the manager's)."""
+        sessions = self._tables.sessions
+        return [
+            sessions[game_id].view()
+            for game_id in sorted(sessions)
+            if sessions[game_id].guild_id == guild_id
+        ]
 
     def games_of(self, user_id: int) -> list[GameView]:
         """The live lobbies and games where this user holds a seat."""

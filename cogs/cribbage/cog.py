@@ -40,6 +40,7 @@ from bot.sessions import (
     Level,
     OpenLobby,
     Outcome,
+    Place,
     Refusal,
     Start,
 )
@@ -90,6 +91,8 @@ ITEMS = (
     *LOBBY_ITEMS,
     *REPLAY_ITEMS,
 )
+NO_GAME_HERE = "You have no cribbage game in this channel."
+NO_PLAY_HERE = "There's no cribbage game being played in this channel."
 # the roles this cog answers (registered at load, forgotten at unload)
 ROLES = (WITNESS, LOBBY, HANDS, REMATCHES, MUGGINS, REPLAYS, STANDINGS)
 
@@ -285,26 +288,50 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
     @app_commands.command(name="hand", description="Show your cards in this channel's game")
     async def hand(self, interaction: discord.Interaction) -> None:
         view = self._my_game(interaction)
-        if view is None:
-            await say(interaction, "You have no cribbage game in this channel.")
+        if view is None:  # from the channel of a game's thread: the hand belongs in the thread
+            threads = self._thread_games(interaction, player=True)
+            if not threads:
+                await say(interaction, NO_GAME_HERE)
+                return
+            await say(
+                interaction,
+                f"{_your_games(threads)}: click **Your hand** on its table there (or use "
+                "`/cribbage hand` in the thread). A hand opened here could not be played.",
+            )
             return
         await self.hands.open_hand(interaction, view.game_id)
 
     @app_commands.command(name="board", description="Post this channel's game table again")
     async def board(self, interaction: discord.Interaction) -> None:
         view = self._channel_game(interaction)
+        elsewhere = None  # the thread of this channel where the user's game is (posted there)
         if view is None or view.status is not GameStatus.ACTIVE:
-            await say(interaction, "There's no cribbage game being played in this channel.")
-            return
+            mine = self._thread_games(interaction, player=True)
+            if not mine:  # none of theirs: where the channel's games are, if any
+                others = self._thread_games(interaction, player=False)
+                await say(interaction, _where_games_are(others, "board", yours=False))
+                return
+            if len(mine) > 1:
+                await say(interaction, _where_games_are(mine, "board"))
+                return
+            view, elsewhere = mine[0], mine[0].channel_id
         names = await self.names.seat_names(view)
-        await interaction.response.send_message(board_answer(view, names), ephemeral=True)
+        answer = board_answer(view, names, thread_id=elsewhere)
+        await interaction.response.send_message(answer, ephemeral=True)
         if view.seat_of(interaction.user.id) is not None:
             self.table.hands.note(view.game_id, interaction.user.id, interaction)
         await self.table.move_table(view)
 
     @app_commands.command(name="watch", description="A live view of this channel's game, no hands")
     async def watch(self, interaction: discord.Interaction) -> None:
-        await self.watcher.open(interaction, self._channel_game(interaction))
+        view = self._channel_game(interaction)
+        if view is None:  # the channel's games may play in its threads: one is watched here
+            threads = self._thread_games(interaction, player=False)
+            if len(threads) > 1:
+                await say(interaction, _where_games_are(threads, "watch", yours=False))
+                return
+            view = threads[0] if threads else None
+        await self.watcher.open(interaction, view)
 
     @app_commands.command(name="rules", description="The short rules and the scoring chart")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -319,18 +346,22 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
 
     @app_commands.command(name="forfeit", description="Concede your game in this channel")
     async def forfeit(self, interaction: discord.Interaction) -> None:
-        view = self._my_game(interaction)
-        if view is None:
-            await say(interaction, "You have no cribbage game in this channel.")
-            return
-        work = self.manager.play.forfeit(
-            Forfeit(view.game_id, interaction.user.id, where=place_of(interaction))
-        )
+        view, where = self._my_game(interaction), place_of(interaction)
+        done = "You forfeited the game."
+        if view is None:  # from the channel of its thread: the user's one game there
+            mine = self._thread_games(interaction, player=True)
+            if len(mine) != 1:  # none, or several: which one is not for a guess
+                await say(interaction, _where_games_are(mine, "forfeit"))
+                return
+            view = mine[0]
+            where = Place(where.guild_id, view.channel_id)  # the game's own place, found here
+            done = f"You forfeited the game in <#{view.channel_id}>."
+        work = self.manager.play.forfeit(Forfeit(view.game_id, interaction.user.id, where=where))
         outcome = await in_time(interaction, work, ephemeral=True, thinking=True)
         if isinstance(outcome, Refusal):
             await say(interaction, outcome.message)
             return
-        await say(interaction, "You forfeited the game.")
+        await say(interaction, done)
         await self.table.publish(outcome, actor=interaction.user.id)
 
     def _channel_game(self, interaction: discord.Interaction) -> GameView | None:
@@ -344,6 +375,29 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         if view is None or view.seat_of(interaction.user.id) is None:
             return None
         return view
+
+    def _thread_games(self, interaction: discord.Interaction, *, player: bool) -> list[GameView]:
+        """The games being played in threads of the channel an interaction came from (a game
+        moves to a thread of its lobby's channel when it starts); ``player``: only the user's."""
+        here, user = interaction.channel_id, interaction.user.id
+        return [
+            view
+            for view in self.manager.live.games_in(interaction.guild_id)
+            if view.status is GameStatus.ACTIVE
+            and view.channel_id != here
+            and self._parent_of(view) == here
+            and (not player or view.seat_of(user) is not None)
+        ]
+
+    def _parent_of(self, view: GameView) -> int | None:
+        """The channel the game's thread hangs from (None: not in a thread, or not known)."""
+        channel = self.bot.get_channel(view.channel_id)
+        if isinstance(channel, discord.Thread):
+            return channel.parent_id
+        lobby = view.messages.get("lobby")  # a thread started from its lobby shares its id
+        if lobby is not None and lobby.message_id == view.channel_id:
+            return lobby.channel_id
+        return None
 
     # ------------------------------------------------------------------ the lobby
 
@@ -439,13 +493,39 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         await self.standings.history(interaction, user or interaction.user, scope=scope)
 
 
-def board_answer(view: GameView, names: Sequence[str]) -> str:
-    """``/cribbage board``'s answer: whose game, its deal and every side's score, named."""
+def board_answer(view: GameView, names: Sequence[str], *, thread_id: int | None = None) -> str:
+    """``/cribbage board``'s answer: whose game, its deal and every side's score, named;
+    ``thread_id``: asked from the channel of the game's thread, where the table goes."""
     shown = [markdown_name(name) for name in names]
     labels = [side_names(view, shown, [side]) for side in range(len(view.scores))]
     scores = scores_words(labels, view.scores)
     where = f"deal {view.deal_number}: {scores}" if view.deal_number else scores
-    return f"The table of {players_text(view, shown)} is posted again below ({where})."
+    place = "below" if thread_id is None else f"in its thread, <#{thread_id}>"
+    return f"The table of {players_text(view, shown)} is posted again {place} ({where})."
+
+
+def _links(views: Sequence[GameView]) -> str:
+    return ", ".join(f"<#{view.channel_id}>" for view in views)
+
+
+def _your_games(views: Sequence[GameView]) -> str:
+    """Where the user's games (in threads of this channel) are, as the start of a sentence."""
+    if len(views) == 1:
+        return f"Your cribbage game plays in its thread, {_links(views)}"
+    return f"Your cribbage games play in their threads, {_links(views)}"
+
+
+def _where_games_are(views: Sequence[GameView], command: str, *, yours: bool = True) -> str:
+    """The answer of a command asked in a channel whose games play in its threads, when it
+    cannot tell which one is meant (``views``: the candidates, maybe none; ``yours``: the
+    user's games): where they are."""
+    if not views:
+        return NO_PLAY_HERE if command in ("board", "watch") else NO_GAME_HERE
+    if yours:
+        lead = _your_games(views)
+    else:
+        lead = f"The cribbage games of this channel play in its threads, {_links(views)}"
+    return f"{lead}: use `/cribbage {command}` in the thread of the one you mean."
 
 
 def _ours(custom_id: str) -> bool:
