@@ -81,12 +81,12 @@ class HandPost(OpenHands):
         valid, answered (a follow-up needs that), and made in the game's channel (a hand sent
         elsewhere, say in the channel a game's thread was opened from, is not where the table
         is)."""
-        interaction = self.latest(game_id, user_id)
-        if interaction is None or not interaction.response.is_done():
-            return None
         if channel_id is None:
             view = self.manager.live.view(game_id)
             channel_id = None if view is None else view.channel_id
+        interaction = self.latest(user_id, channel_id)
+        if interaction is None or not interaction.response.is_done():
+            return None
         return interaction if interaction.channel_id == channel_id else None
 
     def reachable(self, game_id: int, user_id: int, channel_id: int | None = None) -> bool:

@@ -31,12 +31,9 @@ import contextlib
 import datetime as dt
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
-
-if TYPE_CHECKING:
-    from bot.sessions import GameSessionManager
 
 TOKEN_LIFE = 15 * 60  # seconds: an interaction's token (and its ephemeral message) lives so long
 HAND_TOKEN_LIFE = 14 * 60  # a token is used only so long after its interaction was created
@@ -138,23 +135,15 @@ class OpenHands:
         self._latest.pop(key, None)  # re-inserted last: the dict stays oldest first
         self._latest[key] = interaction
 
-    def latest(self, game_id: int, user_id: int) -> discord.Interaction | None:
-        """The person's newest interaction in the game's place whose token is still good (the
-        game's place unknown: their newest anywhere)."""
+    def latest(self, user_id: int, place: int | None) -> discord.Interaction | None:
+        """The person's newest interaction in ``place`` (the game's channel or thread) whose
+        token is still good; ``place`` unknown: their newest anywhere."""
         now = self.clock()
-        place = self.place_of(game_id)
         if place is not None:
             interaction = self._latest.get((user_id, place))
             return interaction if interaction is not None and fresh(interaction, now) else None
         found = [i for (user, _), i in self._latest.items() if user == user_id and fresh(i, now)]
         return max(found, key=lambda i: i.created_at, default=None)
-
-    def place_of(self, game_id: int) -> int | None:
-        """The channel (or thread) the live game plays in, when a session manager is at hand
-        (the hands' poster has one: :class:`~cogs.cribbage.delivery.HandPost`)."""
-        manager: GameSessionManager | None = getattr(self, "manager", None)
-        view = None if manager is None else manager.live.view(game_id)
-        return None if view is None else view.channel_id
 
     def drop(self, game_id: int, user_id: int) -> None:
         self._hands.pop((game_id, user_id), None)
