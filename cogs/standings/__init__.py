@@ -25,6 +25,12 @@ message they are on (the private copy keeps its Share button, the public one has
 
 The buttons (leaderboard pages, Share) and their custom ids are in
 :mod:`cogs.standings.buttons`.
+
+A **user** option that Discord's own client sends always comes with the person's data
+(``resolved.users``). A forged one (a bare id with no data, or text) is refused privately
+before discord.py reads the options (:func:`unresolved_person`, checked by the tree): a text
+value would make discord.py raise while it builds the options, before any handler could
+answer, and a bare id names nobody the answer could show.
 """
 
 from __future__ import annotations
@@ -57,7 +63,7 @@ from cogs.standings.buttons import (
 )
 from cogs.utils.names import COMPUTER_NAMES, NameBook, markdown_name
 from cogs.utils.payloads import to_discord
-from cogs.utils.replies import in_time, say
+from cogs.utils.replies import in_time, say, tell
 
 if TYPE_CHECKING:
     from bot.app.client import CribbageBot
@@ -77,6 +83,66 @@ POOLS: dict[Against, Pool] = {"people": "people", "computers": "computers", "any
 ALREADY_SHARED = "You've already shared this in the channel"
 NOT_YOURS = "Only the person who asked can share this."
 NOTHING_TO_SHARE = "There's nothing here to share: only a private answer has a Share button."
+NOT_A_PERSON = (
+    "**{name}** must be a person picked from Discord's list (not `{value}`). Nothing was done."
+)
+PERSON_OPTIONS = (6, 9)  # Discord's option types USER and MENTIONABLE
+SUBCOMMANDS = (1, 2)  # SUB_COMMAND and SUB_COMMAND_GROUP: their options are nested
+
+
+def unresolved_person(data: Any) -> tuple[str, str] | None:
+    """(name, value) of a user option in a slash command's ``data`` that names nobody Discord
+    resolved: not an id, or an id missing from ``resolved.users`` (``None`` if every one is)."""
+    if not isinstance(data, dict):
+        return None
+    resolved = data.get("resolved")
+    people = resolved.get("users") if isinstance(resolved, dict) else None
+    known = people if isinstance(people, dict) else {}
+    options = data.get("options")
+    while isinstance(options, list):
+        nested = None
+        for option in options:
+            if not isinstance(option, dict):
+                continue
+            if option.get("type") in SUBCOMMANDS:
+                nested = option.get("options")
+            elif option.get("type") in PERSON_OPTIONS:
+                value = option.get("value")
+                if not (isinstance(value, str) and value.isascii() and value.isdigit()):
+                    return str(option.get("name")), _quoted(value)
+                if value not in known and not _resolved_elsewhere(resolved, value, option):
+                    return str(option.get("name")), value
+        options = nested
+    return None
+
+
+def _resolved_elsewhere(resolved: Any, value: str, option: dict[str, Any]) -> bool:
+    """A mentionable option may name a role instead of a person."""
+    if option.get("type") != 9 or not isinstance(resolved, dict):
+        return False
+    roles = resolved.get("roles")
+    return isinstance(roles, dict) and value in roles
+
+
+def _quoted(value: object) -> str:
+    """A forged value, safe to quote back: short, one line, no markdown or mention."""
+    text = " ".join(str(value).split())
+    if len(text) > 40:
+        text = text[:39] + "…"
+    return discord.utils.escape_mentions(text.replace("`", "'"))
+
+
+async def refuse_unresolved_person(interaction: discord.Interaction) -> bool:
+    """Answer a slash command with a forged user option privately and say it must not run."""
+    if interaction.type is not discord.InteractionType.application_command:
+        return True
+    found = unresolved_person(interaction.data)
+    if found is None:
+        return True
+    name, value = found
+    log.info("A command's %s option named nobody Discord resolved; refused", name)
+    await tell(interaction, NOT_A_PERSON.format(name=name, value=value))
+    return False
 
 
 class StandingsDesk:
@@ -137,6 +203,8 @@ class StandingsDesk:
         self, interaction: discord.Interaction, user: discord.abc.User, *, scope: Scope = "global"
     ) -> None:
         """A player's record, rating, averages, best hand, streak and favourite opponent."""
+        if not await self._a_person(interaction, user):
+            return
         self.names.learn(user)
         scope_id, where = self._scope(interaction, scope)
 
@@ -162,6 +230,8 @@ class StandingsDesk:
         self, interaction: discord.Interaction, user: discord.abc.User, *, scope: Scope = "global"
     ) -> None:
         """A player's last games: result, scores, opponents, rating change."""
+        if not await self._a_person(interaction, user):
+            return
         self.names.learn(user)
         scope_id, where = self._scope(interaction, scope)
 
@@ -234,6 +304,15 @@ class StandingsDesk:
 
     # ------------------------------------------------------------------ helpers
 
+    @staticmethod
+    async def _a_person(interaction: discord.Interaction, user: object) -> bool:
+        """Whether ``user`` is a person Discord described (not a bare id); if not, say so."""
+        if isinstance(user, discord.abc.User):
+            return True
+        shown = _quoted(getattr(user, "id", user))
+        await say(interaction, NOT_A_PERSON.format(name="user", value=shown))
+        return False
+
     def _scope(self, interaction: discord.Interaction, scope: Scope) -> tuple[int, str]:
         """(the store's scope, the words for it): a server's id, or 0 for everywhere."""
         if scope == "server" and interaction.guild_id is not None:
@@ -295,6 +374,21 @@ async def _quietly(work: Awaitable[Any]) -> None:
 async def setup(bot: CribbageBot) -> None:
     """The extension: persistent page and Share buttons, and ratings on (catching up first)."""
     bot.add_dynamic_items(*STANDINGS_ITEMS)
+    _guard_tree(bot.tree)
     caught_up = await bot.store.standings.enable_ratings(RATER)
     if caught_up:
         log.info("Rated %d finished games that had not been rated yet", caught_up)
+
+
+def _guard_tree(tree: discord.app_commands.CommandTree[Any]) -> None:
+    """Check every slash command for a forged user option before the tree reads its options
+    (the tree's own check runs first), keeping whatever check the tree had."""
+    earlier = tree.interaction_check
+    if getattr(earlier, "refuses_unresolved_people", False):
+        return
+
+    async def check(interaction: discord.Interaction) -> bool:
+        return await refuse_unresolved_person(interaction) and await earlier(interaction)
+
+    check.refuses_unresolved_people = True  # type: ignore[attr-defined]
+    setattr(tree, "interaction_check", check)  # noqa: B010 (an instance's own check)

@@ -4,7 +4,8 @@ A :class:`Forger` looks at the world (two servers, four channels, DMs, a game, a
 the other server) and draws interactions a person could not send from Discord's own client:
 malformed, huge and foreign-digit ids; real moves of the real players sent from another
 server's channel, another channel of the same server or a DM; clicks by people not seated;
-claims outside 0..29; slash commands from DMs and with values outside their choices and ranges.
+claims outside 0..29; slash commands from DMs and with values outside their choices and ranges,
+and user options that name nobody (an id without the resolved data Discord always sends, text).
 
 Every forgery must be refused (or be a pure read): the fuzz test asserts that none changes a
 row of the database. So a forgery that *would* be a legal request where it is sent — the
@@ -50,6 +51,8 @@ BAD_SETTINGS = {"target": (0, 62, 120, -61, 2**40), "turn_time": (
 SCOPES = ("server", "global", "galaxy", "", "SERVER")
 SORTS = ("rating", "wins", "win rate", "skunks", "bogus", "")
 AGAINST = ("people", "computers", "anyone", "robots", "")
+# a user option as only a forged client sends it: an id with no resolved data, or text
+UNRESOLVED_USERS = ("1099511627776", "1", str(2**64), "alice", "", "<@1>", "１２", "x" * 120)
 
 
 @dataclass
@@ -318,6 +321,10 @@ class Forger:
         options: dict[str, Any] = {"scope": r.choice(SCOPES)}
         if name == "leaderboard":
             options |= {"sort": r.choice(SORTS), "against": r.choice(AGAINST)}
+        elif r.random() < 0.3:
+            options["user"] = r.choice(UNRESOLVED_USERS)
+            return self._slash("user option unresolved", user, self._place(user),
+                               f"cribbage {name}", options)
         elif r.random() < 0.7:
             options["user"] = self._user()
         return self._slash("standings outside choices", user, self._place(user),
