@@ -131,8 +131,14 @@ class GameThreads:
         self.manager = manager
         self.table = table
         # thread id -> the lobby message (channel id, message id) that holds its line (the
-        # games after the first, a match's or a rematch, have no lobby message of their own)
+        # games after the first, a match's or a rematch, have no lobby message of their own);
+        # kept while the thread's game or match plays, dropped once its line is final
         self._lines: dict[int, tuple[int, int]] = {}
+
+    @property
+    def lines_kept(self) -> int:
+        """How many threads' lines are remembered now (one per game or match playing)."""
+        return len(self._lines)
 
     def _line_of(self, view: GameView) -> tuple[int, int] | None:
         """Where the line of the game's thread is, if the game plays in a thread it opened
@@ -168,7 +174,8 @@ class GameThreads:
         lobby = view.messages.get("lobby")
         if not outcome.settings.threads or lobby is None or view.status is not GameStatus.ACTIVE:
             return outcome
-        if self._line_of(view) is not None:  # a rematch in a game's own thread: it plays there
+        if self._line_of(view) is not None or await self._own_thread(view.channel_id):
+            # a rematch in a game's own thread: it plays there
             await self._edit_line(view.channel_id, game_line(view, names, view.channel_id, None))
             return outcome
         why = self.why_not(interaction)
@@ -203,10 +210,35 @@ class GameThreads:
         """After every outcome (a table follower): when a game in its own thread ends, its line
         in the channel tells how."""
         view = outcome.view
-        if view.status.is_open or view.phase is None or self._line_of(view) is None:
+        if view.status.is_open or view.phase is None:
+            return
+        if self._line_of(view) is None and not await self._own_thread(view.channel_id):
             return
         ending = result_text(outcome, names)
         await self._edit_line(view.channel_id, game_line(view, names, view.channel_id, ending))
+        if outcome.next_game is None and (view.match is None or view.match.over):
+            # the line is final (a rematch finds it again from the thread: _own_thread)
+            self._lines.pop(view.channel_id, None)
+
+    async def _own_thread(self, channel_id: int) -> bool:
+        """Whether ``channel_id`` is a thread the bot opened from a lobby message of its own (a
+        thread started from a message shares the message's id); if so its line is remembered
+        again (a rematch there, after the line of the game before was let go)."""
+        bot = self.table.bot
+        thread, me = bot.get_channel(channel_id), bot.user
+        if not isinstance(thread, discord.Thread) or me is None or thread.owner_id != me.id:
+            return False
+        parent = thread.parent
+        if not isinstance(parent, discord.TextChannel):
+            return False
+        try:
+            starter = await parent.fetch_message(thread.id)
+        except discord.HTTPException:  # not started from a message, or not readable
+            return False
+        if starter.author.id != me.id:
+            return False
+        self._lines[thread.id] = (parent.id, starter.id)
+        return True
 
     async def _edit_line(self, thread_id: int, line: str) -> None:
         channel_id, message_id = self._lines[thread_id]
