@@ -23,6 +23,7 @@ from bot.engine import GameOver, Phase, Shown, Variant
 
 from .palette import side_colour_int
 from .shapes import PublicGame
+from .table_text import score_words
 from .text import (
     HELP_COMMANDS,
     cards_text,
@@ -211,7 +212,9 @@ def game_embed(
 
     Each fact has one home. The scores: the board picture when it is shown large (its legend
     names every side with its score, its pegs show what was just pegged, it draws the skunk
-    lines), else the description (a line per side with a bar, for servers with pictures off).
+    lines), with the same scores said once in plain words in the description for a screen
+    reader or a client with pictures off; else the description alone (a line per side with a
+    bar, for servers with pictures off).
     The count: the name of the pile's field, nowhere else. No skunk sentence: the lobby and the
     result say it; the picture or the bars (``┃``) mark it.
     """
@@ -226,7 +229,11 @@ def game_embed(
     else:
         colour = FELT
     picture_scores = bool(board_image) and not thumbnail  # a thumbnail is too small to read
-    description = None if picture_scores else "\n".join(score_lines(game.scores, names, v))
+    description = (
+        score_words(game.scores, names, v)
+        if picture_scores
+        else "\n".join(score_lines(game.scores, names, v))
+    )
     fields = []
     if game.dealer is not None and game.phase is not Phase.GAME_OVER:
         fields.append(Field("Dealer", escape(names[game.dealer]), inline=True))

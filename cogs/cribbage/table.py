@@ -27,7 +27,7 @@ import asyncio
 import enum
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -36,7 +36,6 @@ from bot.engine import Dealt, Event, GameOver, Phase
 from bot.render.embeds import Embed, game_embed
 from bot.render.images import board_alt, board_picture, show_events
 from bot.render.matches import add_match_field, add_match_result
-from bot.render.table_text import score_words
 from bot.render.text import tell
 from bot.render.timers import timeout_lines
 from bot.sessions import GameSessionManager, GameStatus, GameView, Outcome
@@ -202,9 +201,6 @@ class Table:
         st = self.state(view.game_id)
         public = PublicTable(view)
         embed = game_embed(public, names, story=story, board_image="board.png" if images else None)
-        if embed.description is None:  # the picture holds the scores: say them in words too
-            words = score_words(view.scores, names, view.variant)
-            embed = replace(embed, description=words)
         embed = add_match_field(embed, view, names)
         files = []
         if images and (new_message or st.board_scores != tuple(view.scores)):

@@ -89,8 +89,8 @@ def test_game_embed_during_the_play():
     assert fields["At the table"] == "one\ntwo"
     assert embed.image == "attachment://board.png"
     assert embed.colour == side_colour_int(0)
-    # the scores live in the picture: no bars, no "2/121", no skunk sentence
-    assert embed.description is None
+    # the scores live in the picture, said once in plain words: no bars, no "2/121", no skunk
+    assert embed.description == "Score: Alice 0, Bob 0, playing to 121."
     assert "/121" not in embed_text(embed) and "skunk" not in embed_text(embed)
     thumb = game_embed(game, ["Alice", "Bob"], board_image="board.png", thumbnail=True)
     assert thumb.thumbnail == "attachment://board.png" and not thumb.image
