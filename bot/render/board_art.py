@@ -6,7 +6,8 @@ opened, or on a high-density screen) and never taller than 3/4 of its width, so 
 at 400 px wide, scale 1/2. The rule, checked by ``tests/render/test_board_legible.py``: every
 text on the board is set at a font size of at least ``MIN_TEXT_PX`` = 12 px once scaled to
 ``DISPLAY_WIDTH`` = 400 px, i.e. ``size * DISPLAY_WIDTH / WIDTH >= 12`` (``size >= MIN_FONT``
-= 24 at 1x), which puts its capitals and digits at 8.9 px or more.
+= 24 at 1x), which puts its capitals and digits at 8.9 px or more; and every peg is at least
+10 px across once scaled (its lane tall enough for it), pegs of neighbouring lanes apart.
 
 So the board carries few labels, all big: each side's name and score (the one place the
 scores are shown when pictures are on: the game message's text leaves them out), the last hole
@@ -63,14 +64,19 @@ HOLES_PER_ROW = 30
 HOLE_DX = 21
 GROUP_GAP = 10
 TRACK_LEFT = 76
-LANE_DY = 21  # the narrowest lanes (four sides); fewer sides get wider lanes, bigger pegs
 HOLE_R = 3.2
+# A peg's radius is PEG_R / LANE_DY of its lane's height, so pegs of neighbouring lanes keep
+# wood between them. Four sides get lanes as tall as three (a thinner band padding pays for
+# them, the board no taller) so their pegs are 10 px across or more once shown 400 px wide;
+# fewer sides get taller lanes, bigger pegs.
+LANE_DY = 21
 PEG_R = 9.5
-LANES_DY = {1: 26, 2: 26, 3: 23, 4: LANE_DY}
+LANES_DY = {1: 26, 2: 26, 3: 23, 4: 23}
 FINISH_R = 13.0
 START_HOLES = (TRACK_LEFT - 50, TRACK_LEFT - 27)  # x of the back peg's and the front peg's
 LEGEND_ROW = 46
-BAND_PAD = 8
+BAND_PAD = 8  # the track's band above its first lane and below its last
+BAND_PADS = {1: BAND_PAD, 2: BAND_PAD, 3: BAND_PAD, 4: 4}
 ROW_GAP = 12
 CAPTION_GAP = 36  # above a row that starts at a skunk line: room for its caption
 BAND_LEFT = 12
@@ -159,8 +165,12 @@ class _BoardLayout:
         return PEG_R * self.lane_dy / LANE_DY
 
     @property
+    def band_pad(self) -> float:
+        return BAND_PADS[self.lanes]
+
+    @property
     def band_h(self) -> float:
-        return 2 * BAND_PAD + self.lanes * self.lane_dy
+        return 2 * self.band_pad + self.lanes * self.lane_dy
 
     @cached_property
     def skunks(self) -> dict[int, str]:
@@ -183,12 +193,12 @@ class _BoardLayout:
         return math.ceil(self.band_bottom(self.rows - 1) + 8)
 
     def lane_y(self, row: int, lane: int) -> float:
-        return self.band_top(row) + BAND_PAD + (lane + 0.5) * self.lane_dy
+        return self.band_top(row) + self.band_pad + (lane + 0.5) * self.lane_dy
 
     @property
     def finish(self) -> tuple[float, float]:
         """The game hole, in the right margin of the last row."""
-        return MARGIN_X, self.band_top(self.rows - 1) + BAND_PAD + FINISH_R
+        return MARGIN_X, self.band_top(self.rows - 1) + self.band_pad + FINISH_R
 
     def peg(self, lane: int, score: int, back: bool) -> tuple[float, float, float]:
         """(x, y, radius) of a peg: start holes at 0, the game hole at the target."""

@@ -8,6 +8,9 @@ scaled to 400 px wide, as it is seen, and checked:
   is at least 8.4 px tall in ink (the capitals and digits of a 12 px font);
 * no two texts overlap, every text lies inside the picture, the picture is never taller than
   3/4 of its width (so Discord shows it 400 px wide, not narrower);
+* every peg at least ``MIN_PEG_PX`` = 10 px across once scaled (its radius in the picture's
+  pixels x 400 / the picture's width, from the drawing's geometry), pegs of neighbouring lanes
+  apart, and no peg over a text or outside its row's band;
 * golden images at the displayed size: fixed positions compared with ``golden/board400_*.png``
   (small tolerance). After an intended change of look, regenerate them with::
 
@@ -32,6 +35,7 @@ from bot.render.board_art import (
     DISPLAY_WIDTH,
     MIN_TEXT_PX,
     BoardSide,
+    _BoardLayout,
     board_labels,
     board_size,
     render_board,
@@ -42,6 +46,8 @@ GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 SCALE = DISPLAY_WIDTH / WIDTH
 CAP_HEIGHT = 0.7  # capitals and digits of the board's font are 0.74 of its size
+MIN_PEG_PX = 10  # a peg's diameter at 400 px wide
+PEG_GAP = 1.0  # at least this much wood (1x px) between pegs of neighbouring lanes
 
 Position = tuple[tuple[BoardSide, ...], int]
 POSITIONS: dict[str, Position] = {
@@ -146,6 +152,66 @@ def test_the_old_tiny_labels_are_gone():
     texts61 = {label.text for label in board_labels(sides61, 61)}
     assert {"skunk line 31", "30", "61"} <= texts61
     assert not any("double" in text for text in texts61)  # no double skunk in a game to 61
+
+
+# --------------------------------------------------------------------------- pegs
+
+
+def every_peg(layout: _BoardLayout) -> list[tuple[int, int, float, float, float]]:
+    """(lane, score, x, y, radius) of every spot a peg can take: front and back pegs in every
+    lane at every score from the start holes to the game hole."""
+    spots = []
+    for lane in range(layout.lanes):
+        for score in range(layout.target + 1):
+            for back in (False, True):
+                spots.append((lane, score, *layout.peg(lane, score, back)))
+    return spots
+
+
+@pytest.mark.parametrize("name", POSITIONS)
+def test_pegs_are_at_least_10_px_across_at_400_px_wide(name):
+    sides, target = POSITIONS[name]
+    width, _ = board_size(len(sides), target)
+    for lane, score, _, _, radius in every_peg(_BoardLayout(len(sides), target)):
+        across = 2 * radius * DISPLAY_WIDTH / width
+        assert across >= MIN_PEG_PX, f"lane {lane} at {score}: {across:.1f} px at 400 px"
+
+
+@pytest.mark.parametrize("target", [121, 61])
+def test_fewer_sides_never_get_smaller_pegs(target):
+    """The four-sided board's pegs grew to 10 px; the two- and three-sided boards keep pegs at
+    least that big."""
+    radii = [_BoardLayout(lanes, target).peg_r for lanes in (1, 2, 3, 4)]
+    assert radii == sorted(radii, reverse=True)
+    assert radii[-1] * 2 * SCALE >= MIN_PEG_PX
+
+
+@pytest.mark.parametrize("lanes", [2, 3, 4])
+@pytest.mark.parametrize("target", [121, 61])
+def test_pegs_of_neighbouring_lanes_do_not_overlap(lanes, target):
+    """Pegs at the same hole of neighbouring lanes (the closest two pegs of different sides
+    come) keep wood between them, and each stays inside its row's band."""
+    layout = _BoardLayout(lanes, target)
+    for score in range(target):
+        for back in (False, True):
+            spots = [layout.peg(lane, score, back) for lane in range(lanes)]
+            for (xa, ya, ra), (xb, yb, rb) in itertools.pairwise(spots):
+                assert xa == xb
+                assert yb - ya >= ra + rb + PEG_GAP, f"{score}: lanes {ya} and {yb} overlap"
+            row = max(score - 1, 0) // 30
+            for _, y, r in spots:
+                assert layout.band_top(row) <= y - r and y + r <= layout.band_bottom(row), score
+
+
+@pytest.mark.parametrize("name", POSITIONS)
+def test_no_peg_covers_a_text(name):
+    sides, target = POSITIONS[name]
+    layout = _BoardLayout(len(sides), target)
+    boxes = [(label.text, label.box()) for label in board_labels(sides, target)]
+    for lane, score, x, y, r in every_peg(layout):
+        for text, (left, top, right, bottom) in boxes:
+            clear = x + r <= left or right <= x - r or y + r <= top or bottom <= y - r
+            assert clear, f"the peg of lane {lane} at {score} covers {text!r}"
 
 
 # --------------------------------------------------------------------------- golden
