@@ -78,7 +78,11 @@ ones with ``emu.take_violations(kind)`` or ``with emu.expect_violation(kind):``.
 ephemeral message addressed through this token), ``foreign_message`` (a message the token
 neither answered with nor sent as a follow-up), ``invalid_message`` (content > 2000,
 embed description > 4096 and the other embed limits, > 5 rows, > 5 buttons in a row,
-custom_id > 100 or duplicated, empty message, ...), ``unknown_route`` (the emulator lacks it).
+custom_id > 100 or duplicated, empty message, and whatever the ``requestBody`` schema of
+Discord's OpenAPI description refuses), ``invalid_request`` (another route's body the
+description refuses), ``invalid_commands`` (a command sync Discord refuses), ``invalid_answer``
+(with ``check_answers``: an answer of the emulator's unlike the description's response schema,
+``spec.py``), ``unknown_route`` (the emulator lacks it).
 Errors discord.py logs while handling an interaction ("Ignoring exception in command ...")
 are raised as :class:`BotError` the same way (``emu.take_bot_errors()``); add the bot's own
 loggers with ``emu.running(bot, error_loggers=("discord", "cribbage"))``.

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import os
 import sys
 import time
 import weakref
@@ -42,6 +43,8 @@ from .world import World
 if TYPE_CHECKING:
     import discord
 
+CHECK_ANSWERS = "DISCORD_EMULATOR_CHECK_ANSWERS"
+
 
 class DiscordEmulator(World, People, Messages):
     """An in-process Discord (REST v10 + gateway) for the real discord.py client.
@@ -73,6 +76,10 @@ class DiscordEmulator(World, People, Messages):
     rate_limits:
         Enforce Discord's rate limits (``ratelimits.py``; ``emu.rest.limits`` sizes the buckets
         and counts bot-token requests and 429s). False: count only, for tests that burst.
+    check_answers:
+        Check each of the emulator's own REST answers against the response schema of Discord's
+        OpenAPI description (``spec.py``); a difference is an ``invalid_answer`` violation.
+        Default: ``$DISCORD_EMULATOR_CHECK_ANSWERS`` (1/true/yes), which the test suites set.
     """
 
     def __init__(
@@ -90,7 +97,11 @@ class DiscordEmulator(World, People, Messages):
         port: int = 0,
         thread_notice_age: float = 0.0,
         rate_limits: bool = True,
+        check_answers: bool | None = None,
     ):
+        if check_answers is None:
+            check_answers = os.environ.get(CHECK_ANSWERS, "").lower() in ("1", "true", "yes")
+        self.check_answers = check_answers
         self.response_deadline = response_deadline
         self.token_ttl = token_ttl
         self.strict = strict

@@ -24,6 +24,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -93,7 +94,11 @@ _TYPES: dict[str, Callable[[Any], bool]] = {
 # words that describe and constrain nothing (``format`` is checked for "uri" only: the others
 # the components use, int32/int64/double/snowflake/date-time, add nothing to their ``type``,
 # bounds and ``pattern``)
-_ANNOTATIONS = {"title", "description", "format", "default", "deprecated", "examples"}
+# (``x-discord-union: oneOf`` marks an ``anyOf`` whose branches exclude each other by their
+# ``type``: checked as the ``anyOf`` it is)
+_ANNOTATIONS = {
+    "title", "description", "format", "default", "deprecated", "examples", "x-discord-union",
+}
 _KEYWORDS = _ANNOTATIONS | {
     "$ref", "type", "const", "enum", "minimum", "maximum", "minLength", "maxLength", "pattern",
     "items", "minItems", "maxItems", "uniqueItems", "properties", "required",
@@ -115,7 +120,20 @@ def _number_word(value: Any) -> str:
     return "int" if _is_integer(value) else "float"
 
 
+# Discord takes a snowflake in a request as a JSON integer too (discord.py sends some so:
+# allowed mentions' users, a reply's message_id, a DM's recipient_id); its answers always
+# spell snowflakes as strings
+_INTEGER_SNOWFLAKES: ContextVar[bool] = ContextVar("integer_snowflakes", default=False)
+
+
 def _check_schema(value: Any, schema: dict[str, Any], path: str) -> list[_Found]:
+    if (
+        _INTEGER_SNOWFLAKES.get()
+        and schema.get("format") == "snowflake"
+        and _is_integer(value)
+        and value >= 0
+    ):
+        value = str(value)
     ref = schema.get("$ref")
     if ref is not None:
         name = ref.removeprefix("#/components/schemas/")
@@ -155,7 +173,7 @@ def _check_schema(value: Any, schema: dict[str, Any], path: str) -> list[_Found]
     if "anyOf" in schema:
         branches: list[list[_Found]] = [_check_schema(value, p, path) for p in schema["anyOf"]]
         if all(branches):
-            nearest: list[_Found] = min(branches, key=_rank)
+            nearest: list[_Found] = min(branches, key=lambda b: _rank(b, path))
             found += nearest
     choices = [part["const"] for part in schema.get("oneOf", ()) if set(part) - _ANNOTATIONS
                == {"const"}]
@@ -166,17 +184,24 @@ def _check_schema(value: Any, schema: dict[str, Any], path: str) -> list[_Found]
         branches = [_check_schema(value, part, path) for part in schema["oneOf"]]
         passed = sum(not branch for branch in branches)
         if passed == 0:
-            nearest = min(branches, key=_rank)
+            nearest = min(branches, key=lambda b: _rank(b, path))
             found += nearest
         elif passed > 1:
             found.append((path, "Matches more than one of the allowed forms.", False))
     return found
 
 
-def _rank(found: list[_Found]) -> tuple[int, int]:
-    """Which failed branch to report: the one meant for a value of this kind (fewest kind
-    mismatches), then the one with the fewest problems."""
-    return sum(mismatch for _, _, mismatch in found), len(found)
+def _rank(found: list[_Found], path: str) -> tuple[int, int, int, int]:
+    """Which failed branch to report: the one meant for a value of this kind -- fewest kind
+    mismatches of the value itself, then of its own fields (a component's or a callback's
+    ``type``), then anywhere below -- then the one with the fewest problems."""
+    depth = path.count(".") + 1 if path else 0
+    itself = sum(mismatch for where, _, mismatch in found if where == path)
+    own = sum(
+        mismatch for where, _, mismatch in found
+        if where != path and where.count(".") <= depth
+    )
+    return itself, own, sum(mismatch for _, _, mismatch in found), len(found)
 
 
 def _check_string(value: str, schema: dict[str, Any], path: str) -> list[_Found]:
@@ -235,13 +260,20 @@ def _check_object(value: dict[str, Any], schema: dict[str, Any], path: str) -> l
     return found
 
 
-def schema_problems(value: Any, schema: dict[str, Any] | str, path: str = "") -> list[Problem]:
-    """What Discord's OpenAPI schema (a component's name, or a schema) refuses in ``value``."""
+def schema_problems(
+    value: Any, schema: dict[str, Any] | str, path: str = "", *, request: bool = True
+) -> list[Problem]:
+    """What Discord's OpenAPI schema (a component's name, or a schema) refuses in ``value``:
+    a request body (``request``: snowflakes may be integers) or an answer."""
     if isinstance(schema, str):
         schema = {"$ref": f"#/components/schemas/{schema}"}
     problems: dict[str, str] = {}  # the first problem of each field, as Discord tells one
-    for where, message, _ in _check_schema(value, schema, path):
-        problems.setdefault(where, message)
+    token = _INTEGER_SNOWFLAKES.set(request)
+    try:
+        for where, message, _ in _check_schema(value, schema, path):
+            problems.setdefault(where, message)
+    finally:
+        _INTEGER_SNOWFLAKES.reset(token)
     return list(problems.items())
 
 

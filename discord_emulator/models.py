@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -136,6 +137,7 @@ class EmuUser:
             "system": False,
             "public_flags": 0,
             "flags": 0,
+            "primary_guild": None,  # nobody here displays a server tag
         }
 
     def __repr__(self) -> str:
@@ -538,6 +540,43 @@ def walk_components(raw: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
                 yield from walk_components([child])
 
 
+def answer_components(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Components as Discord answers them: every one with its numeric ``id`` (those the bot
+    left out numbered in order, after the ones it set), an emoji without an ``id`` when it has
+    none (a Unicode emoji)."""
+    components: list[dict[str, Any]] = json.loads(json.dumps(raw))
+    every = list(walk_components(components))
+    taken = {c["id"] for c in every if isinstance(c.get("id"), int)}
+    next_id = 1
+    for component in every:
+        if not isinstance(component.get("id"), int):
+            while next_id in taken:
+                next_id += 1
+            component["id"] = next_id
+            taken.add(next_id)
+        emoji = component.get("emoji")
+        if isinstance(emoji, dict) and emoji.get("id") is None:
+            emoji.pop("id", None)
+    return components
+
+
+def answer_reference(reference: dict[str, Any]) -> dict[str, Any]:
+    """A message reference as Discord answers it: with its ``type`` (0, a reply or a thread's
+    starter, unless it says otherwise), its ids as strings, without the request-only
+    ``fail_if_not_exists``."""
+    out: dict[str, Any] = {"type": 0}
+    for key, value in reference.items():
+        if key == "fail_if_not_exists" or value is None:
+            continue
+        out[key] = str(value) if key.endswith("_id") else value
+    return out
+
+
+def answer_embed(embed: dict[str, Any]) -> dict[str, Any]:
+    """An embed as Discord answers it: of ``type`` "rich" unless it says otherwise."""
+    return {"type": "rich", **embed}
+
+
 def component_text(raw: list[dict[str, Any]]) -> list[str]:
     """The human-readable text inside components: labels, options, text displays."""
     texts: list[str] = []
@@ -774,10 +813,10 @@ class EmuMessage:
             "mentions": self._mentions(version.content),
             "mention_roles": re.findall(r"<@&(\d+)>", version.content),
             "attachments": [a.payload(base_url) for a in version.attachments],
-            "embeds": list(version.embeds),
+            "embeds": [answer_embed(embed) for embed in version.embeds],
             "pinned": False,
             "flags": version.flags,
-            "components": list(version.raw_components),
+            "components": answer_components(list(version.raw_components)),
         }
         if self.channel.guild is not None:
             data["guild_id"] = str(self.channel.guild.id)
@@ -787,7 +826,7 @@ class EmuMessage:
         if self.interaction_metadata is not None:
             data["interaction_metadata"] = self.interaction_metadata
         if self.message_reference is not None:
-            data["message_reference"] = self.message_reference
+            data["message_reference"] = answer_reference(self.message_reference)
         if self.thread is not None:
             data["thread"] = self.thread.payload()
         if self.reactions:
@@ -915,6 +954,7 @@ class PendingInteraction:
     handler_tasks: set[asyncio.Task[Any]] = field(default_factory=set)
     handlers_known: bool = False
     expired_reported: bool = False
+    trigger: PendingInteraction | None = None  # a modal's submission: what opened the modal
 
     @property
     def id(self) -> int:

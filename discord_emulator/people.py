@@ -224,7 +224,7 @@ class People:
         fields = {"custom_id": modal.get("custom_id"), "values": dict(values)}
         return await self._interact(
             "modal", 5, user, shown.channel, data, str(modal.get("custom_id")), fields,
-            shown.source_message, settle,
+            shown.source_message, settle, trigger=self.interactions.get(shown.interaction_id),
         )
 
     # -----------------------------------------------------------------------------------------
@@ -379,6 +379,13 @@ class People:
                 "application_id": str(self.application_id),
                 "version": str(self._next_id()),
             }
+            # Discord answers with its own forms: a permission set as a string, and a command
+            # that names no installation contexts installed to guilds only
+            permissions = command.get("default_member_permissions")
+            if permissions is not None:
+                command["default_member_permissions"] = str(permissions)
+            if command.get("integration_types") is None:
+                command["integration_types"] = [0]
             if scope is not None:
                 command["guild_id"] = str(scope)
             new[key] = command
@@ -686,7 +693,11 @@ class People:
         fields: dict[str, Any],
         source: EmuMessage | None,
         settle: bool,
+        *,
+        trigger: PendingInteraction | None = None,
     ) -> InteractionResult:
+        """Dispatch an interaction and wait for the bot's answer; ``trigger``: for a modal's
+        submission, the interaction the modal answered."""
         session = self.gateway.route(channel.guild.id if channel.guild else None)  # its shard's
         if session is None:
             raise EmulatorError(
@@ -708,7 +719,7 @@ class People:
         )
         payload = self._interaction_payload(itype, interaction_id, token, user, channel, data,
                                             source)
-        pending = PendingInteraction(result, itype, channel.guild, payload, now)
+        pending = PendingInteraction(result, itype, channel.guild, payload, now, trigger=trigger)
         self.interactions[interaction_id] = pending
         self._by_token[token] = pending
         self._record(
@@ -805,6 +816,8 @@ class People:
             data["name"] = result.name
         if result.source_message is not None:
             data["interacted_message_id"] = str(result.source_message.id)
+        if pending.trigger is not None:  # a modal's submission: what opened the modal
+            data["triggering_interaction_metadata"] = self._metadata(pending.trigger)
         data.update({k: v for k, v in extra.items() if v is not None})
         return data
 

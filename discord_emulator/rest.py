@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from . import spec
 from .limits import Problem, check_commands
 from .models import (
     FLAG_EPHEMERAL,
@@ -104,8 +105,20 @@ def _truthy(value: str | None) -> bool:
     return value is not None and value.lower() in ("1", "true", "yes")
 
 
+# where a request keeps its body once read
+BODY = web.RequestKey("discord_emulator.body", tuple)
+
+
 async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
-    """The JSON payload and uploaded files of a request (JSON or multipart with payload_json)."""
+    """The JSON payload and uploaded files of a request (JSON or multipart with payload_json);
+    read once, then kept on the request."""
+    if BODY not in request:
+        request[BODY] = await _read_body(request)
+    found: tuple[Any, list[Upload]] = request[BODY]
+    return found
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
     if request.content_type.startswith("multipart/"):
         payload: Any = {}
         uploads: list[Upload] = []
@@ -216,15 +229,81 @@ class RestApi:
             self.limits.answered(429, decision.scope)
             response: web.StreamResponse = json_response(decision.refused, 429)
         else:
+            operation = spec.operation(request.method, path)
             try:
                 if not path.startswith(("/interactions/", "/webhooks/")):
                     self._check_auth(request)
+                if operation is not None and handler not in self._command_syncs:
+                    await self._check_request(request, path, route, operation, handler)
                 response = await handler(request, *args)
             except HTTPError as exc:
                 response = self._error(route, exc)
             self.limits.answered(response.status)
+            if self.emu.check_answers and operation is not None:
+                self._check_answer(route, operation, response)
         response.headers.update(decision.headers)
         return response
+
+    @property
+    def _command_syncs(self) -> tuple[Handler, ...]:
+        """Handlers that check their bodies themselves (limits.check_commands: the same
+        schemas, and the developer docs' rules on top)."""
+        return (self.put_commands, self.post_command, self.patch_command)
+
+    def _interaction_of(self, path: str) -> int | None:
+        """The interaction a callback or webhook request answers, if it is one."""
+        found = re.match(r"/(interactions|webhooks)/(\d+)/([^/]+)", path)
+        if found is None:
+            return None
+        if found.group(1) == "interactions":
+            return int(found.group(2))
+        pending = self.emu._by_token.get(found.group(3))
+        return pending.id if pending is not None else None
+
+    async def _check_request(
+        self,
+        request: web.Request,
+        path: str,
+        route: str,
+        operation: spec.Operation,
+        handler: Handler,
+    ) -> None:
+        """Refuse a body the description's ``requestBody`` schema refuses: HTTP 400, 50035.
+        Recorded as ``invalid_message`` for the routes that carry a message, else
+        ``invalid_request``."""
+        if operation.body is None or not request.can_read_body:
+            return
+        try:
+            body, _ = await read_body(request)
+        except ValueError as exc:
+            self.emu._violation("invalid_request", f"the body is not JSON: {exc}", route=route)
+            raise HTTPError(400, 50109, "The request body contains invalid JSON.") from exc
+        problems = spec.request_problems(operation, body)
+        if not problems:
+            return
+        detail = "; ".join(f"{where or 'body'}: {msg}" for where, msg in problems)
+        carries = (
+            self.create_message, self.edit_message, self.followup, self.edit_webhook_message,
+            self.interaction_callback,
+        )
+        kind = "invalid_message" if handler in carries else "invalid_request"
+        self.emu._violation(kind, detail, interaction_id=self._interaction_of(path), route=route)
+        raise HTTPError(400, 50035, "Invalid Form Body", form_errors(problems))
+
+    def _check_answer(
+        self, route: str, operation: spec.Operation, response: web.StreamResponse
+    ) -> None:
+        """Record (``invalid_answer``) how a successful answer differs from the description."""
+        if response.status >= 400 or not isinstance(response, web.Response):
+            return
+        raw = response.body
+        body = json.loads(raw) if isinstance(raw, bytes) and raw else None
+        problems = spec.answer_problems(operation, response.status, body)
+        if problems:
+            detail = f"{operation.method.upper()} {operation.template}: " + "; ".join(
+                f"{where or 'answer'}: {msg}" for where, msg in problems
+            )
+            self.emu._violation("invalid_answer", detail, route=route)
 
     def _error(self, route: str, exc: HTTPError) -> web.Response:
         body: dict[str, Any] = {"message": exc.message, "code": exc.code}
@@ -361,6 +440,7 @@ class RestApi:
         return json_response(
             {
                 "id": str(emu.application_id),
+                "type": None,
                 "name": emu.bot_user.name,
                 "icon": None,
                 "description": "",
@@ -372,6 +452,12 @@ class RestApi:
                 "team": None,
                 "verify_key": "0" * 64,
                 "flags": 0,
+                "flags_new": "0",
+                "role_connections_verification_url": None,
+                "explicit_content_filter": 0,  # INHERIT
+                "eligible_oauth2_scopes": ["applications.commands", "bot"],
+                "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0,
                 "bot": emu.bot_user.payload(),
                 "interactions_endpoint_url": None,
                 "redirect_uris": [],
@@ -472,14 +558,18 @@ class RestApi:
             return no_content()
         rtype = int(body.get("type", 0))
         interaction: dict[str, Any] = {"id": str(pending.id), "type": pending.type}
-        resource: dict[str, Any] = {"type": rtype}
+        answer: dict[str, Any] = {"interaction": interaction}
         if message is not None:
             interaction["response_message_id"] = str(message.id)
             interaction["response_message_loading"] = bool(message.flags & FLAG_LOADING)
             interaction["response_message_ephemeral"] = bool(message.flags & FLAG_EPHEMERAL)
-            if rtype in (4, 5, 7):
-                resource["message"] = message.payload(emu.base_url)
-        return json_response({"interaction": interaction, "resource": resource})
+        # the description answers a resource for a message (4), an update (7) and a launched
+        # activity (12), and the message itself for 4 and 7 only
+        if rtype in (4, 7, 12):
+            answer["resource"] = {"type": rtype}
+            if message is not None and rtype in (4, 7):
+                answer["resource"]["message"] = message.payload(emu.base_url)
+        return json_response(answer)
 
     async def followup(self, request: web.Request, app_id: str, token: str) -> web.Response:
         route = f"POST /webhooks/{app_id}/{{token}}"

@@ -493,7 +493,7 @@ async def test_handler_crash_is_a_bot_error(world: World, bot: DemoBot) -> None:
 @pytest.mark.parametrize(
     ("what", "detail"),
     [
-        ("custom_id", "custom_id: Must be 100 or fewer"),
+        ("custom_id", "custom_id: Must be between 1 and 100 in length"),
         ("rows", "components: Must be 5 or fewer"),
         ("content", "content: Must be 2000 or fewer"),
     ],

@@ -163,9 +163,11 @@ async def test_posting_in_a_thread_needs_send_messages_in_threads(world: World,
 
 async def test_what_discord_refuses(world: World, bot: ThreadBot) -> None:
     emu = world.emu
-    result = await emu.slash(world.alice, world.channel, "table", name="x" * 101)
+    with emu.expect_violation("invalid_request") as refused:
+        await emu.slash(world.alice, world.channel, "table", name="x" * 101)
     assert [e.code for e in bot.errors] == [50035]  # names are 1-100 characters
-    lobby = result.message
+    assert [v.detail for v in refused] == ["name: Must be between 1 and 100 in length."]
+    lobby = emu.last_public(world.channel)
     assert lobby is not None
     thread = await emu.start_thread(world.bob, world.channel, "x" * 100, message=lobby)
     with pytest.raises(EmulatorError, match="160004"):  # one thread per message
