@@ -445,9 +445,12 @@ class Database:
         *,
         read_only: bool = False,
         process_lock: ProcessLock | None = None,
+        revision: str | None = None,
     ) -> None:
         self.path = path
         self.schema_version = schema_version
+        #: The Alembic revision of the schema (``None``: an older release's, not yet upgraded).
+        self.revision = revision
         self.read_only = read_only
         self._process_lock = process_lock
         self._conn = conn
@@ -522,11 +525,21 @@ class Database:
             _, version = await migrations.identify(conn, path)  # writes nothing
             if not read_only:
                 version = await _prepare(conn, path, synchronous)
+            with _translated(path, "reading its schema revision"):
+                revision = await migrations.current_revision(conn)
         except BaseException:
             await conn.close()
             raise
-        log.info("database %s open%s (schema version %d)", path, " read-only" * read_only, version)
-        return cls(conn, path, version, read_only=read_only, process_lock=process_lock)
+        log.info(
+            "database %s open%s (schema version %d, revision %s)",
+            path,
+            " read-only" * read_only,
+            version,
+            revision,
+        )
+        return cls(
+            conn, path, version, read_only=read_only, process_lock=process_lock, revision=revision
+        )
 
     @classmethod
     async def _open_postgresql(cls, url: str, *, read_only: bool) -> Database:
@@ -539,6 +552,7 @@ class Database:
                 version = await pg_schema.current(conn)
             else:
                 version = await pg_schema.migrate(conn)
+            revision = await migrations.current_revision(conn)
         except pg.DRIVER_ERRORS as err:
             await conn.close()
             raise pg.store_error(err) from err
@@ -546,8 +560,14 @@ class Database:
             await conn.close()
             raise
         shown = pg.redact(url)
-        log.info("database %s open (schema %s, version %d)", shown, conn.schema, version)
-        return cls(conn, shown, version, read_only=read_only)
+        log.info(
+            "database %s open (schema %s, version %d, revision %s)",
+            shown,
+            conn.schema,
+            version,
+            revision,
+        )
+        return cls(conn, shown, version, read_only=read_only, revision=revision)
 
     @property
     def dialect(self) -> Dialect:

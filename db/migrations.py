@@ -1,28 +1,55 @@
-"""The schema, as numbered migrations driven by ``PRAGMA user_version``.
+"""The schema's migrations: Alembic revisions (``db/alembic/versions``) on both dialects,
+after the frozen numbered migrations of the releases before them.
 
-A cribbage-bot database is recognised by ``PRAGMA application_id`` (:data:`APPLICATION_ID`,
-set by the first migration in the same transaction as the tables). Each migration runs in its
-own ``BEGIN IMMEDIATE`` transaction that also bumps ``user_version``, so a crash halfway leaves the
-previous version intact and the next start simply runs it again.
+A cribbage-bot SQLite database is recognised by ``PRAGMA application_id``
+(:data:`APPLICATION_ID`). Up to release 0.1.0 the schema grew by numbered migrations
+(:data:`MIGRATIONS`, ``PRAGMA user_version`` 1 to :data:`LATEST_VERSION`; PostgreSQL's
+``schema_version`` row, :mod:`db.pg_schema`): they are frozen, and a database of an older release
+runs them, each in its own transaction with its version bump, up to :data:`LATEST_VERSION`.
 
-To change the schema, append a :class:`Migration` to :data:`MIGRATIONS` (never edit a released
-one). A later issue (leaderboard / ratings) adds its tables this way.
+From there on Alembic keeps the schema (:func:`upgrade`): revision :data:`BASE_REVISION` is
+release 0.1.0's schema, created whole on a fresh database, stamped on one the numbered migrations
+made. Every revision still missing runs in one transaction with the ``alembic_version`` row,
+under the store's lock (SQLite's ``BEGIN IMMEDIATE``, PostgreSQL's advisory lock), so one process
+migrates, and a crash halfway leaves the revision the database had: the next start runs them again.
+
+To change the schema, add an Alembic revision to ``db/alembic/versions`` (its form:
+``db/alembic/script.py.mako``, ``down_revision`` the current head), written for both dialects,
+and change :mod:`db.schema` to match. A database at a revision this code does not know was
+written by a newer cribbage-bot: it is refused (:class:`DatabaseTooNew`), as is a
+``user_version`` above :data:`LATEST_VERSION`.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from alembic.config import Config
+from alembic.runtime.environment import EnvironmentContext
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import exc as sa_exc
 
 from . import diagnosis
 from .errors import DatabaseTooNew, NotACribbageDatabase
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection as SyncConnection
+
     from .connection import Connection
+    from .store import Store
 
 APPLICATION_ID = 0x43524942  # "CRIB"
+
+log = logging.getLogger(__name__)
+# Alembic says at every opening which implementation it uses: the store says, once, what changed.
+if logging.getLogger("alembic").level == logging.NOTSET:
+    logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,7 +357,13 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "the pause between deals, threads, and each player's settings", _V8),
 )
 
+#: The last numbered version (release 0.1.0's): SQLite's ``user_version`` stays at it, as
+#: PostgreSQL's ``schema_version`` row does; Alembic's revisions follow.
 LATEST_VERSION = MIGRATIONS[-1].version
+#: Alembic's script directory (env.py, the revisions).
+ALEMBIC_DIR = Path(__file__).parent / "alembic"
+#: The revision that is release 0.1.0's schema, :data:`LATEST_VERSION`.
+BASE_REVISION = "0001_release_0_1_0"
 REQUIRED_TABLES = frozenset(
     {"games", "game_messages", "seats", "actions", "snapshots", "deal_points", "results"}
 )
@@ -379,6 +412,8 @@ async def identify(conn: Connection, path: Path) -> tuple[int, int]:
             f"understands up to {LATEST_VERSION}). It was not changed. Upgrade cribbage-bot "
             "(or run the newer version that wrote it); its games are intact."
         )
+    if "alembic_version" in tables:
+        await _check_known(conn, str(path))
     missing = REQUIRED_TABLES - set(tables) if version >= 1 else set()
     if missing:
         raise NotACribbageDatabase(
@@ -391,14 +426,40 @@ async def identify(conn: Connection, path: Path) -> tuple[int, int]:
 
 
 async def migrate(conn: Connection, path: Path) -> int:
-    """Check the database is ours (or new) and apply the missing migrations; return the version.
+    """Check the database is ours (or new), bring an older release's up to :data:`LATEST_VERSION`
+    by the numbered migrations, then apply the missing Alembic revisions (:func:`upgrade`);
+    return the version.
 
     Idempotent: an up-to-date database is only read. Raises :class:`NotACribbageDatabase` or
     :class:`DatabaseTooNew` before writing anything.
     """
     _, version = await identify(conn, path)
+    if version >= 1 or not numbered_complete():  # 0: new, created whole by the first revision
+        version = await migrate_numbered(conn, MIGRATIONS[-1].version)
+    if version != LATEST_VERSION and version != 0:
+        return version
+    await conn.driver_sql("BEGIN IMMEDIATE")
+    try:
+        await upgrade(conn, str(path))
+        await conn.driver_sql("COMMIT")
+    except BaseException:
+        await conn.driver_sql("ROLLBACK")
+        raise
+    return await _pragma(conn, "user_version")
+
+
+def numbered_complete() -> bool:
+    """Whether :data:`MIGRATIONS` reach :data:`LATEST_VERSION`: always, but for the tests, which
+    make an older release's database by shortening them (then nothing goes past their last)."""
+    return MIGRATIONS[-1].version == LATEST_VERSION
+
+
+async def migrate_numbered(conn: Connection, up_to: int) -> int:
+    """SQLite: the frozen numbered migrations up to version ``up_to``, each in its own
+    ``BEGIN IMMEDIATE`` transaction with its ``user_version``; the version reached."""
+    version = await _pragma(conn, "user_version")
     for migration in MIGRATIONS:
-        if migration.version <= version:
+        if migration.version <= version or migration.version > up_to:
             continue
         await conn.execute("BEGIN IMMEDIATE")
         try:
@@ -413,3 +474,125 @@ async def migrate(conn: Connection, path: Path) -> int:
             raise
         version = migration.version
     return version
+
+
+# ---------------------------------------------------------------------- Alembic
+
+
+@functools.cache
+def script() -> ScriptDirectory:
+    """The revisions (loaded once per process)."""
+    config = Config()
+    config.set_main_option("script_location", str(ALEMBIC_DIR))
+    return ScriptDirectory.from_config(config)
+
+
+def head_revision() -> str:
+    """The revision this code brings a database to."""
+    head = script().get_current_head()
+    assert head is not None, "db/alembic/versions holds no revision"
+    return head
+
+
+def known_revisions() -> frozenset[str]:
+    return frozenset(r.revision for r in script().walk_revisions())
+
+
+async def current_revision(conn: Connection) -> str | None:
+    """The Alembic revision the database is at; ``None`` before its first (not yet stamped)."""
+    rows = await _revisions(conn)
+    return ", ".join(sorted(rows)) if rows else None
+
+
+async def _revisions(conn: Connection) -> list[str]:
+    """The ``alembic_version`` rows. ``conn``: the store's, or (SQLite) aiosqlite's own, as
+    :func:`identify` takes."""
+    if getattr(conn, "dialect", "sqlite") == "postgresql":
+        held = await conn.execute_fetchall(
+            "SELECT 1 FROM information_schema.tables "
+            "WHERE table_schema = :schema AND table_name = 'alembic_version'",
+            {"schema": conn.schema},
+        )
+    else:
+        held = await conn.execute_fetchall(
+            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'alembic_version'"
+        )
+    if not held:
+        return []
+    rows = await conn.execute_fetchall("SELECT version_num FROM alembic_version")
+    return [str(r[0]) for r in rows]
+
+
+def too_new_message(where: str, revision: str) -> str:
+    return (
+        f"{where} was written by a newer cribbage-bot (schema revision {revision}; this version "
+        f"understands up to {head_revision()}). It was not changed. Upgrade cribbage-bot "
+        "(or run the newer version that wrote it); its games are intact."
+    )
+
+
+async def _check_known(conn: Connection, where: str) -> None:
+    """Refuse a database at a revision this code does not know (:class:`DatabaseTooNew`)."""
+    unknown = sorted(set(await _revisions(conn)) - known_revisions())
+    if unknown:
+        raise DatabaseTooNew(too_new_message(where, ", ".join(unknown)))
+
+
+async def upgrade(conn: Connection, where: str) -> tuple[str | None, str]:
+    """Apply the missing Alembic revisions on the store's connection, inside the transaction
+    the caller began under its lock (and commits: nothing here begins or commits). A database
+    at :data:`LATEST_VERSION` without a revision (made by the numbered migrations) is stamped at
+    :data:`BASE_REVISION` first. The revision before (``None``: none) and after.
+
+    Raises :class:`DatabaseTooNew` for a revision this code does not know; a driver's error as
+    the driver's own (SQLite's ``sqlite3.Error``) or the store's (PostgreSQL)."""
+    await _check_known(conn, where)  # read again under the lock
+    if conn.dialect == "postgresql":
+        held = await conn.execute(
+            "SELECT 1 FROM information_schema.tables "
+            "WHERE table_schema = :schema AND table_name = 'schema_version'",
+            {"schema": conn.schema},
+        )
+        legacy = held.all() and await conn.execute_fetchall("SELECT version FROM schema_version")
+        numbered = int(legacy[0][0]) if legacy else 0
+    else:
+        numbered = await _pragma(conn, "user_version")
+    try:
+        return await conn.sa.run_sync(_upgrade, numbered == LATEST_VERSION)
+    except sa_exc.DBAPIError as err:
+        if isinstance(err.orig, sqlite3.Error):
+            raise err.orig from None
+        raise conn._driver_error(err) from err.orig
+
+
+def _upgrade(sync: SyncConnection, numbered_done: bool) -> tuple[str | None, str]:
+    # Alembic begins (and commits) a transaction of its own unless the connection is in one: the
+    # store's connection runs in AUTOCOMMIT with the caller's transaction, which a commit of
+    # the driver's would end early. SQLAlchemy's begin here emits nothing.
+    if not sync.in_transaction():
+        sync.begin()
+    directory = script()
+    context = MigrationContext.configure(sync, opts={"transactional_ddl": True})
+    heads = context.get_current_heads()
+    before = ", ".join(heads) if heads else None
+    if not heads and numbered_done:
+        context.stamp(directory, BASE_REVISION)
+    config = Config()
+    config.set_main_option("script_location", str(ALEMBIC_DIR))
+    config.attributes["connection"] = sync
+
+    def steps(revision: Any, _: MigrationContext) -> Any:
+        return directory._upgrade_revs("head", revision)
+
+    with EnvironmentContext(config, directory, fn=steps, destination_rev="head"):
+        directory.run_env()
+    after = head_revision()
+    if before != after:
+        log.info("database schema: revision %s, now %s", before or "none", after)
+    return before, after
+
+
+def revision_of(store: Store) -> str | None:
+    """The Alembic revision an open store's schema is at (``None``: an older release's schema,
+    opened read-only, not yet upgraded)."""
+    return store._database.revision

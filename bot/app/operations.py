@@ -45,7 +45,7 @@ from typing import Any
 
 from bot.app.config import ConfigError, database_label, database_target
 from bot.app.verify import verify_game
-from db import LATEST_VERSION, DatabaseCorrupt, NotACribbageDatabase, Store, StoreError
+from db import LATEST_VERSION, DatabaseCorrupt, NotACribbageDatabase, Store, StoreError, migrations
 from db.pg import is_url, split_url
 
 #: Exit statuses: all well, a problem found in the database, the command could not run.
@@ -451,10 +451,13 @@ async def _check_open(store: Store, report: CheckReport) -> None:
 class MigrateReport:
     before: int | None  # None: there was no database
     after: int
+    #: The Alembic revision before (None: none yet, or no database) and after.
+    revision_before: str | None = None
+    revision_after: str | None = None
 
     def lines(self) -> list[str]:
         before = "none (no database yet)" if self.before is None else str(self.before)
-        if self.before == self.after:
+        if (self.before, self.revision_before) == (self.after, self.revision_after):
             outcome = "up to date; nothing was changed."
         elif self.before is None:
             outcome = "created."
@@ -463,12 +466,15 @@ class MigrateReport:
         return [
             f"Schema version before: {before}",
             f"Schema version after: {self.after} ({outcome})",
+            f"Schema revision before: {self.revision_before or 'none'}",
+            f"Schema revision after: {self.revision_after or 'none'}",
         ]
 
 
 async def migrate(target: Target) -> MigrateReport:
     """Create or upgrade the database ``target`` to this version's schema."""
     before: int | None = None
+    revision: str | None = None
     if isinstance(target, str) or target.exists():
         try:
             store = await Store.open(target, read_only=True)
@@ -477,14 +483,15 @@ async def migrate(target: Target) -> MigrateReport:
                 raise
             # PostgreSQL: no cribbage schema yet (or another app's tables: refused below)
         else:
-            before = store.schema_version
+            before, revision = store.schema_version, migrations.revision_of(store)
             await store.close()
-    if before == LATEST_VERSION:
-        return MigrateReport(before, before)
+    if before == LATEST_VERSION and revision == migrations.head_revision():
+        return MigrateReport(before, before, revision, revision)
     store = await Store.open(target, exclusive=True)  # not under a running bot (SQLite)
     after = store.schema_version
+    report = MigrateReport(before, after, revision, migrations.revision_of(store))
     await store.close()
-    return MigrateReport(before, after)
+    return report
 
 
 # ---------------------------------------------------------------------- command lines

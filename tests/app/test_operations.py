@@ -21,6 +21,7 @@ from bot.engine import Variant
 from bot.sessions import OpenLobby
 from db import LATEST_VERSION, MIGRATIONS, Store
 from db.connection import ProcessLock
+from db.migrations import head_revision
 from tests.db.test_startup import a_database_with_a_lobby, read_only
 from tests.support.postgres import connect
 from tests.support.sessions import (
@@ -483,11 +484,15 @@ def test_migrate_creates_then_finds_the_database_up_to_date(databases, monkeypat
         describe(target),
         "Schema version before: none (no database yet)",
         f"Schema version after: {LATEST_VERSION} (created.)",
+        "Schema revision before: none",
+        f"Schema revision after: {head_revision()}",
     ]
     assert main(["migrate", "--db", str(target)]) == 0
     assert capsys.readouterr().out.splitlines()[1:] == [
         f"Schema version before: {LATEST_VERSION}",
         f"Schema version after: {LATEST_VERSION} (up to date; nothing was changed.)",
+        f"Schema revision before: {head_revision()}",
+        f"Schema revision after: {head_revision()}",
     ]
 
 
@@ -503,6 +508,8 @@ def test_migrate_upgrades_an_older_file_unless_a_bot_runs_on_it(tmp_path, capsys
     assert capsys.readouterr().out.splitlines()[1:] == [
         f"Schema version before: {MIGRATIONS[-2].version}",
         f"Schema version after: {LATEST_VERSION} (migrated.)",
+        "Schema revision before: none",
+        f"Schema revision after: {head_revision()}",
     ]
 
 

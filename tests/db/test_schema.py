@@ -126,6 +126,7 @@ def _describe(sync_conn: Any) -> dict[str, Any]:
             for name, sql in sync_conn.execute(
                 text("SELECT name, sql FROM sqlite_schema WHERE type = 'table'")
             )
+            if name in tables
         }
     else:
         rows = sync_conn.execute(
