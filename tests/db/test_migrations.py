@@ -146,3 +146,26 @@ async def test_a_crash_halfway_leaves_the_old_revision_and_the_next_start_finish
     finally:
         await store.close()
     assert await _schema(place) == await _created(databases("created", fresh=True))
+
+
+async def test_a_crash_while_stamping_an_older_release_leaves_it_unstamped(tmp_path, monkeypatch):
+    copy = tmp_path / "release-0.1.0.db"
+    shutil.copyfile(FIXTURES / "release-0.1.0.db", copy)
+
+    def crash(self: Any) -> None:  # after the stamp, before the transaction commits
+        raise RuntimeError("the power went out")
+
+    monkeypatch.setattr(db.migrations.ScriptDirectory, "run_env", crash)
+    with pytest.raises(RuntimeError, match="power"):
+        await Store.open(copy)
+    monkeypatch.undo()
+    held = await _query(copy, "SELECT name FROM sqlite_schema WHERE name = 'alembic_version'")
+    assert held == []  # the stamp's table went with its transaction
+    assert await _query(copy, "PRAGMA user_version") == [(LATEST_VERSION,)]
+    store = await Store.open(copy)
+    try:
+        assert revision_of(store) == head_revision()
+    finally:
+        await store.close()
+    expected = json.loads((FIXTURES / "release-0.1.0.json").read_text())
+    assert (await replays(copy))["games"] == expected["games"]
