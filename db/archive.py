@@ -26,9 +26,9 @@ import logging
 from typing import Any
 
 from . import logcodec
-from .connection import REFUSED, Connection
 from .errors import Conflict
 from .logcodec import ArchiveError, DecodedLog
+from .sql_connection import REFUSED, Connection
 
 log = logging.getLogger(__name__)
 

@@ -34,7 +34,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from . import archive
 from . import schema as t
 from . import statements as sql
-from .connection import REFUSED, Connection, Database, Dialect
+from .connection import Database
 from .errors import Conflict, StoreError
 from .leaderboard import Standings
 from .records import (
@@ -48,6 +48,7 @@ from .records import (
     SeatRecord,
 )
 from .shards import shard_filter
+from .sql_connection import REFUSED, Connection, Dialect
 
 log = logging.getLogger(__name__)
 

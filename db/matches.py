@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import statements as sql
-from .connection import Connection, Database
+from .connection import Database
 from .errors import Conflict
 from .records import NewGame, SeatRecord
+from .sql_connection import Connection
 
 OPEN_MATCH = ("forming", "playing")
 

@@ -41,8 +41,7 @@ from .errors import DatabaseTooNew, NotACribbageDatabase
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection as SyncConnection
 
-    from .connection import Connection
-    from .store import Store
+    from .sql_connection import Connection
 
 APPLICATION_ID = 0x43524942  # "CRIB"
 
@@ -591,8 +590,3 @@ def _upgrade(sync: SyncConnection, numbered_done: bool) -> tuple[str | None, str
         log.info("database schema: revision %s, now %s", before or "none", after)
     return before, after
 
-
-def revision_of(store: Store) -> str | None:
-    """The Alembic revision an open store's schema is at (``None``: an older release's schema,
-    opened read-only, not yet upgraded)."""
-    return store._database.revision

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from .connection import Connection
+from .sql_connection import Connection
 
 log = logging.getLogger(__name__)
 

@@ -20,9 +20,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from . import archive, logcodec, standings
 from . import schema as t
-from .connection import Connection, Dialect
 from .errors import Conflict
 from .records import ActionWrite, DealPoints, Finish, GameRecord, MessageRef, SeatRecord
+from .sql_connection import Connection, Dialect
 
 GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.players, g.partnerships, g.target, g.seed, "

@@ -148,6 +148,12 @@ class Store:
     def schema_version(self) -> int:
         return self._database.schema_version
 
+    @property
+    def revision(self) -> str | None:
+        """The Alembic revision the schema is at (``None``: an older release's schema, opened
+        read-only, not yet upgraded)."""
+        return self._database.revision
+
 
 class _RolledBack(Exception):
     """Ends :meth:`Store.check_writable`'s transaction, which rolls it back."""

@@ -483,13 +483,13 @@ async def migrate(target: Target) -> MigrateReport:
                 raise
             # PostgreSQL: no cribbage schema yet (or another app's tables: refused below)
         else:
-            before, revision = store.schema_version, migrations.revision_of(store)
+            before, revision = store.schema_version, store.revision
             await store.close()
     if before == LATEST_VERSION and revision == migrations.head_revision():
         return MigrateReport(before, before, revision, revision)
     store = await Store.open(target, exclusive=True)  # not under a running bot (SQLite)
     after = store.schema_version
-    report = MigrateReport(before, after, revision, migrations.revision_of(store))
+    report = MigrateReport(before, after, revision, store.revision)
     await store.close()
     return report
 

@@ -14,7 +14,7 @@ from sqlalchemy import text
 
 import db.migrations
 from db import DatabaseTooNew, Store
-from db.migrations import BASE_REVISION, LATEST_VERSION, head_revision, revision_of
+from db.migrations import BASE_REVISION, LATEST_VERSION, head_revision
 from tests.db.fixtures.make_v8 import replays
 from tests.db.test_schema import _created, _describe, _engine
 
@@ -46,14 +46,14 @@ async def test_a_fresh_database_is_created_at_the_head_revision(databases):
     place = databases("fresh", fresh=True)
     store = await Store.open(place)
     try:
-        assert revision_of(store) == head_revision()
+        assert store.revision == head_revision()
         assert store.schema_version == LATEST_VERSION
     finally:
         await store.close()
     assert await _query(place, "SELECT version_num FROM alembic_version") == [(head_revision(),)]
     assert await _schema(place) == await _created(databases("created", fresh=True))
     again = await Store.open(place)  # up to date: opens as it is
-    assert revision_of(again) == head_revision()
+    assert again.revision == head_revision()
     await again.close()
 
 
@@ -65,12 +65,12 @@ async def test_an_older_release_is_migrated_by_number_then_stamped(databases, mo
     await store.close()
     monkeypatch.undo()
     before = await Store.open(place, read_only=True)
-    assert revision_of(before) is None
+    assert before.revision is None
     await before.close()
     store = await Store.open(place)
     try:
         assert store.schema_version == LATEST_VERSION
-        assert revision_of(store) == head_revision()
+        assert store.revision == head_revision()
     finally:
         await store.close()
     assert await _schema(place) == await _created(databases("created", fresh=True))
@@ -80,11 +80,11 @@ async def test_the_release_fixture_is_stamped_and_replays_identically(tmp_path):
     copy = tmp_path / "release-0.1.0.db"
     shutil.copyfile(FIXTURES / "release-0.1.0.db", copy)
     before = await Store.open(copy, read_only=True)
-    assert (before.schema_version, revision_of(before)) == (8, None)
+    assert (before.schema_version, before.revision) == (8, None)
     await before.close()
     store = await Store.open(copy)
     try:
-        assert revision_of(store) == head_revision()
+        assert store.revision == head_revision()
     finally:
         await store.close()
     assert await _query(copy, "SELECT version_num FROM alembic_version") == [(head_revision(),)]
@@ -141,7 +141,7 @@ async def test_a_crash_halfway_leaves_the_old_revision_and_the_next_start_finish
     assert {name for (name,) in tables} <= {"schema_version"}  # nothing of the revision stayed
     store = await Store.open(place)
     try:
-        assert revision_of(store) == head_revision()
+        assert store.revision == head_revision()
         assert store.schema_version == LATEST_VERSION
     finally:
         await store.close()
@@ -164,7 +164,7 @@ async def test_a_crash_while_stamping_an_older_release_leaves_it_unstamped(tmp_p
     assert await _query(copy, "PRAGMA user_version") == [(LATEST_VERSION,)]
     store = await Store.open(copy)
     try:
-        assert revision_of(store) == head_revision()
+        assert store.revision == head_revision()
     finally:
         await store.close()
     expected = json.loads((FIXTURES / "release-0.1.0.json").read_text())

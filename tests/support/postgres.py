@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from db import pg
-from db.connection import connect_postgresql
 from db.errors import Conflict, StoreError
+from db.sql_connection import connect_postgresql
 
 T = TypeVar("T")
 
