@@ -1,11 +1,17 @@
 """Fixtures shared by the test files."""
 
+import os
+
 import pytest
 
 from cogs.utils import pictures
 from tests.support import postgres
 from tests.support.discord_players import open_club
 from tests.support.sessions import open_manager
+
+# Every emulator of the suite checks its own answers against Discord's OpenAPI description too, so
+# a test passes only on answers Discord could give.
+os.environ.setdefault("DISCORD_EMULATOR_CHECK_ANSWERS", "1")
 
 
 @pytest.fixture(scope="session", autouse=True)
