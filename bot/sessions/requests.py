@@ -7,9 +7,9 @@ checks it with the one :class:`~bot.sessions.guard.Guard` first: the place, then
 game's lock) the seat and the freshness of the button's step. A request without ``where``
 comes from a trusted caller (the terminal, the tests): its place is not checked.
 
->>> from bot.engine import Go
->>> Move(7, 101, Go(), step=3, where=Place(1, 10))
-Move(game_id=7, user_id=101, action=Go(), step=3, where=Place(guild_id=1, channel_id=10))
+>>> from bot.engine import Cut
+>>> Move(7, 101, Cut(20), step=3, where=Place(1, 10))
+Move(game_id=7, user_id=101, where=Place(guild_id=1, channel_id=10), action=Cut(20), step=3)
 >>> known_game_id(1), known_game_id(2**63 - 1), known_game_id(2**63), known_game_id(0)
 (True, True, False, False)
 """
