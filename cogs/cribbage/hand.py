@@ -13,6 +13,7 @@ import discord
 
 from bot.engine import Card, Cut, Discard, Phase, Play, Variant, score_show
 from bot.render.images import HandPicture, hand_picture
+from bot.render.story import result_words, scores_words
 from bot.render.table_text import score_words
 from bot.render.text import hand_text
 from bot.render.words import breakdown_summary, escape, hand_line, join_and, side_name
@@ -138,12 +139,10 @@ def game_over_text(in_thread: bool, view: GameView | None = None, names: Sequenc
     text = GAME_OVER.format(place="thread" if in_thread else "channel")
     if view is None or not names:
         return text
-    sides = [escape(side_name(s, names, view.variant)) for s in range(len(view.scores))]
-    scores = ", ".join(f"{side} {score}" for side, score in zip(sides, view.scores, strict=True))
+    labels = [escape(side_name(s, names, view.variant)) for s in range(len(view.scores))]
     if view.winner is None:
-        return f"{text}\nFinal scores: {scores}."
-    verb = "win" if view.variant.partnerships else "wins"
-    return f"{text}\n**{sides[view.winner]}** {verb}: {scores}."
+        return f"{text}\nFinal scores: {scores_words(labels, view.scores)}."
+    return f"{text}\n{result_words(labels, view.scores, view.winner)}."
 
 
 def shown_picture(message: discord.Message | None) -> str | None:
