@@ -53,7 +53,11 @@ async def test_a_whole_game_of_three_or_four_reads_in_order(tmp_path, players):
         # the thread's result says it the same way
         result = club.emu.last_public(club.channel)
         told = f"**{found[1]}** wins with 61, {found[2]}"
-        assert told in result.text
+        # ...and marks, there only, each side that finished below the skunk line (31 in 61)
+        result_line = next(x for x in result.text.split("\n") if "wins with 61" in x)
+        assert told in re.sub(r" \((double )?skunked\)", "", result_line)
+        for name, score, mark in re.findall(r"(\w+) ([0-9]+)( \((?:double )?skunked\))?", result_line):
+            assert bool(mark) == (int(score) < 31), (name, score, result_line)
         # every deal's record fits a screen and names its double runs as players do
         deals = records(club)
         assert deals and max(len(story) for story in deals) <= RECORD_LINES
