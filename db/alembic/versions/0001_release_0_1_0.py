@@ -7,8 +7,10 @@ brings it to schema version 8 with the frozen numbered migrations (:data:`db.mig
 and stamps it at this revision (:func:`db.migrations.upgrade`). The two give the same schema:
 ``tests/db/test_schema.py`` and ``tests/db/test_migrations.py`` hold them equal.
 
-When a later revision changes a table, this one must go on creating release 0.1.0's tables:
-copy them here, frozen, before :mod:`db.schema` moves on.
+It creates the tables release 0.1.0 had, by name (:data:`TABLES`), from :mod:`db.schema`: a
+later revision that adds a table leaves this one as it is. A later revision that changes one of
+these tables must first copy that table's definition here, frozen, so that this revision goes on
+creating release 0.1.0's table.
 
 Revision ID: 0001_release_0_1_0
 Revises:
@@ -29,10 +31,32 @@ down_revision: str | Sequence[str] | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
+#: Release 0.1.0's tables, each still defined as it was then by :mod:`db.schema`.
+TABLES = (
+    "actions",
+    "archive_parts",
+    "deal_points",
+    "game_archive",
+    "game_messages",
+    "games",
+    "guild_settings",
+    "matches",
+    "meta",
+    "player_settings",
+    "rating_history",
+    "rematch_accepted",
+    "results",
+    "seats",
+    "snapshots",
+    "standings",
+    "turn_marks",
+)
+
 
 def upgrade() -> None:
     bind = op.get_bind()
-    metadata.create_all(bind, checkfirst=False)  # the triggers follow (db.schema's events)
+    tables = [metadata.tables[name] for name in TABLES]
+    metadata.create_all(bind, tables=tables, checkfirst=False)  # with their triggers (events)
     if bind.dialect.name == "sqlite":
         # Ours, at the last numbered version: older releases recognise the file and refuse it
         # as newer than they understand instead of taking it for another application's.
