@@ -82,7 +82,9 @@ custom_id > 100 or duplicated, empty message, and whatever the ``requestBody`` s
 Discord's OpenAPI description refuses), ``invalid_request`` (another route's body the
 description refuses), ``invalid_commands`` (a command sync Discord refuses), ``invalid_answer``
 (with ``check_answers``: an answer of the emulator's unlike the description's response schema,
-``spec.py``), ``unknown_route`` (the emulator lacks it).
+``spec.py``), ``invalid_event`` (with ``check_answers``: a gateway event whose message, member,
+user or thread is unlike the description's schema of that object), ``unknown_route`` (the
+emulator lacks it).
 Errors discord.py logs while handling an interaction ("Ignoring exception in command ...")
 are raised as :class:`BotError` the same way (``emu.take_bot_errors()``); add the bot's own
 loggers with ``emu.running(bot, error_loggers=("discord", "cribbage"))``.

@@ -25,9 +25,12 @@ import json
 import logging
 import uuid
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
+
+from . import spec
 
 if TYPE_CHECKING:
     from .emulator import DiscordEmulator
@@ -70,6 +73,8 @@ class GatewaySession:
         self.ws: web.WebSocketResponse | None = None
         self.invalid = False
         self.ready = False
+        # called with each event before it is sent (the emulator's check of its own events)
+        self.check: Callable[[str, dict[str, Any]], None] | None = None
         self._send_lock = asyncio.Lock()
 
     def owns(self, guild_id: int | None) -> bool:
@@ -92,6 +97,8 @@ class GatewaySession:
                 log.debug("gateway send failed: %s", exc)
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        if self.check is not None:
+            self.check(event, data)
         self.seq += 1
         payload = {"op": OP_DISPATCH, "t": event, "s": self.seq, "d": data}
         self.buffer.append(payload)
@@ -152,6 +159,13 @@ class Gateway:
             session.invalid = True
 
     # -- sending ---------------------------------------------------------------------------
+
+    def _check_event(self, event: str, data: dict[str, Any]) -> None:
+        """Record (``invalid_event``) how an event's objects differ from the description."""
+        problems = spec.event_problems(event, data)
+        if problems:
+            detail = "; ".join(f"{where}: {msg}" for where, msg in problems)
+            self.emu._violation("invalid_event", detail)
 
     async def broadcast(self, event: str, data: dict[str, Any], intent: int = 0) -> None:
         """Send ``event`` to the sessions of its guild's shard (a guild's own events carry its
@@ -243,6 +257,8 @@ class Gateway:
             return None
         session = GatewaySession(int(data.get("intents", 0)), shard)
         session.ws = ws
+        if self.emu.check_answers:
+            session.check = self._check_event
         self.sessions[session.id] = session
         self._activate(session)
         self.emu._record(

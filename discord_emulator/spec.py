@@ -4,7 +4,9 @@ request's method and path address, the schema of its request body and of each an
 The REST routes (rest.py) check every request body the bot sends against its operation's
 ``requestBody`` schema and, when ``DiscordEmulator.check_answers`` is on (the test suites turn
 it on), each of the emulator's own JSON answers against the operation's response schema, with
-the checker in limits.py (:func:`limits.schema_problems`).
+the checker in limits.py (:func:`limits.schema_problems`). The gateway's events are checked
+too (:func:`event_problems`): the description has no gateway, but the objects its events carry
+are the REST API's.
 """
 
 from __future__ import annotations
@@ -97,3 +99,51 @@ def answer_problems(op: Operation, status: int, body: Any) -> list[Problem]:
     if body is None:
         return [("", f"the {status} answer needs a JSON body")]
     return schema_problems(body, schema, request=False)
+
+
+#: The objects inside each gateway event (the developer docs, topics/gateway-events.mdx), by
+#: where they sit in its ``d`` and the description's schema of that object. "Message Create:
+#: a message object, with extra fields" (``guild_id``, ``member``): the description's schemas
+#: allow extra fields, so the object's own schema holds. A path ending in ``[]`` is each item
+#: of a list; ``""`` is ``d`` itself.
+EVENT_OBJECTS: dict[str, tuple[tuple[str, str], ...]] = {
+    # "Ready Event Fields": user, a user object
+    "READY": (("user", "UserResponse"),),
+    # "Guild Create": a guild object with extra fields: members, channels, threads
+    "GUILD_CREATE": (
+        ("members[]", "GuildMemberResponse"),
+        ("threads[]", "ThreadResponse"),
+    ),
+    # "Guild Members Chunk Event Fields": members, an array of guild member objects
+    "GUILD_MEMBERS_CHUNK": (("members[]", "GuildMemberResponse"),),
+    "MESSAGE_CREATE": (("", "MessageResponse"),),
+    # "Message Update": a message object, with the same extra fields as Message Create
+    "MESSAGE_UPDATE": (("", "MessageResponse"),),
+    # "Thread Create" / "Thread Update": a channel object (a thread)
+    "THREAD_CREATE": (("", "ThreadResponse"),),
+    "THREAD_UPDATE": (("", "ThreadResponse"),),
+    # "Interaction Create": an interaction object (resources/interactions.mdx, "Interaction
+    # Object"): its user, member (with permissions) and the message a component is on
+    "INTERACTION_CREATE": (
+        ("user", "UserResponse"),
+        ("member", "GuildMemberResponse"),
+        ("message", "MessageResponse"),
+    ),
+    # "Message Reaction Add Event Fields": member, the member who reacted
+    "MESSAGE_REACTION_ADD": (("member", "GuildMemberResponse"),),
+}
+
+
+def event_problems(event: str, data: dict[str, Any]) -> list[Problem]:
+    """How the objects a gateway event carries differ from the description's schemas."""
+    problems: list[Problem] = []
+    for where, schema in EVENT_OBJECTS.get(event, ()):
+        if where == "":
+            problems += schema_problems(data, schema, event, request=False)
+        elif where.endswith("[]"):
+            key = where[:-2]
+            for i, item in enumerate(data.get(key) or ()):
+                problems += schema_problems(item, schema, f"{event}.{key}[{i}]", request=False)
+        elif data.get(where) is not None:
+            problems += schema_problems(data[where], schema, f"{event}.{where}", request=False)
+    return problems

@@ -12,6 +12,7 @@ import aiohttp
 import pytest
 
 from discord_emulator import DiscordEmulator, spec
+from discord_emulator.gateway import GatewaySession
 from discord_emulator.models import EmuUser
 
 AUTH = {"Authorization": "Bot emulator-token"}
@@ -144,3 +145,24 @@ def test_the_operation_is_found_by_its_most_literal_template() -> None:
     assert original.template.endswith("/messages/@original")
     assert other.template.endswith("/messages/{message_id}")
     assert spec.operation("POST", "/nowhere") is None
+
+
+async def test_each_gateway_event_is_checked_before_it_is_sent(emu: DiscordEmulator) -> None:
+    """The objects an event carries (a message, a member, a thread) are the description's:
+    the emulator checks each event it sends, and records one that is not."""
+    channel = emu.add_text_channel(emu.add_guild("G"), "general")
+    status, message = await post(emu, f"/channels/{channel.id}/messages", {"content": "a"})
+    assert status == 200
+    session = GatewaySession(intents=0)
+    session.check = emu.gateway._check_event
+    await session.dispatch("MESSAGE_CREATE", {**message, "guild_id": str(channel.guild.id)})
+    assert emu.take_violations() == []  # a message with the event's extra fields is fine
+    broken = {k: v for k, v in message.items() if k != "author"}
+    await session.dispatch("MESSAGE_UPDATE", broken)
+    await session.dispatch("INTERACTION_CREATE", {"id": "1", "message": broken})
+    found = emu.take_violations("invalid_event")
+    assert [v.detail for v in found] == [
+        "MESSAGE_UPDATE.author: This field is required",
+        "INTERACTION_CREATE.message.author: This field is required",
+    ]
+    assert session.seq == 3  # recorded, and still sent: the test suites fail on the record
