@@ -109,7 +109,9 @@ def answer_problems(op: Operation, status: int, body: Any) -> list[Problem]:
 EVENT_OBJECTS: dict[str, tuple[tuple[str, str], ...]] = {
     # "Ready Event Fields": user, a user object
     "READY": (("user", "UserResponse"),),
-    # "Guild Create": a guild object with extra fields: members, channels, threads
+    # "Guild Create": a guild object with extra fields: members, channels, threads. The guild
+    # and its channels are the gateway's own shape, not GET /guilds/{id}'s (its channels come
+    # without guild_id, which GuildChannelResponse requires): their members and threads only
     "GUILD_CREATE": (
         ("members[]", "GuildMemberResponse"),
         ("threads[]", "ThreadResponse"),
