@@ -35,7 +35,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Insert, bindparam, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from . import schema as t
 from .connection import Database
+from .sql_connection import Dialect
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +68,31 @@ PLAYER_SETTING_NAMES = tuple(f.name for f in dataclasses.fields(PlayerSettings))
 
 #: The PostgreSQL notification channel of settings updates (the payload: the user id).
 CHANNEL = "players"
-_SELECT = "SELECT notify, autoplay FROM player_settings WHERE user_id = ?"
-_UPSERT = (
-    "INSERT INTO player_settings (user_id, notify, autoplay, updated_at) VALUES (?, ?, ?, ?) "
-    "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, "
-    "autoplay = excluded.autoplay, updated_at = excluded.updated_at"
-)
+_p = t.player_settings.c
+_SELECT = select(_p.notify, _p.autoplay).where(_p.user_id == bindparam("user_id"))
+
+
+def _upsert(dialect_insert: Any) -> Insert:
+    statement = dialect_insert(t.player_settings).values(
+        user_id=bindparam("user_id"),
+        notify=bindparam("notify"),
+        autoplay=bindparam("autoplay"),
+        updated_at=bindparam("at"),
+    )
+    new = statement.excluded
+    upsert: Insert = statement.on_conflict_do_update(
+        index_elements=[_p.user_id],
+        set_={"notify": new.notify, "autoplay": new.autoplay, "updated_at": new.updated_at},
+    )
+    return upsert
+
+
+#: Store a person's settings, replacing their row: per dialect (SQLite's and PostgreSQL's
+#: ``INSERT ... ON CONFLICT``).
+_UPSERT: dict[Dialect, Insert] = {
+    "sqlite": _upsert(sqlite.insert),
+    "postgresql": _upsert(postgresql.insert),
+}
 
 
 def _from_row(row: Sequence[Any]) -> PlayerSettings:
@@ -121,7 +145,7 @@ class Players:
             self._cache.move_to_end(user_id)
             return settings
         heard = self._heard
-        rows = await self._database.fetchall(_SELECT, (user_id,))
+        rows = await self._database.fetchall(_SELECT, {"user_id": user_id})
         settings = _from_row(rows[0]) if rows else PlayerSettings()
         if heard == self._heard:  # else a notice came meanwhile: the row may be older
             self._keep(user_id, settings)
@@ -138,10 +162,18 @@ class Players:
             raise ValueError(f"No setting {', '.join(unknown)}")
         at = time.time() if now is None else now
         async with self._database.write() as conn:
-            rows = list(await conn.execute_fetchall(_SELECT, (user_id,)))
+            rows = list(await conn.execute_fetchall(_SELECT, {"user_id": user_id}))
             current = _from_row(rows[0]) if rows else PlayerSettings()
             new = dataclasses.replace(current, **changes).validated()
-            await conn.execute(_UPSERT, (user_id, int(new.notify), int(new.autoplay), at))
+            await conn.execute(
+                _UPSERT[conn.dialect],
+                {
+                    "user_id": user_id,
+                    "notify": int(new.notify),
+                    "autoplay": int(new.autoplay),
+                    "at": at,
+                },
+            )
             if conn.dialect == "postgresql":
                 await conn.notify(CHANNEL, str(user_id))
         self._keep(user_id, new)

@@ -26,7 +26,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Insert, bindparam, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from . import schema as t
 from .connection import Database
+from .sql_connection import Dialect
 
 #: The longest turn a server may allow, in minutes (a day).
 MAX_TURN_MINUTES = 24 * 60
@@ -89,17 +94,39 @@ class ServerSettings:
 #: The settings a server may change (the keywords of :meth:`GuildSettings.update`).
 SETTING_NAMES = tuple(f.name for f in dataclasses.fields(ServerSettings) if f.name != "guild_id")
 
-_COLUMNS = "target, images, turn_minutes, muggins, computer_games_count, next_deal_seconds, threads"
-_SELECT = f"SELECT {_COLUMNS} FROM guild_settings WHERE guild_id = ?"
-_UPSERT = (
-    f"INSERT INTO guild_settings (guild_id, {_COLUMNS}, updated_at, updated_by) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
-    "target = excluded.target, images = excluded.images, "
-    "turn_minutes = excluded.turn_minutes, muggins = excluded.muggins, "
-    "computer_games_count = excluded.computer_games_count, "
-    "next_deal_seconds = excluded.next_deal_seconds, threads = excluded.threads, "
-    "updated_at = excluded.updated_at, updated_by = excluded.updated_by"
+#: The columns of a server's settings, in the order of :func:`_from_row`.
+_COLUMNS = (
+    "target",
+    "images",
+    "turn_minutes",
+    "muggins",
+    "computer_games_count",
+    "next_deal_seconds",
+    "threads",
 )
+_SELECT = select(*(t.guild_settings.c[name] for name in _COLUMNS)).where(
+    t.guild_settings.c.guild_id == bindparam("guild_id")
+)
+
+
+def _upsert(dialect_insert: Any) -> Insert:
+    replaced = (*_COLUMNS, "updated_at", "updated_by")
+    statement = dialect_insert(t.guild_settings).values(
+        {name: bindparam(name) for name in ("guild_id", *replaced)}
+    )
+    upsert: Insert = statement.on_conflict_do_update(
+        index_elements=[t.guild_settings.c.guild_id],
+        set_={name: statement.excluded[name] for name in replaced},
+    )
+    return upsert
+
+
+#: Store a server's settings, replacing its row: per dialect (SQLite's and PostgreSQL's
+#: ``INSERT ... ON CONFLICT``).
+_UPSERT: dict[Dialect, Insert] = {
+    "sqlite": _upsert(sqlite.insert),
+    "postgresql": _upsert(postgresql.insert),
+}
 
 
 def _from_row(guild_id: int, row: Sequence[Any]) -> ServerSettings:
@@ -130,7 +157,7 @@ class GuildSettings:
             return ServerSettings()
         cache = self._cache
         if guild_id not in cache:
-            rows = await self._database.fetchall(_SELECT, (guild_id,))
+            rows = await self._database.fetchall(_SELECT, {"guild_id": guild_id})
             cache[guild_id] = _from_row(guild_id, rows[0]) if rows else ServerSettings(guild_id)
         return cache[guild_id]
 
@@ -149,23 +176,23 @@ class GuildSettings:
             raise ValueError(f"No setting {', '.join(unknown)}")
         at = time.time() if now is None else now
         async with self._database.write() as conn:
-            rows = list(await conn.execute_fetchall(_SELECT, (guild_id,)))
+            rows = list(await conn.execute_fetchall(_SELECT, {"guild_id": guild_id}))
             current = _from_row(guild_id, rows[0]) if rows else ServerSettings(guild_id)
             new = dataclasses.replace(current, **changes).validated()
             await conn.execute(
-                _UPSERT,
-                (
-                    guild_id,
-                    new.target,
-                    int(new.images),
-                    new.turn_minutes or 0,
-                    int(new.muggins),
-                    int(new.computer_games_count),
-                    new.next_deal_seconds,
-                    int(new.threads),
-                    at,
-                    by,
-                ),
+                _UPSERT[conn.dialect],
+                {
+                    "guild_id": guild_id,
+                    "target": new.target,
+                    "images": int(new.images),
+                    "turn_minutes": new.turn_minutes or 0,
+                    "muggins": int(new.muggins),
+                    "computer_games_count": int(new.computer_games_count),
+                    "next_deal_seconds": new.next_deal_seconds,
+                    "threads": int(new.threads),
+                    "updated_at": at,
+                    "updated_by": by,
+                },
             )
         self._cache[guild_id] = new
         return new
