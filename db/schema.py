@@ -574,3 +574,145 @@ for _table, _statements in SQLITE_TRIGGERS.items():
 for _table, _statements in POSTGRESQL_TRIGGERS.items():
     for _sql in _statements:
         event.listen(metadata, "after_create", _ddl(_sql).execute_if(dialect="postgresql"))
+
+
+# ---------------------------------------------------------------------- tournaments
+
+#: The states of a tournament that hold its channel (one at a time per channel).
+TOURNAMENT_OPEN = "status IN ('signup', 'running', 'paused')"
+
+# A tournament (db/tournaments.py): the organiser's settings, where it is announced, and how far
+# it has come. `round`: the round being played (0 during sign-up); `seed`: the draw's seed (a
+# 128-bit number as text, like a game's); `paused_at`: when the organiser paused it (the round's
+# deadlines move on by the pause when it resumes).
+tournaments = Table(
+    "tournaments",
+    metadata,
+    _id(),
+    Column("guild_id", INT, nullable=False),
+    Column("channel_id", INT, nullable=False),
+    Column("message_id", INT),
+    Column("organiser_id", INT, nullable=False),
+    Column("name", TEXT, CheckConstraint("length(name) BETWEEN 1 AND 100"), nullable=False),
+    Column(
+        "format",
+        TEXT,
+        CheckConstraint("format IN ('swiss', 'round robin', 'single elimination')"),
+        nullable=False,
+    ),
+    Column("rounds", INT, CheckConstraint("rounds >= 0"), nullable=False),
+    Column("target", INT, CheckConstraint("target IN (61, 121)"), nullable=False),
+    Column("games_to_win", INT, CheckConstraint("games_to_win IN (1, 2, 3)"), nullable=False),
+    Column("spread_cap", INT, CheckConstraint("spread_cap >= 1")),
+    Column("bye_spread", INT, CheckConstraint("bye_spread >= 0"), nullable=False),
+    Column("forfeit_spread", INT, CheckConstraint("forfeit_spread >= 0"), nullable=False),
+    Column("cap", INT, CheckConstraint("cap BETWEEN 2 AND 256"), nullable=False),
+    Column("starts_at", FLOAT),
+    Column("deadline_seconds", INT, CheckConstraint("deadline_seconds >= 60"), nullable=False),
+    Column(
+        "deadline_rule",
+        TEXT,
+        CheckConstraint("deadline_rule IN ('forfeit', 'score')"),
+        nullable=False,
+    ),
+    Column(
+        "status",
+        TEXT,
+        CheckConstraint("status IN ('signup', 'running', 'paused', 'finished', 'cancelled')"),
+        nullable=False,
+    ),
+    Column("round", INT, CheckConstraint("round >= 0"), nullable=False, server_default=text("0")),
+    Column("seed", TEXT, nullable=False),
+    Column("season_id", INT),
+    Column("created_at", FLOAT, nullable=False),
+    Column("started_at", FLOAT),
+    Column("paused_at", FLOAT),
+    Column("ended_at", FLOAT),
+    **_STRICT,
+)
+Index("tournaments_one_open_per_channel", tournaments.c.channel_id, unique=True,
+      **_open(TOURNAMENT_OPEN))  # fmt: skip
+Index("tournaments_open", tournaments.c.status, **_open(TOURNAMENT_OPEN))
+Index("tournaments_by_guild", tournaments.c.guild_id, tournaments.c.created_at)
+
+# Who entered a tournament. `rating`, `seed`: their rating when it started and their place in
+# the seed order (from 1); `status`: 'entered', or 'dropped' (by the organiser) / 'withdrew'
+# (themselves) at `left_at`; `replaced_by`: the person who plays this place now (the place
+# keeps its results under the first player's id).
+tournament_players = Table(
+    "tournament_players",
+    metadata,
+    Column(
+        "tournament_id", INT, ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False
+    ),
+    Column("user_id", INT, nullable=False),
+    Column("rating", FLOAT),
+    Column("seed", INT, CheckConstraint("seed >= 1")),
+    Column("joined_at", FLOAT, nullable=False),
+    Column(
+        "status",
+        TEXT,
+        CheckConstraint("status IN ('entered', 'dropped', 'withdrew')"),
+        nullable=False,
+        server_default=text("'entered'"),
+    ),
+    Column("left_at", FLOAT),
+    Column("replaced_by", INT),
+    PrimaryKeyConstraint("tournament_id", "user_id"),
+    **_KEYED,
+)
+Index("tournament_players_by_user", tournament_players.c.user_id)
+Index(
+    "tournament_players_by_replacement",
+    tournament_players.c.replaced_by,
+    **_open("replaced_by IS NOT NULL"),
+)
+
+# The pairings of each round: `second_id` NULL is a bye. `games`: JSON [[game_id, first's
+# points, second's points], ...] of the games the pairing finished (a game the deadline stopped
+# keeps the points it stood at); `game_id`: the game being played (or the last one); `state`:
+# 'waiting' (no game yet), 'playing', 'decided'; how: `decided_by`, the side that forfeited.
+tournament_pairings = Table(
+    "tournament_pairings",
+    metadata,
+    Column(
+        "tournament_id", INT, ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False
+    ),
+    Column("round", INT, CheckConstraint("round >= 1"), nullable=False),
+    Column("table_no", INT, CheckConstraint("table_no >= 1"), nullable=False),
+    Column("first_id", INT, nullable=False),
+    Column("second_id", INT),
+    Column("thread_id", INT),
+    Column("game_id", INT, ForeignKey("games.id")),
+    Column("games", TEXT, nullable=False, server_default=text("'[]'")),
+    Column("deadline_at", FLOAT),
+    Column(
+        "state",
+        TEXT,
+        CheckConstraint("state IN ('waiting', 'playing', 'decided')"),
+        nullable=False,
+    ),
+    Column("forfeited_by", INT),
+    Column(
+        "decided_by",
+        TEXT,
+        CheckConstraint(
+            "decided_by IN ('played', 'bye', 'deadline', 'organiser', 'withdrawal', 'drop')"
+        ),
+    ),
+    Column("decided_at", FLOAT),
+    PrimaryKeyConstraint("tournament_id", "round", "table_no"),
+    CheckConstraint("(state = 'decided') = (decided_by IS NOT NULL)"),
+    **_KEYED,
+)
+Index(
+    "tournament_pairings_by_game",
+    tournament_pairings.c.game_id,
+    unique=True,
+    **_open("game_id IS NOT NULL"),
+)
+Index(
+    "tournament_pairings_due",
+    tournament_pairings.c.deadline_at,
+    **_open("state <> 'decided'"),
+)
