@@ -642,9 +642,7 @@ Index("tournaments_by_guild", tournaments.c.guild_id, tournaments.c.created_at)
 tournament_players = Table(
     "tournament_players",
     metadata,
-    Column(
-        "tournament_id", INT, ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False
-    ),
+    Column("tournament_id", INT, ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False),
     Column("user_id", INT, nullable=False),
     Column("rating", FLOAT),
     Column("seed", INT, CheckConstraint("seed >= 1")),
@@ -675,9 +673,7 @@ Index(
 tournament_pairings = Table(
     "tournament_pairings",
     metadata,
-    Column(
-        "tournament_id", INT, ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False
-    ),
+    Column("tournament_id", INT, ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False),
     Column("round", INT, CheckConstraint("round >= 1"), nullable=False),
     Column("table_no", INT, CheckConstraint("table_no >= 1"), nullable=False),
     Column("first_id", INT, nullable=False),

@@ -60,9 +60,7 @@ def upgrade() -> None:
         ),
         sa.Column("spread_cap", INT, sa.CheckConstraint("spread_cap >= 1")),
         sa.Column("bye_spread", INT, sa.CheckConstraint("bye_spread >= 0"), nullable=False),
-        sa.Column(
-            "forfeit_spread", INT, sa.CheckConstraint("forfeit_spread >= 0"), nullable=False
-        ),
+        sa.Column("forfeit_spread", INT, sa.CheckConstraint("forfeit_spread >= 0"), nullable=False),
         sa.Column("cap", INT, sa.CheckConstraint("cap BETWEEN 2 AND 256"), nullable=False),
         sa.Column("starts_at", FLOAT),
         sa.Column(
