@@ -22,11 +22,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import (
+    ColumnElement,
+    Insert,
+    Select,
+    bindparam,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+
+from . import schema as t
 from . import statements as sql
 from .connection import Database
 from .errors import Conflict
 from .records import NewGame, SeatRecord
-from .sql_connection import Connection
+from .sql_connection import Connection, Dialect
 
 OPEN_MATCH = ("forming", "playing")
 
@@ -69,9 +83,142 @@ class PendingRematch:
     accepted: tuple[int, ...]
 
 
-MATCH_COLUMNS = (
-    "id, guild_id, channel_id, best_of, status, wins, winner_side, seats, created_at, ended_at"
+_m, _g, _r, _a = t.matches.c, t.games.c, t.results.c, t.rematch_accepted.c
+
+_NEW_MATCH = (
+    insert(t.matches)
+    .values(
+        guild_id=bindparam("guild_id"),
+        channel_id=bindparam("channel_id"),
+        best_of=bindparam("best_of"),
+        status="forming",
+        wins="[]",
+        seats="[]",
+        created_at=bindparam("now"),
+    )
+    .returning(_m.id)
 )
+_JOIN_MATCH = (
+    update(t.games)
+    .where(_g.id == bindparam("game"), _g.status == "lobby")
+    .values(match_id=bindparam("match"))
+)
+_BEGIN_MATCH = (
+    update(t.matches)
+    .where(_m.id == bindparam("match"), _m.status == "forming")
+    .values(status="playing", seats=bindparam("new_seats"), wins=bindparam("new_wins"))
+)
+_TALLY = (
+    update(t.matches)
+    .where(_m.id == bindparam("match"), _m.status == "playing")
+    .values(wins=bindparam("new_wins"))
+)
+_STILL_OPEN = _m.status.in_([literal(status) for status in OPEN_MATCH])
+_END_MATCH = (
+    update(t.matches)
+    .where(_m.id == bindparam("match"), _STILL_OPEN)
+    .values(
+        status=bindparam("new_status"),
+        wins=bindparam("new_wins"),
+        winner_side=bindparam("new_winner"),
+        ended_at=bindparam("now"),
+    )
+)
+_NEW_GAME = (
+    insert(t.games)
+    .values(
+        guild_id=bindparam("guild_id"),
+        channel_id=bindparam("channel_id"),
+        status=bindparam("status"),
+        players=bindparam("players"),
+        partnerships=bindparam("partnerships"),
+        target=bindparam("target"),
+        seed=bindparam("seed"),
+        first_dealer=bindparam("first_dealer"),
+        host_id=bindparam("host_id"),
+        created_at=bindparam("now"),
+        updated_at=bindparam("now"),
+        started_at=bindparam("started_at"),
+        match_id=bindparam("match_id"),
+        rematch_of=bindparam("rematch_of"),
+        muggins=bindparam("muggins"),
+    )
+    .returning(_g.id)
+)
+_NEW_SEAT = insert(t.seats).values(
+    game_id=bindparam("game_id"),
+    seat=bindparam("seat"),
+    user_id=bindparam("user_id"),
+    computer=bindparam("computer"),
+    team=bindparam("team"),
+    joined_at=bindparam("now"),
+)
+_FIRST_SNAPSHOT = insert(t.snapshots).values(
+    game_id=bindparam("game_id"), seq=0, state=bindparam("state"), ready=bindparam("ready")
+)
+
+
+def _matches_with_games(condition: ColumnElement[bool]) -> Select[Any]:
+    """The matches meeting ``condition``, by id, each row with one of its games (by id; ``NULL``
+    for a match without games)."""
+    return (
+        select(
+            _m.id,
+            _m.guild_id,
+            _m.channel_id,
+            _m.best_of,
+            _m.status,
+            _m.wins,
+            _m.winner_side,
+            _m.seats,
+            _m.created_at,
+            _m.ended_at,
+            _g.id,
+        )
+        .select_from(t.matches.outerjoin(t.games, _g.match_id == _m.id))
+        .where(condition)
+        .order_by(_m.id, _g.id)
+    )
+
+
+_OPEN_MATCHES = _matches_with_games(_STILL_OPEN)
+_linked = t.games.alias("linked")
+_MATCH_OF_GAME = _matches_with_games(
+    _m.id == select(_linked.c.match_id).where(_linked.c.id == bindparam("game")).scalar_subquery()
+)
+#: The worst skunk a game's winning side gave (0 when none, or not ended).
+_SKUNK = func.coalesce(
+    select(func.max(_r.skunk_given)).where(_r.game_id == _g.id).scalar_subquery(), 0
+)
+_MATCH_GAMES = (
+    select(_g.id, _g.status, _g.end_reason, _g.winner_side, _SKUNK)
+    .where(_g.match_id == bindparam("match"))
+    .order_by(_g.id)
+)
+_ACCEPT = insert(t.rematch_accepted).values(
+    game_id=bindparam("game"), user_id=bindparam("user"), at=bindparam("now")
+)
+#: :data:`_ACCEPT`, nothing when that person has accepted already: per dialect.
+_ACCEPT_AGAIN: dict[Dialect, Insert] = {
+    "sqlite": sqlite.insert(t.rematch_accepted)
+    .values(game_id=bindparam("game"), user_id=bindparam("user"), at=bindparam("now"))
+    .on_conflict_do_nothing(),
+    "postgresql": postgresql.insert(t.rematch_accepted)
+    .values(game_id=bindparam("game"), user_id=bindparam("user"), at=bindparam("now"))
+    .on_conflict_do_nothing(),
+}
+_TOUCH = (
+    update(t.games)
+    .where(_g.id == bindparam("game"))
+    .values(updated_at=bindparam("now"), warned_at=None)
+)
+_PENDING_REMATCHES = (
+    select(_g.id, _g.rematch_of, _a.user_id)
+    .select_from(t.games.outerjoin(t.rematch_accepted, _a.game_id == _g.id))
+    .where(_g.status == "lobby", _g.rematch_of.is_not(None))
+    .order_by(_g.id, _a.at)
+)
+_REMATCH_OF = select(_g.rematch_of).where(_g.id == bindparam("game"))
 
 
 class Matches:
@@ -88,10 +235,7 @@ class Matches:
         """A match of ``best_of`` whose first game is the lobby ``game_id``; returns its id."""
         async with self._database.write() as conn:
             match_id = await _insert_match(conn, guild_id, channel_id, best_of, now)
-            cursor = await conn.execute(
-                "UPDATE games SET match_id = ? WHERE id = ? AND status = 'lobby'",
-                (match_id, game_id),
-            )
+            cursor = await conn.execute(_JOIN_MATCH, {"match": match_id, "game": game_id})
             if cursor.rowcount != 1:
                 raise Conflict(f"Game {game_id} is not an open lobby.")
         return match_id
@@ -100,9 +244,12 @@ class Matches:
         """The first game started: record the seats and start the tally at nothing each."""
         async with self._database.write() as conn:
             await conn.execute(
-                "UPDATE matches SET status = 'playing', seats = ?, wins = ? "
-                "WHERE id = ? AND status = 'forming'",
-                (_seats_json(seats), sql.dumps([0] * sides), match_id),
+                _BEGIN_MATCH,
+                {
+                    "new_seats": _seats_json(seats),
+                    "new_wins": sql.dumps([0] * sides),
+                    "match": match_id,
+                },
             )
 
     async def start_next_game(
@@ -123,8 +270,7 @@ class Matches:
         """
         async with self._database.write() as conn:
             cursor = await conn.execute(
-                "UPDATE matches SET wins = ? WHERE id = ? AND status = 'playing'",
-                (sql.dumps(list(wins)), match_id),
+                _TALLY, {"new_wins": sql.dumps(list(wins)), "match": match_id}
             )
             if cursor.rowcount != 1:
                 raise Conflict(f"Match {match_id} is not being played.")
@@ -132,8 +278,8 @@ class Matches:
                 conn, game, status="active", now=now, match_id=match_id, seed=seed
             )
             await conn.execute(
-                "INSERT INTO snapshots (game_id, seq, state, ready) VALUES (?, 0, ?, ?)",
-                (game_id, sql.dumps(state), sql.dumps(list(ready))),
+                _FIRST_SNAPSHOT,
+                {"game_id": game_id, "state": sql.dumps(state), "ready": sql.dumps(list(ready))},
             )
         return game_id
 
@@ -149,44 +295,39 @@ class Matches:
         """A match is over: ``won``, ``conceded``, ``abandoned`` or ``cancelled``."""
         async with self._database.write() as conn:
             await conn.execute(
-                "UPDATE matches SET status = ?, wins = ?, winner_side = ?, ended_at = ? "
-                "WHERE id = ? AND status IN ('forming', 'playing')",
-                (status, sql.dumps(list(wins)), winner_side, now, match_id),
+                _END_MATCH,
+                {
+                    "new_status": status,
+                    "new_wins": sql.dumps(list(wins)),
+                    "new_winner": winner_side,
+                    "now": now,
+                    "match": match_id,
+                },
             )
 
     async def open_matches(self) -> list[MatchRecord]:
         """Every match still forming or being played, with its games."""
-        return await self._matches("status IN ('forming', 'playing')", ())
+        return await self._matches(_OPEN_MATCHES, {})
 
     async def match_of_game(self, game_id: int) -> MatchRecord | None:
         """The match a game belongs to, if any."""
-        found = await self._matches("id = (SELECT match_id FROM games WHERE id = ?)", (game_id,))
+        found = await self._matches(_MATCH_OF_GAME, {"game": game_id})
         return found[0] if found else None
 
     async def match_games(self, match_id: int) -> list[MatchGame]:
         """The games of a match in order, with how each ended (from ``games`` and ``results``)."""
-        rows = await self._database.fetchall(
-            "SELECT g.id, g.status, g.end_reason, g.winner_side, "
-            "COALESCE((SELECT MAX(r.skunk_given) FROM results r WHERE r.game_id = g.id), 0) "
-            "FROM games g WHERE g.match_id = ? ORDER BY g.id",
-            (match_id,),
-        )
+        rows = await self._database.fetchall(_MATCH_GAMES, {"match": match_id})
         return [MatchGame(*row) for row in rows]
 
-    async def _matches(self, where: str, params: Sequence[Any]) -> list[MatchRecord]:
-        rows = await self._database.fetchall(
-            f"SELECT {MATCH_COLUMNS} FROM matches WHERE {where} ORDER BY id", params
-        )
-        if not rows:
-            return []
-        ids = [row[0] for row in rows]
-        marks = ", ".join("?" * len(ids))
-        game_rows = await self._database.fetchall(
-            f"SELECT match_id, id FROM games WHERE match_id IN ({marks}) ORDER BY id", ids
-        )
+    async def _matches(self, statement: Select[Any], params: dict[str, Any]) -> list[MatchRecord]:
+        """The matches of ``statement`` (:func:`_matches_with_games`), each with its games."""
+        firsts: dict[int, tuple[Any, ...]] = {}
         games: dict[int, list[int]] = {}
-        for match_id, game_id in game_rows:
-            games.setdefault(match_id, []).append(game_id)
+        for row in await self._database.fetchall(statement, params):
+            firsts.setdefault(row[0], row)
+            played = games.setdefault(row[0], [])
+            if row[10] is not None:
+                played.append(row[10])
         return [
             MatchRecord(
                 id=row[0],
@@ -199,9 +340,9 @@ class Matches:
                 seats=tuple(SeatRecord(*s) for s in json.loads(row[7])),
                 created_at=row[8],
                 ended_at=row[9],
-                games=tuple(games.get(row[0], ())),
+                games=tuple(games[row[0]]),
             )
-            for row in rows
+            for row in firsts.values()
         ]
 
     # ------------------------------------------------------------------ rematches
@@ -220,31 +361,20 @@ class Matches:
             game_id = await _insert_game(
                 conn, game, status="lobby", now=now, match_id=match_id, rematch_of=of_game
             )
-            await conn.execute(
-                "INSERT INTO rematch_accepted (game_id, user_id, at) VALUES (?, ?, ?)",
-                (game_id, accepted, now),
-            )
+            await conn.execute(_ACCEPT, {"game": game_id, "user": accepted, "now": now})
         return game_id, match_id
 
     async def accept_rematch(self, game_id: int, user_id: int, *, now: float) -> None:
         """``user_id`` accepted the rematch lobby ``game_id`` (again: no change)."""
         async with self._database.write() as conn:
             await conn.execute(
-                "INSERT INTO rematch_accepted (game_id, user_id, at) VALUES (?, ?, ?) "
-                "ON CONFLICT DO NOTHING",
-                (game_id, user_id, now),
+                _ACCEPT_AGAIN[conn.dialect], {"game": game_id, "user": user_id, "now": now}
             )
-            await conn.execute(
-                "UPDATE games SET updated_at = ?, warned_at = NULL WHERE id = ?", (now, game_id)
-            )
+            await conn.execute(_TOUCH, {"now": now, "game": game_id})
 
     async def pending_rematches(self) -> list[PendingRematch]:
         """Every rematch lobby still open, with who has accepted."""
-        rows = await self._database.fetchall(
-            "SELECT g.id, g.rematch_of, a.user_id FROM games g "
-            "LEFT JOIN rematch_accepted a ON a.game_id = g.id "
-            "WHERE g.status = 'lobby' AND g.rematch_of IS NOT NULL ORDER BY g.id, a.at",
-        )
+        rows = await self._database.fetchall(_PENDING_REMATCHES)
         found: dict[int, tuple[int, list[int]]] = {}
         for game_id, of_game, user_id in rows:
             entry = found.setdefault(game_id, (of_game, []))
@@ -254,9 +384,7 @@ class Matches:
 
     async def rematch_of(self, game_id: int) -> int | None:
         """The game that ``game_id`` is a rematch of, if it is one."""
-        rows = await self._database.fetchall(
-            "SELECT rematch_of FROM games WHERE id = ?", (game_id,)
-        )
+        rows = await self._database.fetchall(_REMATCH_OF, {"game": game_id})
         return rows[0][0] if rows else None
 
 
@@ -264,12 +392,10 @@ async def _insert_match(
     conn: Connection, guild_id: int | None, channel_id: int, best_of: int, now: float
 ) -> int:
     cursor = await conn.execute(
-        "INSERT INTO matches (guild_id, channel_id, best_of, status, wins, seats, created_at) "
-        "VALUES (?, ?, ?, 'forming', '[]', '[]', ?)",
-        (guild_id, channel_id, best_of, now),
+        _NEW_MATCH,
+        {"guild_id": guild_id, "channel_id": channel_id, "best_of": best_of, "now": now},
     )
-    match_id = cursor.lastrowid
-    assert match_id is not None
+    match_id: int = cursor.scalar()
     return match_id
 
 
@@ -283,35 +409,39 @@ async def _insert_game(
     seed: int | None = None,
     rematch_of: int | None = None,
 ) -> int:
-    started = now if status == "active" else None
     cursor = await conn.execute(
-        "INSERT INTO games (guild_id, channel_id, status, players, partnerships, target, seed, "
-        "first_dealer, host_id, created_at, updated_at, started_at, match_id, rematch_of, "
-        "muggins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            game.guild_id,
-            game.channel_id,
-            status,
-            game.players,
-            int(game.partnerships),
-            game.target,
-            None if seed is None else str(seed),
-            game.first_dealer,
-            game.host_id,
-            now,
-            now,
-            started,
-            match_id,
-            rematch_of,
-            int(game.muggins),
-        ),
+        _NEW_GAME,
+        {
+            "guild_id": game.guild_id,
+            "channel_id": game.channel_id,
+            "status": status,
+            "players": game.players,
+            "partnerships": int(game.partnerships),
+            "target": game.target,
+            "seed": None if seed is None else str(seed),
+            "first_dealer": game.first_dealer,
+            "host_id": game.host_id,
+            "now": now,
+            "started_at": now if status == "active" else None,
+            "match_id": match_id,
+            "rematch_of": rematch_of,
+            "muggins": int(game.muggins),
+        },
     )
-    game_id = cursor.lastrowid
-    assert game_id is not None
+    game_id: int = cursor.scalar()
     await conn.executemany(
-        "INSERT INTO seats (game_id, seat, user_id, computer, team, joined_at) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        [(game_id, s.seat, s.user_id, s.computer, s.team, now) for s in game.seats],
+        _NEW_SEAT,
+        [
+            {
+                "game_id": game_id,
+                "seat": s.seat,
+                "user_id": s.user_id,
+                "computer": s.computer,
+                "team": s.team,
+                "now": now,
+            }
+            for s in game.seats
+        ],
     )
     return game_id
 
