@@ -40,6 +40,7 @@ from .matches import Matches
 from .meta import Meta
 from .players import Players
 from .settings import GuildSettings
+from .tournaments import Tournaments
 from .turns import TurnMarks
 
 
@@ -55,6 +56,7 @@ class Store:
         self.players = Players(database)
         self.turns = TurnMarks(database)
         self.meta = Meta(database)
+        self.tournaments = Tournaments(database)
         self.maintenance = Maintenance(database)
 
     @classmethod
