@@ -22,7 +22,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sqlalchemy import bindparam, func, select
+
+from . import schema as t
 from .connection import Database
+
+#: SQLite's checks, as its table-valued pragma functions (``PRAGMA integrity_check(N)`` and
+#: ``PRAGMA foreign_key_check`` read as tables).
+_integrity = func.pragma_integrity_check(bindparam("limit")).table_valued("integrity_check")
+_INTEGRITY_CHECK = select(_integrity.c.integrity_check)
+_orphans = func.pragma_foreign_key_check().table_valued("table", "rowid", "parent", "fkid")
+_FOREIGN_KEY_CHECK = select(_orphans.c.table, _orphans.c.rowid, _orphans.c.parent, _orphans.c.fkid)
+_GAMES = select(t.games.c.id, t.games.c.status).order_by(t.games.c.id)
 
 
 class Maintenance:
@@ -37,16 +48,16 @@ class Maintenance:
         Reads every page of the file; a damaged one raises :class:`~db.errors.DatabaseCorrupt`
         (``SQLITE_CORRUPT``) or comes out here as SQLite's own words.
         """
-        rows = await self._database.fetchall(f"PRAGMA integrity_check({int(limit)})")
+        rows = await self._database.fetchall(_INTEGRITY_CHECK, {"limit": int(limit)})
         problems = [str(row[0]) for row in rows if row[0] != "ok"]
-        orphans = await self._database.fetchall("PRAGMA foreign_key_check")
+        orphans = await self._database.fetchall(_FOREIGN_KEY_CHECK)
         for table, rowid, parent, _ in orphans[:limit]:
             problems.append(f"a row of {table} (rowid {rowid}) names a missing row of {parent}")
         return problems
 
     async def games(self) -> list[tuple[int, str]]:
         """Every game's id and status (lobbies and cancelled ones included), by id."""
-        rows = await self._database.fetchall("SELECT id, status FROM games ORDER BY id")
+        rows = await self._database.fetchall(_GAMES)
         return [(game_id, status) for game_id, status in rows]
 
     async def backup(self, target: Path) -> None:
