@@ -190,3 +190,19 @@ def test_results_are_drawn_in():
 def test_only_an_elimination_has_a_bracket():
     with pytest.raises(TournamentError):
         bracket_rounds(Tournament(Format.SWISS, ("a", "b"), rounds=1), [])
+
+
+def test_the_docs_pictures_are_the_renderers_own_and_the_pages_describe_them():
+    from pathlib import Path
+
+    from bot.render import tournament_samples
+
+    root = Path(__file__).resolve().parents[2]
+    images = root / "docs" / "images"
+    assert (images / "tournament-bracket.png").read_bytes() == tournament_samples.bracket_sample()
+    assert (
+        images / "tournament-standings.png"
+    ).read_bytes() == tournament_samples.standings_sample()
+    page = (root / "docs" / "players" / "tournaments.md").read_text()
+    for name, alt in tournament_samples.ALT.items():
+        assert f"![{alt}](../images/{name})" in page
