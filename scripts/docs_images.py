@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.ai import choose_action  # noqa: E402
 from bot.engine import Event, Game, Phase, Shown, Variant  # noqa: E402
+from bot.render import tournament_samples  # noqa: E402
 from bot.render.images import game_board_png, hand_picture, shows_png  # noqa: E402
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
@@ -113,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         path = args.out / name
         path.write_bytes(draw())
         print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {ALT[name]}")
+    for path in tournament_samples.write(args.out):  # the tournament pages' pictures
+        print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
     return 0
 
 
