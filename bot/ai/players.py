@@ -223,11 +223,10 @@ def show_action(game: Game, seat: int) -> Action:
     """Muggins: call muggins on any miss, else claim the exact count, else let the claim go.
 
     The miss is public knowledge in principle (the counted cards are face up and the points
-    pegged are known); the window holds it ready-made.
+    pegged are known); each window open to the seat holds it ready-made.
     """
     legal = game.legal_actions(seat)
-    window = game.muggins_window
-    if Muggins() in legal and window is not None and window.missed > 0:
+    if Muggins() in legal and any(w.missed > 0 for w in muggins_rules.answerable(game, seat)):
         return Muggins()
     nxt = muggins_rules.counter(game)
     if nxt is not None and Claim(0) in legal:

@@ -78,7 +78,7 @@ class Claim:
 
 @dataclass(frozen=True, slots=True)
 class Muggins:
-    """Muggins: take the points an opponent missed in the claim just made."""
+    """Muggins: take the points an opponent missed in every claim open to this seat."""
 
     def to_dict(self) -> ActionData:
         return {"type": "muggins"}
@@ -89,13 +89,19 @@ class Muggins:
 
 @dataclass(frozen=True, slots=True)
 class LetGo:
-    """Muggins: let the claim just made stand (this seat will not call muggins on it)."""
+    """Muggins: let the open claims stand (this seat will not call muggins on them); with a
+    ``position``, only the claim of the count at that place in counting order (0 the pone's
+    hand, ``players`` the crib)."""
+
+    position: int | None = None
 
     def to_dict(self) -> ActionData:
-        return {"type": "let_go"}
+        if self.position is None:
+            return {"type": "let_go"}
+        return {"type": "let_go", "position": self.position}
 
     def __repr__(self) -> str:
-        return "LetGo()"
+        return "LetGo()" if self.position is None else f"LetGo({self.position})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +132,8 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
     if kind == "muggins":
         return Muggins()
     if kind == "let_go":
-        return LetGo()
+        position = data.get("position")
+        return LetGo(None if position is None else int(position))
     if kind == "next_deal":
         return NextDeal()
     raise ValueError(f"Unknown action: {data!r}")

@@ -92,7 +92,8 @@ class Game:
         self.gone: set[int] = set()
         # the show claimed by the players (muggins only: see bot.engine.muggins)
         self.show_step = 0
-        self.muggins_window: muggins.Window | None = None
+        self.muggins_windows: tuple[muggins.Window, ...] = ()  # the open ones, in counting order
+        self.show_awards: tuple[muggins.Award, ...] = ()  # this show's points, pegged or held
         # the hold between deals (bot.engine.nextdeal): the seats ready for the next deal
         self.hold_between_deals = False
         self.ready_for_deal: frozenset[int] = frozenset()
@@ -137,6 +138,11 @@ class Game:
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.GAME_OVER
+
+    @property
+    def muggins_window(self) -> muggins.Window | None:
+        """Muggins: the open window on the latest count (None: none is open)."""
+        return muggins.newest_window(self)
 
     @property
     def pone(self) -> int | None:
