@@ -28,7 +28,19 @@ import time
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from sqlalchemy import Insert, bindparam, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Insert,
+    Integer,
+    bindparam,
+    delete,
+    func,
+    insert,
+    literal,
+    literal_column,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 
 from . import archive
@@ -86,6 +98,126 @@ _TOUCH_LOBBY = (
 _WARNED = update(t.games).where(_g.id == bindparam("game")).values(warned_at=bindparam("at"))
 _STATUS = select(_g.status).where(_g.id == bindparam("game"))
 _MESSAGES = select(_m.kind, _m.channel_id, _m.message_id).where(_m.game_id == bindparam("game"))
+_REMOVE_SEAT = delete(t.seats).where(_s.game_id == bindparam("game"), _s.seat == bindparam("seat"))
+#: A lobby's host and variant; a ``None`` parameter leaves its column as it is.
+_UPDATE_LOBBY = (
+    update(t.games)
+    .where(_g.id == bindparam("game"))
+    .values(
+        host_id=func.coalesce(bindparam("new_host", type_=t.INT), _g.host_id),
+        players=func.coalesce(bindparam("new_players", type_=t.INT), _g.players),
+        partnerships=func.coalesce(bindparam("new_partnerships", type_=t.INT), _g.partnerships),
+        target=func.coalesce(bindparam("new_target", type_=t.INT), _g.target),
+        muggins=func.coalesce(bindparam("new_muggins", type_=t.INT), _g.muggins),
+    )
+)
+_CLOSE_LOBBY = (
+    update(t.games)
+    .where(_g.id == bindparam("game"), _g.status == "lobby")
+    .values(
+        status=bindparam("closed_as"),
+        end_reason=bindparam("closed_as"),
+        ended_at=bindparam("now"),
+        updated_at=bindparam("now"),
+    )
+)
+_START = (
+    update(t.games)
+    .where(_g.id == bindparam("game"), _g.status == "lobby")
+    .values(
+        status="active",
+        seed=bindparam("new_seed"),
+        first_dealer=bindparam("dealer"),
+        step=0,
+        started_at=bindparam("now"),
+        updated_at=bindparam("now"),
+        warned_at=None,
+    )
+)
+_SET_TEAM = (
+    update(t.seats)
+    .where(_s.game_id == bindparam("game"), _s.seat == bindparam("seat_of"))
+    .values(team=bindparam("new_team"))
+)
+_FIRST_SNAPSHOT = insert(t.snapshots).values(
+    game_id=bindparam("game_id"), seq=0, state=bindparam("state"), ready=bindparam("ready")
+)
+_MOVE = (
+    update(t.games)
+    .where(_g.id == bindparam("game"), sql.OPEN)
+    .values(channel_id=bindparam("new_channel"))
+)
+_REPAIR_SNAPSHOT = (
+    update(t.snapshots)
+    .where(t.snapshots.c.game_id == bindparam("game"))
+    .values(seq=bindparam("new_seq"), state=bindparam("new_state"), ready=bindparam("new_ready"))
+)
+_SET_STEP = update(t.games).where(_g.id == bindparam("game")).values(step=bindparam("new_step"))
+_a, _r, _d = t.actions.c, t.results.c, t.deal_points.c
+_ACTIONS = (
+    select(_a.seq, _a.seat, _a.action, _a.created_at)
+    .where(_a.game_id == bindparam("game"))
+    .order_by(_a.seq)
+)
+_RESULTS = (
+    select(
+        _r.game_id,
+        _r.seat,
+        _r.side,
+        _r.outcome,
+        _r.won,
+        _r.final_score,
+        _r.skunk_given,
+        _r.skunk_taken,
+        _r.pegging,
+        _r.hand,
+        _r.crib,
+        _r.heels,
+        _r.best_hand,
+        _r.best_hand_cards,
+    )
+    .where(_r.game_id == bindparam("game"))
+    .order_by(_r.seat)
+)
+#: A game's points per deal, as :class:`DealPoints` reads them.
+_DEAL_POINTS = (
+    select(
+        _d.deal,
+        _d.seat,
+        _d.pegging,
+        _d.hand,
+        _d.crib,
+        _d.heels,
+        _d.hand_value,
+        _d.hand_cards,
+        _d.crib_value,
+        _d.crib_cards,
+    )
+    .where(_d.game_id == bindparam("game"))
+    .order_by(_d.deal, _d.seat)
+)
+_LOG_PRUNED = select(t.game_archive.c.game_id).where(
+    t.game_archive.c.game_id == bindparam("game"), t.game_archive.c.log_parts.is_(None)
+)
+#: One game, by id; the open games (lobbies and active games): with or without the archive.
+_ONE_GAME = {
+    archived: sql.game_query(_g.id == bindparam("game"), archived=archived)
+    for archived in (True, False)
+}
+_OPEN_GAMES = {archived: sql.game_query(sql.OPEN, archived=archived) for archived in (True, False)}
+
+
+def _of_shards(shard_count: int, shard_ids: Collection[int] | None) -> ColumnElement[bool] | None:
+    """The games of the servers the gateway shards ``shard_ids`` of ``shard_count`` own
+    (:func:`db.shards.shard_filter`'s rule, which also checks the numbers), or ``None`` when
+    they own every server. SQLite's and PostgreSQL's ``>>`` and ``%`` agree on 64-bit ids."""
+    if not shard_filter(shard_count, shard_ids)[0]:
+        return None
+    assert shard_ids is not None
+    # PostgreSQL shifts a bigint by an int (no bigint >> bigint): the 22 is written in
+    shifted = func.coalesce(_g.guild_id, 0).op(">>")(literal_column("22", Integer))
+    shard = shifted.op("%")(literal(shard_count, t.INT))
+    return shard.in_([literal(i, t.INT) for i in sorted(set(shard_ids))])
 
 
 def _set_message(dialect_insert: Any) -> Insert:
@@ -200,7 +332,7 @@ class Games:
     async def remove_seat(self, game_id: int, seat: int, *, now: float) -> None:
         """Free a seat of a lobby."""
         async with self._database.write() as conn:
-            await conn.execute("DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+            await conn.execute(_REMOVE_SEAT, {"game": game_id, "seat": seat})
             await self._touch_lobby(conn, game_id, now)
 
     async def update_lobby(
@@ -217,17 +349,15 @@ class Games:
         """Change a lobby's host and/or variant (``None`` leaves a field as it is)."""
         async with self._database.write() as conn:
             await conn.execute(
-                "UPDATE games SET host_id = COALESCE(?, host_id), "
-                "players = COALESCE(?, players), partnerships = COALESCE(?, partnerships), "
-                "target = COALESCE(?, target), muggins = COALESCE(?, muggins) WHERE id = ?",
-                (
-                    host_id,
-                    players,
-                    None if partnerships is None else int(partnerships),
-                    target,
-                    None if muggins is None else int(muggins),
-                    game_id,
-                ),
+                _UPDATE_LOBBY,
+                {
+                    "new_host": host_id,
+                    "new_players": players,
+                    "new_partnerships": None if partnerships is None else int(partnerships),
+                    "new_target": target,
+                    "new_muggins": None if muggins is None else int(muggins),
+                    "game": game_id,
+                },
             )
             await self._touch_lobby(conn, game_id, now)
 
@@ -243,9 +373,7 @@ class Games:
             raise ValueError(f"A lobby closes as cancelled or abandoned, not {status!r}")
         async with self._database.write() as conn:
             cursor = await conn.execute(
-                "UPDATE games SET status = ?, end_reason = ?, ended_at = ?, updated_at = ? "
-                "WHERE id = ? AND status = 'lobby'",
-                (status, status, now, now, game_id),
+                _CLOSE_LOBBY, {"closed_as": status, "now": now, "game": game_id}
             )
             if cursor.rowcount != 1:
                 raise Conflict(f"Game {game_id} is not an open lobby.")
@@ -264,20 +392,21 @@ class Games:
         """Turn a full lobby into an active game at step 0, with its first snapshot."""
         async with self._database.write() as conn:
             cursor = await conn.execute(
-                "UPDATE games SET status = 'active', seed = ?, first_dealer = ?, step = 0, "
-                "started_at = ?, updated_at = ?, warned_at = NULL "
-                "WHERE id = ? AND status = 'lobby'",
-                (str(seed), first_dealer, now, now, game_id),
+                _START,
+                {"new_seed": str(seed), "dealer": first_dealer, "now": now, "game": game_id},
             )
             if cursor.rowcount != 1:
                 raise Conflict(f"Game {game_id} is not an open lobby.")
             await conn.executemany(
-                "UPDATE seats SET team = ? WHERE game_id = ? AND seat = ?",
-                [(team, game_id, seat) for seat, team in teams.items()],
+                _SET_TEAM,
+                [
+                    {"new_team": team, "game": game_id, "seat_of": seat}
+                    for seat, team in teams.items()
+                ],
             )
             await conn.execute(
-                "INSERT INTO snapshots (game_id, seq, state, ready) VALUES (?, 0, ?, ?)",
-                (game_id, sql.dumps(state), sql.dumps(list(ready))),
+                _FIRST_SNAPSHOT,
+                {"game_id": game_id, "state": sql.dumps(state), "ready": sql.dumps(list(ready))},
             )
 
     # ------------------------------------------------------------------ the action log
@@ -316,11 +445,7 @@ class Games:
         :class:`Conflict` if that channel has an open game, or this one is not open."""
         async with self._database.write() as conn:
             try:
-                cursor = await conn.execute(
-                    "UPDATE games SET channel_id = ? "
-                    "WHERE id = ? AND status IN ('lobby', 'active')",
-                    (channel_id, game_id),
-                )
+                cursor = await conn.execute(_MOVE, {"new_channel": channel_id, "game": game_id})
             except REFUSED as err:
                 raise Conflict(f"Channel {channel_id} already has an open game ({err}).") from err
             if cursor.rowcount != 1:
@@ -345,10 +470,15 @@ class Games:
         """Replace a game's snapshot (after a replay of its log disagreed with it)."""
         async with self._database.write() as conn:
             await conn.execute(
-                "UPDATE snapshots SET seq = ?, state = ?, ready = ? WHERE game_id = ?",
-                (seq, sql.dumps(state), sql.dumps(list(ready)), game_id),
+                _REPAIR_SNAPSHOT,
+                {
+                    "new_seq": seq,
+                    "new_state": sql.dumps(state),
+                    "new_ready": sql.dumps(list(ready)),
+                    "game": game_id,
+                },
             )
-            await conn.execute("UPDATE games SET step = ? WHERE id = ?", (seq, game_id))
+            await conn.execute(_SET_STEP, {"new_step": seq, "game": game_id})
 
     # ------------------------------------------------------------------ reads
 
@@ -358,27 +488,26 @@ class Games:
         """Every lobby and active game, with seats, message ids and latest snapshot; given
         ``shard_ids`` (of ``shard_count``), only those of the servers these gateway shards own
         (:func:`db.shards.shard_filter`: the database picks them)."""
-        where, params = shard_filter(shard_count, shard_ids)
-        return await self._load_games(f"g.status IN ('lobby', 'active'){where}", params)
+        shards = _of_shards(shard_count, shard_ids)
+        if shards is None:
+            query = _OPEN_GAMES[self._archived]
+        else:  # built for these shards (once, at a start)
+            query = sql.game_query(sql.OPEN & shards, archived=self._archived)
+        async with self._database.read() as conn:
+            return await sql.select_games(conn, query)
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         """One game in any status, or ``None`` (an ended game's last snapshot comes from its
         archive: the same record as before it was compacted)."""
-        games = await self._load_games("g.id = ?", (game_id,))
-        return games[0] if games else None
-
-    async def _load_games(self, where: str, params: Sequence[Any]) -> list[GameRecord]:
         async with self._database.read() as conn:
-            return await sql.select_games(conn, where, params, archived=self._archived)
+            games = await sql.select_games(conn, _ONE_GAME[self._archived], {"game": game_id})
+        return games[0] if games else None
 
     async def load_actions(self, game_id: int) -> list[ActionRecord]:
         """A game's action log, in order: the same records once it is archived (empty once a
         retention pruned it: :meth:`log_pruned`)."""
         async with self._database.read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT seq, seat, action, created_at FROM actions WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            )
+            rows = await conn.execute_fetchall(_ACTIONS, {"game": game_id})
             if rows:
                 return [
                     ActionRecord(game_id, seq, seat, json.loads(a), at) for seq, seat, a, at in rows
@@ -400,12 +529,7 @@ class Games:
 
     async def results(self, game_id: int) -> list[ResultRecord]:
         """The per-seat results of an ended game (empty before it ends)."""
-        rows = await self._database.fetchall(
-            "SELECT game_id, seat, side, outcome, won, final_score, skunk_given, skunk_taken, "
-            "pegging, hand, crib, heels, best_hand, best_hand_cards FROM results "
-            "WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        )
+        rows = await self._database.fetchall(_RESULTS, {"game": game_id})
         return [
             ResultRecord(
                 game_id=row[0],
@@ -429,11 +553,7 @@ class Games:
     async def deal_points(self, game_id: int) -> list[DealPoints]:
         """A game's points per deal and seat, in deal order (archived or not)."""
         async with self._database.read() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT {archive.POINTS_COLUMNS} FROM deal_points WHERE game_id = ? "
-                "ORDER BY deal, seat",
-                (game_id,),
-            )
+            rows = await conn.execute_fetchall(_DEAL_POINTS, {"game": game_id})
             if rows or not self._archived:
                 return [DealPoints(*row) for row in rows]
             points = await archive.load_points(conn, game_id)
@@ -511,7 +631,5 @@ class Games:
         """Whether a retention dropped this game's action log (see :meth:`prune_logs`)."""
         if not self._archived:
             return False
-        rows = await self._database.fetchall(
-            "SELECT 1 FROM game_archive WHERE game_id = ? AND log_parts IS NULL", (game_id,)
-        )
+        rows = await self._database.fetchall(_LOG_PRUNED, {"game": game_id})
         return bool(rows)

@@ -3,19 +3,32 @@
 :class:`db.connection.Database` owns the connection, the lock and the transactions; these
 functions only say what to read and write (for the repositories of :class:`db.store.Store`).
 
-The action log's writes (each click's) are SQLAlchemy Core statements against :mod:`db.schema`'s
-tables, built once here with named parameters (:func:`~sqlalchemy.bindparam`) so that each is
-compiled once per dialect; the upsert of the points per deal is written per dialect (SQLite's
-and PostgreSQL's ``INSERT ... ON CONFLICT``), side by side.
+Every statement is SQLAlchemy Core against :mod:`db.schema`'s tables, built once here with
+named parameters (:func:`~sqlalchemy.bindparam`) so that each is compiled once per dialect; the
+upsert of the points per deal is written per dialect (SQLite's and PostgreSQL's ``INSERT ... ON
+CONFLICT``), side by side. The reads of whole games (:func:`select_games`) take a
+:class:`GameQuery`, built once per condition by :func:`game_query`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Insert, bindparam, func, insert, update
+from sqlalchemy import (
+    ColumnElement,
+    Insert,
+    Select,
+    bindparam,
+    func,
+    insert,
+    literal_column,
+    null,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 
 from . import archive, logcodec, standings
@@ -24,25 +37,85 @@ from .errors import Conflict
 from .records import ActionWrite, DealPoints, Finish, GameRecord, MessageRef, SeatRecord
 from .sql_connection import Connection, Dialect
 
-GAME_COLUMNS = (
-    "g.id, g.guild_id, g.channel_id, g.status, g.players, g.partnerships, g.target, g.seed, "
-    "g.first_dealer, g.host_id, g.step, g.created_at, g.updated_at, g.warned_at, g.ended_at, "
-    "g.end_reason, g.winner_side, g.forfeit_seat, s.seq, s.state, s.ready, "
-    "COALESCE((SELECT MAX(a.seq) FROM actions a WHERE a.game_id = g.id), {last_seq}), "
-    "g.muggins, {log}"  # whether an archived log holds the snapshot
+_g, _x, _m, _z = t.games.c, t.seats.c, t.game_messages.c, t.game_archive.c
+_a, _sn, _d, _r = t.actions.c, t.snapshots.c, t.deal_points.c, t.results.c
+#: The highest step in a game's action log (none once its log is archived or pruned).
+_LAST_LOGGED = select(func.max(_a.seq)).where(_a.game_id == _g.id).scalar_subquery()
+#: A game's row with its snapshot, in the order :func:`game_record` reads it.
+_GAME_COLUMNS = (
+    _g.id,
+    _g.guild_id,
+    _g.channel_id,
+    _g.status,
+    _g.players,
+    _g.partnerships,
+    _g.target,
+    _g.seed,
+    _g.first_dealer,
+    _g.host_id,
+    _g.step,
+    _g.created_at,
+    _g.updated_at,
+    _g.warned_at,
+    _g.ended_at,
+    _g.end_reason,
+    _g.winner_side,
+    _g.forfeit_seat,
+    _sn.seq,
+    _sn.state,
+    _sn.ready,
 )
-#: A game's row with its snapshot and, once it is archived (db/archive.py), its archive row.
-SELECT_GAMES = (
-    f"SELECT {GAME_COLUMNS.format(last_seq='z.last_seq', log='z.log_parts IS NOT NULL')} "
-    "FROM games g LEFT JOIN snapshots s ON s.game_id = g.id "
-    "LEFT JOIN game_archive z ON z.game_id = g.id"
-)
-STATE = 19  # the index of s.state in GAME_COLUMNS
-#: The same from a database opened read-only before schema 7 (no archive yet).
-SELECT_GAMES_UNARCHIVED = (
-    f"SELECT {GAME_COLUMNS.format(last_seq='NULL', log='NULL')} "
-    "FROM games g LEFT JOIN snapshots s ON s.game_id = g.id"
-)
+STATE = 19  # the index of the snapshot's state in a game's row
+
+
+def among(column: ColumnElement[Any], values: Iterable[str]) -> ColumnElement[bool]:
+    """``column IN ('a', 'b')`` with the (fixed, trusted) values written into the statement:
+    a partial index's condition can match it, and no expanding parameter makes the statement
+    be compiled again at each run."""
+    return column.in_([literal_column(f"'{value}'") for value in values])
+
+
+#: The games still open: a lobby or an active game.
+OPEN = among(_g.status, ("lobby", "active"))
+
+
+@dataclass(frozen=True, slots=True)
+class GameQuery:
+    """The three reads of :func:`select_games` for one condition on ``games``: the games (with
+    their snapshots), their seats and their messages."""
+
+    games: Select[Any]
+    seats: Select[Any]
+    messages: Select[Any]
+
+
+def game_query(where: ColumnElement[bool], *, archived: bool = True) -> GameQuery:
+    """The reads of the games matching ``where`` (a condition on :data:`db.schema.games`);
+    ``archived=False``: from a database opened read-only before schema 7 (no archive yet).
+
+    Build it once per condition: each is compiled once per dialect."""
+    with_snapshot = t.games.outerjoin(t.snapshots, _sn.game_id == _g.id)
+    if archived:  # an ended game's last step and snapshot are in its archive row
+        games = select(
+            *_GAME_COLUMNS,
+            func.coalesce(_LAST_LOGGED, _z.last_seq),
+            _g.muggins,
+            _z.log_parts.is_not(None),
+        ).select_from(with_snapshot.outerjoin(t.game_archive, _z.game_id == _g.id))
+    else:
+        games = select(*_GAME_COLUMNS, _LAST_LOGGED, _g.muggins, null()).select_from(with_snapshot)
+    return GameQuery(
+        games=games.where(where).order_by(_g.id),
+        seats=select(_g.id, _x.seat, _x.user_id, _x.computer, _x.team)
+        .select_from(t.games.join(t.seats, _x.game_id == _g.id))
+        .where(where)
+        .order_by(_g.id, _x.seat),
+        messages=select(_g.id, _m.kind, _m.channel_id, _m.message_id)
+        .select_from(t.games.join(t.game_messages, _m.game_id == _g.id))
+        .where(where),
+    )
+
+
 _DEAL_COLUMNS = (
     "game_id",
     "deal",
@@ -104,6 +177,49 @@ _ADVANCE_GAME = (
     .where(t.games.c.id == bindparam("game"), t.games.c.status == "active")
     .values(step=bindparam("step"), updated_at=bindparam("at"), warned_at=None)
 )
+
+
+_SNAPSHOT_STEP = select(_sn.seq).where(_sn.game_id == bindparam("game"))
+_FINISH = (
+    update(t.games)
+    .where(_g.id == bindparam("game"), _g.status == "active")
+    .values(
+        status=bindparam("ended_as"),
+        end_reason=bindparam("reason"),
+        winner_side=bindparam("winner"),
+        forfeit_seat=bindparam("forfeiter"),
+        ended_at=bindparam("now"),
+        updated_at=bindparam("now"),
+    )
+)
+#: Each seat's points of a game, summed over its deals.
+_POINT_SUMS = (
+    select(_d.seat, func.sum(_d.pegging), func.sum(_d.hand), func.sum(_d.crib), func.sum(_d.heels))
+    .where(_d.game_id == bindparam("game"))
+    .group_by(_d.seat)
+)
+_SHOWN_HANDS = (
+    select(_d.seat, _d.hand_value, _d.hand_cards)
+    .where(_d.game_id == bindparam("game"), _d.hand_value.is_not(None))
+    .order_by(_d.deal)
+)
+_RESULT_COLUMNS = (
+    "game_id",
+    "seat",
+    "side",
+    "outcome",
+    "won",
+    "final_score",
+    "skunk_given",
+    "skunk_taken",
+    "pegging",
+    "hand",
+    "crib",
+    "heels",
+    "best_hand",
+    "best_hand_cards",
+)
+_INSERT_RESULT = insert(t.results).values({name: bindparam(name) for name in _RESULT_COLUMNS})
 
 
 def dumps(data: Any) -> str:
@@ -174,11 +290,11 @@ async def write_actions(
 
 async def _astray(conn: Connection, writes: Sequence[ActionWrite]) -> str:
     """Which writes did not follow their game's snapshot (for the error message)."""
-    rows = await conn.execute_fetchall(
-        "SELECT game_id, seq FROM snapshots WHERE game_id IN (SELECT value FROM json_each(?))",
-        (dumps([w.game_id for w in writes]),),
-    )
-    snapshots: dict[int, int] = {game_id: seq for game_id, seq in rows}
+    snapshots: dict[int, int] = {}
+    for game_id in dict.fromkeys(w.game_id for w in writes):
+        step = (await conn.execute(_SNAPSHOT_STEP, {"game": game_id})).scalar()
+        if step is not None:
+            snapshots[game_id] = step
     return ", ".join(
         f"game {w.game_id} step {w.seq} after "
         + (f"step {snapshots[w.game_id]}" if w.game_id in snapshots else "no snapshot")
@@ -200,74 +316,46 @@ async def finish_game(
     compacted into its archive row (:func:`db.archive.archive_or_keep`: if they cannot be, they
     stay as rows and the game still ends). Call inside a write transaction."""
     cursor = await conn.execute(
-        "UPDATE games SET status = ?, end_reason = ?, winner_side = ?, forfeit_seat = ?, "
-        "ended_at = ?, updated_at = ? WHERE id = ? AND status = 'active'",
-        (
-            finish.status,
+        _FINISH,
+        {
+            "ended_as": finish.status,
             # an aborted game (a forfeit before the first show) is stored as abandoned, with
             # its forfeit_seat (the games table's CHECK has no 'aborted')
-            "abandoned" if finish.end_reason == "aborted" else finish.end_reason,
-            finish.winner_side,
-            finish.forfeit_seat,
-            now,
-            now,
-            game_id,
-        ),
+            "reason": "abandoned" if finish.end_reason == "aborted" else finish.end_reason,
+            "winner": finish.winner_side,
+            "forfeiter": finish.forfeit_seat,
+            "now": now,
+            "game": game_id,
+        },
     )
     if cursor.rowcount != 1:
         raise Conflict(f"Game {game_id} is not active.")
-    sums = {
-        row[0]: row[1:]
-        for row in await conn.execute_fetchall(
-            "SELECT seat, SUM(pegging), SUM(hand), SUM(crib), SUM(heels) FROM deal_points "
-            "WHERE game_id = ? GROUP BY seat",
-            (game_id,),
-        )
-    }
+    sums = {row[0]: row[1:] for row in await conn.execute_fetchall(_POINT_SUMS, {"game": game_id})}
     best: dict[int, tuple[int, str]] = {}
-    for seat, value, cards in await conn.execute_fetchall(
-        "SELECT seat, hand_value, hand_cards FROM deal_points "
-        "WHERE game_id = ? AND hand_value IS NOT NULL ORDER BY deal",
-        (game_id,),
-    ):
+    for seat, value, cards in await conn.execute_fetchall(_SHOWN_HANDS, {"game": game_id}):
         if seat not in best or value > best[seat][0]:
             best[seat] = (value, cards)
     rows = []
     for s in finish.seats:
         pegging, hand, crib, heels = sums.get(s.seat, (0, 0, 0, 0))
         best_value, best_cards = best.get(s.seat, (None, None))
-        rows.append(
-            (game_id, s.seat, s.side, s.outcome, int(s.won), s.final_score, s.skunk_given)
-            + (s.skunk_taken, pegging, hand, crib, heels, best_value, best_cards)
-        )
-    await conn.executemany(
-        "INSERT INTO results (game_id, seat, side, outcome, won, final_score, skunk_given, "
-        "skunk_taken, pegging, hand, crib, heels, best_hand, best_hand_cards) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        rows,
-    )
+        values = (game_id, s.seat, s.side, s.outcome, int(s.won), s.final_score, s.skunk_given)
+        values += (s.skunk_taken, pegging, hand, crib, heels, best_value, best_cards)
+        rows.append(dict(zip(_RESULT_COLUMNS, values, strict=True)))
+    await conn.executemany(_INSERT_RESULT, rows)
     if rater is not None and finish.status == "finished":
         await standings.rate_pending(conn, rater, now)
     await archive.archive_or_keep(conn, game_id)
 
 
 async def select_games(
-    conn: Connection, where: str, params: Sequence[Any], *, archived: bool = True
+    conn: Connection, query: GameQuery, params: Mapping[str, Any] | None = None
 ) -> list[GameRecord]:
-    """Games matching ``where`` (on ``games g``), with seats, messages and snapshot (an ended
-    game's from its archive row; ``archived=False``: a database before schema 7)."""
-    select = SELECT_GAMES if archived else SELECT_GAMES_UNARCHIVED
-    rows = await conn.execute_fetchall(f"{select} WHERE {where} ORDER BY g.id", params)
-    seat_rows = await conn.execute_fetchall(
-        "SELECT g.id, x.seat, x.user_id, x.computer, x.team FROM games g "
-        f"JOIN seats x ON x.game_id = g.id WHERE {where} ORDER BY g.id, x.seat",
-        params,
-    )
-    message_rows = await conn.execute_fetchall(
-        "SELECT g.id, m.kind, m.channel_id, m.message_id FROM games g "
-        f"JOIN game_messages m ON m.game_id = g.id WHERE {where}",
-        params,
-    )
+    """The games of ``query`` (:func:`game_query`), with seats, messages and snapshot (an ended
+    game's from its archive row)."""
+    rows = await conn.execute_fetchall(query.games, params)
+    seat_rows = await conn.execute_fetchall(query.seats, params)
+    message_rows = await conn.execute_fetchall(query.messages, params)
     seats: dict[int, list[SeatRecord]] = {}
     for game_id, seat, user_id, computer, team in seat_rows:
         seats.setdefault(game_id, []).append(SeatRecord(seat, user_id, computer, team))
