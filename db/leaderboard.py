@@ -1,7 +1,7 @@
 """Reading the standings: the leaderboard, a player's statistics and history, rating changes.
 
 :class:`Standings` is the repository ``store.standings``, on the
-:class:`~db.connection.Database` it receives. Each query is one SQL statement (in
+:class:`~db.connection.Database` it receives. Each query is one statement (in
 :mod:`db.standing_queries`), served by an index:
 
 * the leaderboard reads only ``standings`` (kept by :mod:`db.standings` as games end), never
@@ -31,13 +31,7 @@ from typing import Any, ClassVar, Literal
 
 from . import standings
 from .connection import Database
-from .standing_queries import (
-    HISTORY,
-    PROVISIONAL_GAMES,
-    RATING_HISTORY,
-    STATS,
-    leaderboard_sql,
-)
+from .standing_queries import HISTORY, LEADERBOARD, PROVISIONAL_GAMES, RATING_HISTORY, STATS
 from .standings import ALL, COMPUTERS, EVERYWHERE, PEOPLE, Rater
 
 PAGE_SIZE = 10
@@ -222,9 +216,11 @@ class Standings:
         """A page of the ranking (``page`` from 0) and ``player``'s row wherever it ranks."""
         if pool not in (PEOPLE, COMPUTERS, ALL):
             raise ValueError(f"No pool {pool!r}")
+        if sort not in LEADERBOARD:
+            raise ValueError(f"No sort {sort!r}")
         page = max(0, page)
         rows = await self._database.fetchall(
-            leaderboard_sql(sort),
+            LEADERBOARD[sort],
             {
                 "pool": pool,
                 "scope": scope,
@@ -246,7 +242,9 @@ class Standings:
 
     async def player_stats(self, user_id: int, *, scope: int = EVERYWHERE) -> PlayerStats:
         """Games, wins, skunks, points per deal, best hand, streak, rival and rating."""
-        (row,) = await self._database.fetchall(STATS, {"user": user_id, "scope": scope})
+        (row,) = await self._database.fetchall(
+            STATS[self._database.dialect], {"user": user_id, "scope": scope}
+        )
         (games, wins, forfeits, given, taken, cgames, cwins, deals) = row[:8]
         pegging, hand, crib, heels, best, best_cards, best_game, last_won, streak = row[8:17]
         rival, rival_games, rival_wins, mu, sigma, rated, rank, ranked = row[17:]
@@ -284,7 +282,7 @@ class Standings:
     ) -> list[HistoryEntry]:
         """The player's latest ended games (finished or abandoned), newest first."""
         rows = await self._database.fetchall(
-            HISTORY, {"user": user_id, "scope": scope, "limit": limit}
+            HISTORY[self._database.dialect], {"user": user_id, "scope": scope, "limit": limit}
         )
         return [_history_entry(row) for row in rows]
 

@@ -1,76 +1,178 @@
-"""The SQL of the standings' reads (:mod:`db.leaderboard` runs it): the leaderboard page with
-the caller's rank, a player's statistics, history and rating changes. A fixed set of statements:
-nothing from users reaches the SQL but bound parameters."""
+"""The statements of the standings' reads (:mod:`db.leaderboard` runs them): the leaderboard
+page with the caller's rank, a player's statistics, history and rating changes. A fixed set,
+built once: nothing from users reaches the SQL but bound parameters.
+
+The leaderboard and the rating changes are SQLAlchemy Core. A player's statistics and history
+are one ``text`` per dialect (their joins, window and JSON functions read better as SQL), side
+by side: they differ only where the dialects do (:data:`IN_ORDER`, :data:`JSON_ROWS`).
+"""
 
 from __future__ import annotations
 
-from . import archive, pg
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    CompoundSelect,
+    FromClause,
+    Integer,
+    Select,
+    TextClause,
+    and_,
+    bindparam,
+    cast,
+    func,
+    literal_column,
+    null,
+    or_,
+    select,
+    text,
+    union_all,
+)
+
+from . import schema as t
+from .sql_connection import Dialect
 
 #: Players with fewer games than this (in the pool and scope shown) are listed as provisional.
 PROVISIONAL_GAMES = 5
 
-#: Each sort's keys, best first: (SQL over the row ``{t}``, descending?). The last key is the
-#: player id, so the order is total. A fixed set: nothing from users reaches the SQL.
-SORTS: dict[str, tuple[tuple[str, bool], ...]] = {
-    "rating": (("{t}.ordinal", True), ("{t}.games", True), ("{t}.player", False)),
-    "wins": (("{t}.wins", True), ("{t}.ordinal", True), ("{t}.player", False)),
-    "win rate": (
-        (f"({{t}}.games >= {PROVISIONAL_GAMES})", True),
-        ("CAST({t}.wins AS REAL) / {t}.games", True),
-        ("{t}.games", True),
-        ("{t}.player", False),
+#: A sort key: an expression over a row of ``standings`` (an alias), and whether the greater
+#: value ranks first.
+Key = tuple[Callable[[FromClause], ColumnElement[Any]], bool]
+
+
+def _settled(row: FromClause) -> ColumnElement[Any]:
+    """Whether the player is no longer provisional: the first key of the win rate, written as
+    the ``standings_by_win_rate`` index is (the number in the statement, not a parameter)."""
+    return row.c.games >= literal_column(str(PROVISIONAL_GAMES), Integer)
+
+
+def _win_rate(row: FromClause) -> ColumnElement[Any]:
+    return cast(row.c.wins, t.FLOAT).op("/")(row.c.games)
+
+
+#: Each sort's keys, best first. The last key is the player id, so the order is total.
+SORTS: dict[str, tuple[Key, ...]] = {
+    "rating": (
+        (lambda r: r.c.ordinal, True),
+        (lambda r: r.c.games, True),
+        (lambda r: r.c.player, False),
     ),
-    "skunks": (("{t}.skunks_given", True), ("{t}.wins", True), ("{t}.player", False)),
+    "wins": (
+        (lambda r: r.c.wins, True),
+        (lambda r: r.c.ordinal, True),
+        (lambda r: r.c.player, False),
+    ),
+    "win rate": (
+        (_settled, True),
+        (_win_rate, True),
+        (lambda r: r.c.games, True),
+        (lambda r: r.c.player, False),
+    ),
+    "skunks": (
+        (lambda r: r.c.skunks_given, True),
+        (lambda r: r.c.wins, True),
+        (lambda r: r.c.player, False),
+    ),
 }
-COLUMNS = "player, mu, sigma, games, wins, forfeits, skunks_given, skunks_taken"
+COLUMNS = ("player", "mu", "sigma", "games", "wins", "forfeits", "skunks_given", "skunks_taken")
+
+_POOL = bindparam("pool", type_=t.TEXT)
+_SCOPE = bindparam("scope", type_=t.INT)
 
 
-def _order_by(keys: tuple[tuple[str, bool], ...], t: str) -> str:
-    return ", ".join(key.format(t=t) + (" DESC" if desc else "") for key, desc in keys)
+def _order_by(keys: tuple[Key, ...], row: FromClause) -> list[ColumnElement[Any]]:
+    return [key(row).desc() if desc else key(row) for key, desc in keys]
 
 
-def _ahead(keys: tuple[tuple[str, bool], ...], t: str, me: str) -> str:
-    """Row ``t`` ranks before row ``me``: better on one key, equal on every key before it."""
+def _ahead(keys: tuple[Key, ...], row: FromClause, me: FromClause) -> ColumnElement[bool]:
+    """Row ``row`` ranks before row ``me``: better on one key, equal on every key before it."""
     terms = []
     for i, (key, desc) in enumerate(keys):
-        equal = [f"{k.format(t=t)} = {k.format(t=me)}" for k, _ in keys[:i]]
-        better = f"{key.format(t=t)} {'>' if desc else '<'} {key.format(t=me)}"
-        terms.append("(" + " AND ".join([*equal, better]) + ")")
-    return " OR ".join(terms)
+        equal = [k(row) == k(me) for k, _ in keys[:i]]
+        better = key(row) > key(me) if desc else key(row) < key(me)
+        terms.append(and_(*equal, better))
+    return or_(*terms)
 
 
-def leaderboard_sql(sort: str) -> str:
+def _in_scope(row: FromClause) -> ColumnElement[bool]:
+    return and_(row.c.pool == _POOL, row.c.scope == _SCOPE)
+
+
+def _leaderboard(sort: str) -> CompoundSelect[Any]:
     """One statement: the page (LIMIT/OFFSET along the sort's index), the player's row with its
     rank (1 + the rows ahead of it), and the number of players ranked."""
     keys = SORTS[sort]
-    return f"""
-        SELECT 'page', :offset + ROW_NUMBER() OVER (ORDER BY {_order_by(keys, "p")}), {COLUMNS}
-        FROM (
-            SELECT {COLUMNS}, ordinal FROM standings s WHERE pool = :pool AND scope = :scope
-            ORDER BY {_order_by(keys, "s")} LIMIT :size OFFSET :offset
-        ) AS p
-        UNION ALL
-        SELECT 'me', 1 + (SELECT COUNT(*) FROM standings s WHERE s.pool = :pool
-                          AND s.scope = :scope AND ({_ahead(keys, "s", "m")})), {COLUMNS}
-        FROM standings m WHERE pool = :pool AND scope = :scope AND player = :player
-        UNION ALL
-        SELECT 'total', COUNT(*), {", ".join(["NULL"] * 8)}
-        FROM standings WHERE pool = :pool AND scope = :scope
-    """
+    offset = bindparam("offset", type_=Integer)
+    s = t.standings.alias("s")
+    page = (
+        select(*(s.c[name] for name in COLUMNS), s.c.ordinal)
+        .where(_in_scope(s))
+        .order_by(*_order_by(keys, s))
+        .limit(bindparam("size", type_=Integer))
+        .offset(offset)
+        .subquery("p")
+    )
+    m, ahead = t.standings.alias("m"), t.standings.alias("x")
+    rank = (
+        select(func.count())
+        .select_from(ahead)
+        .where(_in_scope(ahead), _ahead(keys, ahead, m))
+        .scalar_subquery()
+    )
+    total = t.standings.alias("n")
+    return union_all(
+        select(
+            literal_column("'page'"),
+            offset + func.row_number().over(order_by=_order_by(keys, page)),
+            *(page.c[name] for name in COLUMNS),
+        ),
+        select(literal_column("'me'"), 1 + rank, *(m.c[name] for name in COLUMNS)).where(
+            _in_scope(m), m.c.player == bindparam("player", type_=t.INT)
+        ),
+        select(literal_column("'total'"), func.count(), *([null()] * len(COLUMNS))).where(
+            _in_scope(total)
+        ),
+    )
 
 
-RANKED_AHEAD = _ahead(SORTS["rating"], "x", "rating")  # as on the leaderboard: ties broken alike
+#: The leaderboard's statement of each sort (:func:`_leaderboard`).
+LEADERBOARD: dict[str, CompoundSelect[Any]] = {sort: _leaderboard(sort) for sort in SORTS}
 
-STATS = f"""
+_h = t.rating_history.c
+RATING_HISTORY: Select[Any] = (
+    select(_h.game_id, _h.mu_before, _h.sigma_before, _h.mu_after, _h.sigma_after, _h.rated_at)
+    .where(_h.player == bindparam("player"), _h.pool == _POOL, _h.scope == _SCOPE)
+    .order_by(_h.game_id)
+)
+
+#: How each dialect joins tables in the order written: SQLite's ``CROSS JOIN ... ON`` keeps the
+#: left table the outer loop (from the player's seats, along ``seats_by_user``, never from every
+#: finished game); PostgreSQL's planner orders the joins itself.
+IN_ORDER: dict[Dialect, str] = {"sqlite": "CROSS JOIN", "postgresql": "JOIN"}
+#: The opening of an aggregate making a JSON list of one JSON list per row.
+JSON_ROWS: dict[Dialect, str] = {
+    "sqlite": "json_group_array(json_array(",
+    "postgresql": "json_agg(json_build_array(",
+}
+
+# A comparison is a number on SQLite and a boolean on PostgreSQL: the sums count truths as
+# CAST(... AS INTEGER), the same on both. The rank is the leaderboard's rating sort's (ties
+# broken alike): one plus the players ahead.
+_STATS = """
     WITH mine AS MATERIALIZED (
         SELECT r.game_id, r.seat, r.side, r.won, r.outcome, r.skunk_given, r.skunk_taken,
                r.pegging, r.hand, r.crib, r.heels, r.best_hand, r.best_hand_cards, g.ended_at,
                EXISTS (SELECT 1 FROM seats c WHERE c.game_id = r.game_id AND c.computer IS NOT NULL)
                    AS computers,
-               {archive.deals_of("r.game_id")} AS deals
-        FROM seats s  -- CROSS JOIN keeps this order: from the player's seats (seats_by_user)
-        CROSS JOIN games g ON g.id = s.game_id
-        CROSS JOIN results r ON r.game_id = s.game_id AND r.seat = s.seat
+               COALESCE((SELECT MAX(d.deal) FROM deal_points d WHERE d.game_id = r.game_id),
+                        (SELECT z.deals FROM game_archive z WHERE z.game_id = r.game_id))
+                   AS deals
+        FROM seats s
+        {in_order} games g ON g.id = s.game_id
+        {in_order} results r ON r.game_id = s.game_id AND r.seat = s.seat
         WHERE s.user_id = :user AND g.status = 'finished' AND (:scope = 0 OR g.guild_id = :scope)
     ),
     ordered AS MATERIALIZED (
@@ -83,8 +185,8 @@ STATS = f"""
     rival AS (
         SELECT o.user_id AS rival, COUNT(*) AS games, SUM(m.won) AS wins
         FROM mine m
-        CROSS JOIN results ro ON ro.game_id = m.game_id AND ro.side <> m.side
-        CROSS JOIN seats o ON o.game_id = ro.game_id AND o.seat = ro.seat
+        {in_order} results ro ON ro.game_id = m.game_id AND ro.side <> m.side
+        {in_order} seats o ON o.game_id = ro.game_id AND o.seat = ro.seat
         WHERE o.user_id IS NOT NULL
         GROUP BY o.user_id ORDER BY games DESC, wins DESC, o.user_id LIMIT 1
     ),
@@ -92,9 +194,12 @@ STATS = f"""
         SELECT player, mu, sigma, ordinal, games FROM standings
         WHERE pool = 'people' AND scope = :scope AND player = :user
     )
-    SELECT COUNT(*), COALESCE(SUM(won), 0), COALESCE(SUM(outcome = 'forfeited'), 0),
-           COALESCE(SUM(skunk_given > 0), 0), COALESCE(SUM(skunk_taken > 0), 0),
-           COALESCE(SUM(computers), 0), COALESCE(SUM(computers AND won), 0),
+    SELECT COUNT(*), COALESCE(SUM(won), 0),
+           COALESCE(SUM(CAST(outcome = 'forfeited' AS INTEGER)), 0),
+           COALESCE(SUM(CAST(skunk_given > 0 AS INTEGER)), 0),
+           COALESCE(SUM(CAST(skunk_taken > 0 AS INTEGER)), 0),
+           COALESCE(SUM(CAST(computers AS INTEGER)), 0),
+           COALESCE(SUM(CAST(computers AND won = 1 AS INTEGER)), 0),
            COALESCE(SUM(deals), 0),
            COALESCE(SUM(pegging), 0), COALESCE(SUM(hand), 0), COALESCE(SUM(crib), 0),
            COALESCE(SUM(heels), 0),
@@ -107,29 +212,21 @@ STATS = f"""
            ),
            (SELECT rival FROM rival), (SELECT games FROM rival), (SELECT wins FROM rival),
            (SELECT mu FROM rating), (SELECT sigma FROM rating), (SELECT games FROM rating),
-           (SELECT COUNT(*) + 1 FROM standings x JOIN rating
-            WHERE x.pool = 'people' AND x.scope = :scope AND ({RANKED_AHEAD})),
+           (SELECT COUNT(*) + 1 FROM standings x JOIN rating ON TRUE
+            WHERE x.pool = 'people' AND x.scope = :scope
+              AND (x.ordinal > rating.ordinal
+                   OR (x.ordinal = rating.ordinal AND x.games > rating.games)
+                   OR (x.ordinal = rating.ordinal AND x.games = rating.games
+                       AND x.player < rating.player))),
            (SELECT COUNT(*) FROM standings WHERE pool = 'people' AND scope = :scope)
     FROM mine
 """
-#: PostgreSQL: a truth is no number (``SUM((...)::int)``), and a join without ``ON`` is a
-#: ``CROSS JOIN``.
-STATS = pg.override(
-    STATS,
-    pg.sum_of_truths(
-        STATS.replace("JOIN rating\n", "CROSS JOIN rating\n"),
-        "outcome = 'forfeited'",
-        "skunk_given > 0",
-        "skunk_taken > 0",
-        "computers",
-    ).replace("SUM(computers AND won)", "SUM((computers AND won = 1)::int)"),
-)
 
-HISTORY = """
+_HISTORY = """
     WITH latest AS MATERIALIZED (
         SELECT s.game_id, s.seat, g.ended_at
-        FROM seats s  -- CROSS JOIN keeps this order: from the player's seats (seats_by_user)
-        CROSS JOIN games g ON g.id = s.game_id
+        FROM seats s
+        {in_order} games g ON g.id = s.game_id
         WHERE s.user_id = :user AND g.status IN ('finished', 'abandoned')
           AND (:scope = 0 OR g.guild_id = :scope)
         ORDER BY g.ended_at DESC, g.id DESC
@@ -137,23 +234,42 @@ HISTORY = """
     )
     SELECT g.id, g.ended_at, g.status, g.end_reason, g.players, g.partnerships, g.target,
            g.forfeit_seat, r.seat, r.side, r.outcome, r.final_score, r.skunk_given, r.skunk_taken,
-           (SELECT json_group_array(json_array(o.seat, ro.side, o.user_id, o.computer,
-                                               ro.final_score))
+           (SELECT {json_rows}o.seat, ro.side, o.user_id, o.computer, ro.final_score))
             FROM results ro JOIN seats o ON o.game_id = ro.game_id AND o.seat = ro.seat
             WHERE ro.game_id = g.id AND ro.seat <> r.seat),
            h.mu_before, h.sigma_before, h.mu_after, h.sigma_after
     FROM latest l
-    CROSS JOIN games g ON g.id = l.game_id
-    CROSS JOIN results r ON r.game_id = l.game_id AND r.seat = l.seat
+    {in_order} games g ON g.id = l.game_id
+    {in_order} results r ON r.game_id = l.game_id AND r.seat = l.seat
     LEFT JOIN rating_history h  -- the game's own pool: 'people' or 'computers'
         ON h.game_id = g.id AND h.pool IN ('people', 'computers') AND h.scope = :scope
         AND h.player = :user
     ORDER BY g.ended_at DESC, g.id DESC
 """
 
-RATING_HISTORY = """
-    SELECT game_id, mu_before, sigma_before, mu_after, sigma_after, rated_at
-    FROM rating_history
-    WHERE player = :player AND pool = :pool AND scope = :scope
-    ORDER BY game_id
-"""
+#: Parameters PostgreSQL must be told the type of (``:scope = 0`` alone would make it a
+#: 32-bit integer, too small for a guild id).
+_BINDS = (
+    bindparam("user", type_=BigInteger()),
+    bindparam("scope", type_=BigInteger()),
+    bindparam("limit", type_=Integer()),
+)
+
+
+def _text(sql: str, **names: str) -> TextClause:
+    used = [b for b in _BINDS if f":{b.key}" in sql]
+    return text(sql.format(**names)).bindparams(*used)
+
+
+#: A player's statistics: one row (games, wins, ..., rank, players ranked).
+STATS: dict[Dialect, TextClause] = {
+    "sqlite": _text(_STATS, in_order=IN_ORDER["sqlite"]),
+    "postgresql": _text(_STATS, in_order=IN_ORDER["postgresql"]),
+}
+#: A player's latest ended games, newest first (the other seats as a JSON list).
+HISTORY: dict[Dialect, TextClause] = {
+    "sqlite": _text(_HISTORY, in_order=IN_ORDER["sqlite"], json_rows=JSON_ROWS["sqlite"]),
+    "postgresql": _text(
+        _HISTORY, in_order=IN_ORDER["postgresql"], json_rows=JSON_ROWS["postgresql"]
+    ),
+}
