@@ -33,7 +33,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, or_, select, update
 
 from . import schema as t
 from .connection import Database
@@ -141,6 +141,9 @@ class StoredTournament:
 
 
 _t, _p, _q = t.tournaments.c, t.tournament_players.c, t.tournament_pairings.c
+#: Not over (an ``IN`` of bound values, which the store compiles once for SQLite, is written
+#: as its ``OR``).
+_NOT_OVER = or_(*(_t.status == status for status in OPEN_STATUSES))
 _st = t.standings.c
 
 _NEW = (
@@ -197,7 +200,7 @@ _TOURNAMENT_COLUMNS = (
     _t.ended_at,
 )
 _ONE = select(*_TOURNAMENT_COLUMNS).where(_t.id == bindparam("id"))
-_OPEN = select(*_TOURNAMENT_COLUMNS).where(_t.status.in_(OPEN_STATUSES)).order_by(_t.id)
+_OPEN = select(*_TOURNAMENT_COLUMNS).where(_NOT_OVER).order_by(_t.id)
 _ENTRANTS = (
     select(
         _p.user_id,
@@ -229,8 +232,10 @@ _PAIRINGS = (
     .where(_q.tournament_id == bindparam("id"))
     .order_by(_q.round, _q.table_no)
 )
+# An update's parameters are named apart from its table's columns (SQLAlchemy keeps those
+# names for itself).
 _SET_MESSAGE = (
-    update(t.tournaments).where(_t.id == bindparam("id")).values(message_id=bindparam("message"))
+    update(t.tournaments).where(_t.id == bindparam("tid")).values(message_id=bindparam("message"))
 )
 _STATUS_FOR_UPDATE = select(_t.status, _t.cap).where(_t.id == bindparam("id"))
 _COUNT_ENTRANTS = select(_p.user_id).where(_p.tournament_id == bindparam("id"))
@@ -243,7 +248,7 @@ _REMOVE_ENTRANT = delete(t.tournament_players).where(
 _SEED_ENTRANT = (
     update(t.tournament_players)
     .where(_p.tournament_id == bindparam("id"), _p.user_id == bindparam("user"))
-    .values(rating=bindparam("rating"), seed=bindparam("seed"))
+    .values(rating=bindparam("new_rating"), seed=bindparam("new_seed"))
 )
 _LEAVE = (
     update(t.tournament_players)
@@ -252,7 +257,7 @@ _LEAVE = (
         _p.user_id == bindparam("user"),
         _p.status == "entered",
     )
-    .values(status=bindparam("status"), left_at=bindparam("now"))
+    .values(status=bindparam("new_status"), left_at=bindparam("now"))
 )
 _REPLACE = (
     update(t.tournament_players)
@@ -265,13 +270,13 @@ _REPLACE = (
 )
 _START = (
     update(t.tournaments)
-    .where(_t.id == bindparam("id"), _t.status == "signup")
-    .values(status="running", round=1, started_at=bindparam("now"))
+    .where(_t.id == bindparam("tid"), _t.status == "signup")
+    .values(status="running", round=1, rounds=bindparam("new_rounds"), started_at=bindparam("now"))
 )
 _NEXT_ROUND = (
     update(t.tournaments)
-    .where(_t.id == bindparam("id"), _t.round == bindparam("previous"))
-    .values(round=bindparam("round"))
+    .where(_t.id == bindparam("tid"), _t.round == bindparam("previous"))
+    .values(round=bindparam("new_round"))
 )
 _NEW_PAIRING = insert(t.tournament_pairings).values(
     tournament_id=bindparam("id"),
@@ -292,35 +297,35 @@ _SAVE_PAIRING = (
     update(t.tournament_pairings)
     .where(
         _q.tournament_id == bindparam("id"),
-        _q.round == bindparam("round"),
-        _q.table_no == bindparam("table_no"),
+        _q.round == bindparam("k_round"),
+        _q.table_no == bindparam("k_table"),
     )
     .values(
-        thread_id=bindparam("thread_id"),
-        game_id=bindparam("game_id"),
-        games=bindparam("games"),
-        deadline_at=bindparam("deadline_at"),
-        state=bindparam("state"),
-        forfeited_by=bindparam("forfeited_by"),
-        decided_by=bindparam("decided_by"),
-        decided_at=bindparam("decided_at"),
+        thread_id=bindparam("v_thread_id"),
+        game_id=bindparam("v_game_id"),
+        games=bindparam("v_games"),
+        deadline_at=bindparam("v_deadline_at"),
+        state=bindparam("v_state"),
+        forfeited_by=bindparam("v_forfeited_by"),
+        decided_by=bindparam("v_decided_by"),
+        decided_at=bindparam("v_decided_at"),
     )
 )
 _SET_STATUS = (
     update(t.tournaments)
-    .where(_t.id == bindparam("id"), _t.status.in_(OPEN_STATUSES))
-    .values(status=bindparam("status"), paused_at=bindparam("paused_at"))
+    .where(_t.id == bindparam("tid"), _NOT_OVER)
+    .values(status=bindparam("new_status"), paused_at=bindparam("new_paused_at"))
 )
 _END = (
     update(t.tournaments)
-    .where(_t.id == bindparam("id"), _t.status.in_(OPEN_STATUSES))
-    .values(status=bindparam("status"), ended_at=bindparam("now"), paused_at=None)
+    .where(_t.id == bindparam("tid"), _NOT_OVER)
+    .values(status=bindparam("new_status"), ended_at=bindparam("now"), paused_at=None)
 )
 _SHIFT_DEADLINES = (
     update(t.tournament_pairings)
     .where(
         _q.tournament_id == bindparam("id"),
-        _q.round == bindparam("round"),
+        _q.round == bindparam("k_round"),
         _q.state != "decided",
         _q.deadline_at.is_not(None),
     )
@@ -421,6 +426,19 @@ def _pairing(row: Sequence[Any]) -> PairingRecord:
     )
 
 
+#: The columns of a pairing that change after it is written.
+_CHANGING = (
+    "thread_id",
+    "game_id",
+    "games",
+    "deadline_at",
+    "state",
+    "forfeited_by",
+    "decided_by",
+    "decided_at",
+)
+
+
 def _pairing_params(tournament_id: int, p: PairingRecord) -> dict[str, Any]:
     return {
         "id": tournament_id,
@@ -437,6 +455,13 @@ def _pairing_params(tournament_id: int, p: PairingRecord) -> dict[str, Any]:
         "decided_by": p.decided_by,
         "decided_at": p.decided_at,
     }
+
+
+def _saved(tournament_id: int, p: PairingRecord) -> dict[str, Any]:
+    """The parameters of :data:`_SAVE_PAIRING` for ``p``."""
+    params = _pairing_params(tournament_id, p)
+    changed = {f"v_{name}": params[name] for name in _CHANGING}
+    return {"id": tournament_id, "k_round": p.round, "k_table": p.table, **changed}
 
 
 class Tournaments:
@@ -493,7 +518,7 @@ class Tournaments:
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         """The tournament's message (its sign-up, then its standings) is ``message_id``."""
         async with self._database.write() as conn:
-            await conn.execute(_SET_MESSAGE, {"id": tournament_id, "message": message_id})
+            await conn.execute(_SET_MESSAGE, {"tid": tournament_id, "message": message_id})
 
     async def add_entrant(self, tournament_id: int, user_id: int, *, now: float) -> None:
         """``user_id`` enters the tournament. Raises :class:`Conflict` when they already have,
@@ -523,22 +548,25 @@ class Tournaments:
     async def start(
         self,
         tournament_id: int,
-        seeds: Sequence[tuple[int, float, int]],
+        seeds: Sequence[tuple[int, float | None, int]],
         pairings: Sequence[PairingRecord],
         *,
+        rounds: int,
         now: float,
     ) -> None:
-        """Sign-up is over: each ``(user id, rating, seed)`` is kept and round 1's
-        ``pairings`` written, in one transaction. Raises :class:`Conflict` when the tournament
-        was not taking sign-ups."""
+        """Sign-up is over: each ``(user id, rating or None, seed)`` is kept, the Swiss
+        ``rounds`` the field allows, and round 1's ``pairings`` written, in one transaction.
+        Raises :class:`Conflict` when the tournament was not taking sign-ups."""
         async with self._database.write() as conn:
-            cursor = await conn.execute(_START, {"id": tournament_id, "now": now})
+            cursor = await conn.execute(
+                _START, {"tid": tournament_id, "new_rounds": rounds, "now": now}
+            )
             if cursor.rowcount != 1:
                 raise Conflict(f"Tournament {tournament_id} is not taking sign-ups.")
             await conn.executemany(
                 _SEED_ENTRANT,
                 [
-                    {"id": tournament_id, "user": user, "rating": rating, "seed": seed}
+                    {"id": tournament_id, "user": user, "new_rating": rating, "new_seed": seed}
                     for user, rating, seed in seeds
                 ],
             )
@@ -551,7 +579,7 @@ class Tournaments:
         :class:`Conflict` when that round is already open."""
         async with self._database.write() as conn:
             cursor = await conn.execute(
-                _NEXT_ROUND, {"id": tournament_id, "previous": number - 1, "round": number}
+                _NEXT_ROUND, {"tid": tournament_id, "previous": number - 1, "new_round": number}
             )
             if cursor.rowcount != 1:
                 raise Conflict(f"Tournament {tournament_id} is not at round {number - 1}.")
@@ -560,14 +588,12 @@ class Tournaments:
     async def save_pairing(self, tournament_id: int, pairing: PairingRecord) -> None:
         """Keep what changed of a pairing: its thread, game, games, deadline, decision."""
         async with self._database.write() as conn:
-            await conn.execute(_SAVE_PAIRING, _pairing_params(tournament_id, pairing))
+            await conn.execute(_SAVE_PAIRING, _saved(tournament_id, pairing))
 
     async def save_pairings(self, tournament_id: int, pairings: Sequence[PairingRecord]) -> None:
         """:meth:`save_pairing` for several, in one transaction."""
         async with self._database.write() as conn:
-            await conn.executemany(
-                _SAVE_PAIRING, [_pairing_params(tournament_id, p) for p in pairings]
-            )
+            await conn.executemany(_SAVE_PAIRING, [_saved(tournament_id, p) for p in pairings])
 
     async def start_game(
         self,
@@ -620,7 +646,7 @@ class Tournaments:
                     {"game_id": game_id, "state": _dumps(state), "ready": _dumps(list(ready))},
                 )
                 linked = dataclasses.replace(pairing, game_id=game_id, state="playing")
-                await conn.execute(_SAVE_PAIRING, _pairing_params(tournament_id, linked))
+                await conn.execute(_SAVE_PAIRING, _saved(tournament_id, linked))
         except Conflict as err:
             raise Conflict(f"Thread {game.channel_id} already has an open game ({err}).") from err
         return game_id
@@ -633,7 +659,8 @@ class Tournaments:
         """``running`` or ``paused`` (at ``paused_at``); see :meth:`end` for the last."""
         async with self._database.write() as conn:
             await conn.execute(
-                _SET_STATUS, {"id": tournament_id, "status": status, "paused_at": paused_at}
+                _SET_STATUS,
+                {"tid": tournament_id, "new_status": status, "new_paused_at": paused_at},
             )
 
     async def resume(self, tournament_id: int, round: int, *, paused_for: float) -> None:
@@ -641,17 +668,17 @@ class Tournaments:
         ``paused_for`` seconds more, in the same transaction."""
         async with self._database.write() as conn:
             await conn.execute(
-                _SET_STATUS, {"id": tournament_id, "status": "running", "paused_at": None}
+                _SET_STATUS, {"tid": tournament_id, "new_status": "running", "new_paused_at": None}
             )
             await conn.execute(
-                _SHIFT_DEADLINES, {"id": tournament_id, "round": round, "seconds": paused_for}
+                _SHIFT_DEADLINES, {"id": tournament_id, "k_round": round, "seconds": paused_for}
             )
 
     async def extend(self, tournament_id: int, round: int, seconds: float) -> None:
         """The undecided pairings of ``round`` have ``seconds`` more."""
         async with self._database.write() as conn:
             await conn.execute(
-                _SHIFT_DEADLINES, {"id": tournament_id, "round": round, "seconds": seconds}
+                _SHIFT_DEADLINES, {"id": tournament_id, "k_round": round, "seconds": seconds}
             )
 
     async def end(
@@ -659,7 +686,7 @@ class Tournaments:
     ) -> None:
         """The tournament is over: ``finished`` (its last round decided) or ``cancelled``."""
         async with self._database.write() as conn:
-            await conn.execute(_END, {"id": tournament_id, "status": status, "now": now})
+            await conn.execute(_END, {"tid": tournament_id, "new_status": status, "now": now})
 
     async def leave(
         self,
@@ -674,13 +701,11 @@ class Tournaments:
         ``withdrew``), with the pairings that decides (their forfeits), in one transaction."""
         async with self._database.write() as conn:
             cursor = await conn.execute(
-                _LEAVE, {"id": tournament_id, "user": user_id, "status": status, "now": now}
+                _LEAVE, {"id": tournament_id, "user": user_id, "new_status": status, "now": now}
             )
             if cursor.rowcount != 1:
                 raise Conflict(f"User {user_id} is not playing in tournament {tournament_id}.")
-            await conn.executemany(
-                _SAVE_PAIRING, [_pairing_params(tournament_id, p) for p in decided]
-            )
+            await conn.executemany(_SAVE_PAIRING, [_saved(tournament_id, p) for p in decided])
 
     async def replace(self, tournament_id: int, user_id: int, by: int) -> None:
         """``by`` plays ``user_id``'s place from now on (its results stay the place's)."""

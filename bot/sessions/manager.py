@@ -35,6 +35,8 @@ attribute of the manager (one module each; plain objects handed what they use):
                       (``verify``, ``verify_all``)
 ``settings``          :mod:`.settings`: each server's and each person's settings
 ``guard``             :mod:`.guard`: the check of every request
+``tournaments``       :mod:`.tournaments`: sign-up, rounds, deadlines, the organiser's
+                      controls (``create``, ``join``, ``start``, ``open_pairing``, ``sweep``)
 ====================  ==============================================================
 
 Beside them, without state of their own: :mod:`.session` (one table's record and its views),
@@ -97,6 +99,7 @@ from .settings import TableSettings
 from .strategy import Strategy, simple_strategy
 from .tables import Clock, Owns, Tables
 from .timers import FORFEIT_AFTER, TurnTimers
+from .tournaments import TournamentDirector
 from .views import ResumeReport
 
 Advice = TypeVar("Advice", covariant=True)
@@ -177,6 +180,9 @@ class GameSessionManager(Generic[Advice]):
         events.lobby_closed += [pending.on_lobby_closed, matches.on_lobby_closed]
         events.ended.append(matches.on_ended)
         events.follow = matches.follow
+        self.tournaments = TournamentDirector(  # after matches: its follow runs theirs first
+            store.tournaments, games, tables, play, seed_source=seed_source
+        )
 
     def set_clock(self, clock: Clock) -> None:
         """Read the time from ``clock`` from now on (every part reads the manager's clock)."""
@@ -201,6 +207,7 @@ class GameSessionManager(Generic[Advice]):
         outcomes = await self.tables.events.follow_all(report.outcomes)
         await self.matches.begin_started()
         outcomes += await self.matches.continue_due()
+        await self.tournaments.load()  # its news: manager.tournaments.resumed
         return dataclasses.replace(report, outcomes=tuple(outcomes))
 
     def shutdown(self) -> None:

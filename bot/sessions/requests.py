@@ -164,3 +164,132 @@ class OpenLobby:
     host_id: int
     variant: Variant | None = None
     best_of: int = 1
+
+
+# ---------------------------------------------------------------------- tournaments
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTournament:
+    """``organiser_id`` opens a tournament for sign-up in ``channel_id`` (the cog checked that
+    they may organise). ``format``: ``"swiss"`` (``rounds`` of them), ``"round robin"`` or
+    ``"single elimination"``; each pairing one game to ``target`` (``best_of`` 1) or a best of 3
+    or 5; at most ``cap`` players; it starts at ``starts_at`` (a time on the manager's clock)
+    or when the organiser starts it; each round lasts ``deadline_minutes``, after which an
+    unfinished pairing is decided by ``deadline_rule`` (``"forfeit"``: the absent side
+    forfeits, ``"score"``: the side ahead wins). ``spread_cap``, ``bye_spread``,
+    ``forfeit_spread``: :class:`bot.tournament.Scoring`."""
+
+    guild_id: int | None
+    channel_id: int
+    organiser_id: int
+    name: str
+    format: str
+    rounds: int = 0
+    target: int = 121
+    best_of: int = 1
+    cap: int = 64
+    starts_at: float | None = None
+    deadline_minutes: int = 24 * 60
+    deadline_rule: str = "forfeit"
+    spread_cap: int | None = None
+    bye_spread: int = 0
+    forfeit_spread: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRequest:
+    """``user_id``'s request on the tournament ``tournament_id``, made at ``where`` (``None``:
+    trusted). ``organiser_rights``: the cog found that the user may manage the server, so they
+    may do what the organiser may."""
+
+    tournament_id: int
+    user_id: int
+    where: Place | None = field(default=None, kw_only=True)
+    organiser_rights: bool = field(default=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class JoinTournament(TournamentRequest):
+    """Enter a tournament during its sign-up."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveTournament(TournamentRequest):
+    """Leave a tournament during its sign-up."""
+
+
+@dataclass(frozen=True, slots=True)
+class StartTournament(TournamentRequest):
+    """The organiser closes the sign-up: the field is seeded and round 1 paired."""
+
+
+@dataclass(frozen=True, slots=True)
+class PauseTournament(TournamentRequest):
+    """The organiser stops the clock: no deadline passes and no round opens until resumed."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeTournament(TournamentRequest):
+    """The organiser restarts the clock: the round's deadlines move on by the pause."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendDeadline(TournamentRequest):
+    """The organiser gives the round's unfinished pairings ``minutes`` more."""
+
+    minutes: int
+
+
+@dataclass(frozen=True, slots=True)
+class DropPlayer(TournamentRequest):
+    """The organiser drops ``player`` (a place's user id): their open pairing is forfeited and
+    they are paired no more."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplacePlayer(TournamentRequest):
+    """The organiser has ``by`` play ``player``'s place from its next game on."""
+
+    player: int
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class CancelTournament(TournamentRequest):
+    """The organiser calls the tournament off."""
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawFromTournament(TournamentRequest):
+    """A player leaves a started tournament: their open pairing is forfeited."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpenPairing:
+    """Start the game of pairing ``table`` of round ``round`` in the thread ``thread_id`` (the
+    cog made it under the tournament's message), both players seated."""
+
+    tournament_id: int
+    round: int
+    table: int
+    thread_id: int
+
+
+__all__ += [
+    "CancelTournament",
+    "CreateTournament",
+    "DropPlayer",
+    "ExtendDeadline",
+    "JoinTournament",
+    "LeaveTournament",
+    "OpenPairing",
+    "PauseTournament",
+    "ReplacePlayer",
+    "ResumeTournament",
+    "StartTournament",
+    "TournamentRequest",
+    "WithdrawFromTournament",
+]

@@ -331,7 +331,7 @@ async def _empty(url: str, pristine: str | None) -> bool:
         tables = await raw.fetch(
             "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
             "WHERE n.nspname = current_schema() AND c.relkind = 'r' "
-            "AND c.relname <> 'schema_version'"
+            "AND c.relname NOT IN ('schema_version', 'alembic_version')"
         )
         sequences = await raw.fetch(
             "SELECT sequencename FROM pg_sequences WHERE schemaname = current_schema()"
