@@ -50,7 +50,7 @@ from benchmarks.db_size import size_figures  # noqa: E402
 from bot.engine import Variant  # noqa: E402
 from bot.sessions import GameSessionManager, Outcome, PrivateView  # noqa: E402
 from db import Store  # noqa: E402
-from db.connection import Synchronous  # noqa: E402
+from db.opening import Synchronous  # noqa: E402
 
 
 def percentile(samples: list[float], q: float) -> float:

@@ -1,31 +1,26 @@
-"""The one connection to the database, its lock, its transactions and the group-commit writer.
+"""The store's running side: the statement runner, the transactions and the group commit.
 
-The connection is SQLAlchemy's (an :class:`~sqlalchemy.ext.asyncio.AsyncConnection` of an async
-engine: ``sqlite+aiosqlite`` for a file, ``postgresql+asyncpg`` given a ``postgresql://`` URL),
-held for the life of the process and wrapped in :class:`Connection`, which runs the
-repositories' statements: SQLAlchemy Core constructs built against :mod:`db.schema`'s tables
-(compiled once per dialect and cached by SQLAlchemy), or, for the statements not yet written as
-Core, SQLite's text (translated for PostgreSQL by :mod:`db.pg`). The connection is in
-SQLAlchemy's ``AUTOCOMMIT`` mode: :class:`Database` writes ``BEGIN IMMEDIATE`` and ``COMMIT``
-itself, so that SQLite's write lock is taken when the transaction begins, not at its first
-write, and a transaction is exactly the block that asked for it.
+:class:`Connection` runs the repositories' statements on the process's one SQLAlchemy connection
+(an :class:`~sqlalchemy.ext.asyncio.AsyncConnection`: ``sqlite+aiosqlite`` for a file,
+``postgresql+asyncpg`` for a ``postgresql://`` URL; :mod:`db.opening` makes it). A statement is
+a SQLAlchemy Core construct built against :mod:`db.schema`'s tables: on SQLite it is compiled
+once and handed to aiosqlite in one call; on PostgreSQL SQLAlchemy runs it on asyncpg. The
+connection is in SQLAlchemy's ``AUTOCOMMIT`` mode: the store writes ``BEGIN IMMEDIATE`` and
+``COMMIT`` itself, so that SQLite's write lock is taken when the transaction begins, not at its
+first write, and a transaction is exactly the block that asked for it.
 
 :class:`Database` owns that connection. The repositories of :class:`db.store.Store` each receive
 it in their constructor and use only its public methods:
 
 * :meth:`Database.write` (or :meth:`Database.transaction`): ``BEGIN IMMEDIATE … COMMIT`` under
   one :class:`asyncio.Lock`, rolled back on any exception; a transaction awaits nothing but
-  SQLite while it is open;
+  the database while it is open;
 * :meth:`Database.fetchall` and :meth:`Database.read`: reads take the same lock, so they never
   see another coroutine's uncommitted rows on the shared connection;
 * :meth:`Database.group_commit`: a :class:`GroupCommit` writer that queues items (the actions of
-  the games) and commits whatever is queued in one transaction. If a batch fails, its items are
-  written one by one (still holding the lock) so that only the faulty one fails.
-
-Rules of the connection: WAL journal, ``synchronous=FULL`` (a committed transaction survives
-the process being killed *and* the machine losing power: SQLite syncs the WAL to the disk at each
-commit, and the group commit makes that one sync per batch of actions, not per click), foreign
-keys on, a busy timeout.
+  the games) and commits whatever is queued in one transaction, one sync to the disk per batch.
+  If a batch fails, its items are written one by one (still holding the lock) so that only the
+  faulty one fails.
 
 Errors: whatever the driver raises inside a transaction, a read or a group commit leaves
 :class:`Database` as one of :mod:`db.errors`' classes (:func:`db.diagnosis.runtime_error` for
@@ -34,65 +29,301 @@ SQLite, :func:`db.pg.store_error` for PostgreSQL): a broken rule of the schema i
 full disk a :class:`~db.errors.DatabaseFull`. Inside a transaction a repository that expects a
 refusal catches :data:`REFUSED` (SQLite's own class, PostgreSQL's already translated).
 
-Opening checks, before any game is loaded, that the file is a cribbage-bot database (or new),
-and that it can be written: a write inside a transaction that is rolled back. Every failure
-comes out as one of :mod:`db.errors`' classes with a message naming the file and the cause
-(:mod:`db.diagnosis`). ``read_only=True`` opens for reading only (``check``, ``backup``): no
-write, no migration, and every read sees the database as it was when it was opened (one read
-transaction, held until :meth:`Database.close`), however the bot writes meanwhile.
-
-``exclusive=True`` (the bot's own opening): one process per SQLite file. The process holds an
-exclusive ``flock`` on ``<database>.lock`` beside the file (:class:`ProcessLock`) from before it
-connects until it closes; a second exclusive opening of the file is refused with
-:class:`~db.errors.DatabaseBusy` before it reads or writes anything. The operator's commands do
-not take it (``check`` and ``backup`` read, ``prune`` writes in short transactions), and the
-kernel drops the lock with its process, however it ends (``kill -9`` included). PostgreSQL has
-the shards' advisory locks instead (:meth:`Database.hold`).
+A :class:`Database` opened ``read_only`` (``check``, ``backup``) refuses transactions, and every
+read sees the database as it was when it was opened (one read transaction, held until
+:meth:`Database.close`), however the bot writes meanwhile. PostgreSQL's shards hold their
+advisory locks through :meth:`Database.hold`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import decimal
 import logging
-import os
+import re
 import sqlite3
 import time
-import urllib.parse
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
 
 import aiosqlite
+import asyncpg
 from sqlalchemy import exc as sa_exc
+from sqlalchemy.dialects import sqlite as sqlite_dialect
+from sqlalchemy.engine import CursorResult
+from sqlalchemy.engine.interfaces import Compiled
+from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.base import Executable
 
-from . import diagnosis, migrations, pg, pg_schema
-from .errors import CannotOpenDatabase, DatabaseBusy, DatabaseNotWritable, StoreError
-from .sql_connection import (
-    Connection,
-    Dialect,
-    Params,
-    Statement,
-    connect_postgresql,
-    connect_sqlite,
-)
+from . import diagnosis, pg
+from .errors import Conflict, DatabaseNotWritable, StoreError
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+Dialect = Literal["sqlite", "postgresql"]
+#: A statement: a Core construct (select, insert, update, delete, a ``text``) or, until every
+#: repository builds its own, SQLite's text with ``?`` / ``:name`` parameters.
+Statement = Executable | str
+Params = Sequence[Any] | Mapping[str, Any]
+#: A write the schema refused, as a repository sees it inside a transaction: SQLite's
+#: ``IntegrityError`` (translated when it leaves the transaction) or, on PostgreSQL, already
+#: :class:`~db.errors.Conflict`.
+REFUSED = (sqlite3.IntegrityError, Conflict)
 #: Writes a batch of queued items inside the transaction the writer opened.
-BatchWrite = Callable[[Connection, Sequence[T]], Awaitable[None]]
+BatchWrite = Callable[["Connection", Sequence[T]], Awaitable[None]]
 #: Told of each group commit: its seconds (``BEGIN`` to ``COMMIT``) and its number of items.
 CommitObserver = Callable[[float, int], None]
-#: ``FULL``: a commit survives a power cut (the default); ``NORMAL``: only a process crash.
-Synchronous = Literal["FULL", "NORMAL"]
-SYNCHRONOUS_MODES: tuple[Synchronous, ...] = ("FULL", "NORMAL")
+
+
+class Cursor:
+    """What a statement left: its rows (tuples, as SQLite gives them), the rows it touched, the
+    rowid an SQLite insert made."""
+
+    __slots__ = ("_rows", "lastrowid", "rowcount")
+
+    def __init__(self, rows: list[tuple[Any, ...]], rowcount: int, lastrowid: int | None) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    async def fetchone(self) -> tuple[Any, ...] | None:
+        return self._rows.pop(0) if self._rows else None
+
+    async def fetchall(self) -> list[tuple[Any, ...]]:
+        rows, self._rows = self._rows, []
+        return rows
+
+    def all(self) -> list[tuple[Any, ...]]:
+        rows, self._rows = self._rows, []
+        return rows
+
+    def first(self) -> tuple[Any, ...] | None:
+        return self._rows[0] if self._rows else None
+
+    def scalar(self) -> Any:
+        return self._rows[0][0] if self._rows else None
+
+
+class Connection:
+    """The process's SQLAlchemy connection, as the repositories use it: :meth:`execute` a Core
+    statement (or SQLite's text), :meth:`executemany`, and on PostgreSQL the advisory locks and
+    notifications of the schema, which need asyncpg's own connection (``driver``). Made by
+    :mod:`db.opening`; the migrations run on it too.
+
+    Errors: a driver's exception leaves as the driver's own on SQLite (``sqlite3.Error``, told
+    apart by :mod:`db.diagnosis` where the transaction ends, with the file's name) and as the
+    store's on PostgreSQL (:func:`db.pg.store_error`), never as SQLAlchemy's wrapper.
+    """
+
+    def __init__(
+        self,
+        conn: AsyncConnection,
+        driver: Any,
+        dialect: Dialect,
+        schema: str = "",
+    ) -> None:
+        self.sa = conn
+        #: The driver's own connection: aiosqlite's, or asyncpg's.
+        self.driver = driver
+        self.dialect: Dialect = dialect
+        self.schema = schema
+        self._pg = dialect == "postgresql"
+        #: A statement whose caller was cancelled, still running to its end (see :meth:`_run`).
+        self._unfinished: asyncio.Future[Any] | None = None
+
+    async def execute(self, statement: Statement, parameters: Params | None = None) -> Cursor:
+        """Run one statement; its rows (all fetched), ``rowcount`` and ``lastrowid``."""
+        if not self._pg:
+            return await self._sqlite_execute(statement, parameters)
+        try:
+            if isinstance(statement, str):
+                return await self._execute_text(statement, parameters or ())
+            result = await self._run(self.sa.execute(statement, parameters))
+        except sa_exc.DBAPIError as err:
+            raise self._driver_error(err) from err.orig
+        return self._cursor(result)
+
+    async def executemany(self, statement: Statement, parameters: Sequence[Params]) -> Cursor:
+        """Run one statement once per set of parameters; ``rowcount`` is the sum of the rows
+        touched. SQLite: the driver's ``executemany`` (one call); PostgreSQL: one statement per
+        set, as asyncpg's batch cannot count the rows each touched."""
+        if not parameters:
+            return Cursor([], 0, None)
+        if self._pg:
+            total = 0
+            for params in parameters:
+                total += max(0, (await self.execute(statement, params)).rowcount)
+            return Cursor([], total, None)
+        driver: aiosqlite.Connection = self.driver
+        if isinstance(statement, str):
+            rows = [p if isinstance(p, Mapping) else tuple(p) for p in parameters]
+            cursor = await driver.executemany(statement, rows)
+        else:
+            compiled = _sqlite_compiled(statement)
+            cursor = await driver.executemany(
+                compiled.string, [_positional(compiled, p) for p in parameters]
+            )
+        return Cursor([], cursor.rowcount, None)
+
+    async def execute_fetchall(
+        self, statement: Statement, parameters: Params | None = None
+    ) -> list[tuple[Any, ...]]:
+        return (await self.execute(statement, parameters)).all()
+
+    async def driver_sql(self, sql: str) -> None:
+        """One statement of the driver's dialect without parameters (``BEGIN IMMEDIATE``,
+        ``COMMIT``, ``PRAGMA ...``)."""
+        if not self._pg:
+            await self.driver.execute(sql)
+            return
+        try:
+            await self._run(self.sa.exec_driver_sql(sql))
+        except sa_exc.DBAPIError as err:
+            raise self._driver_error(err) from err.orig
+
+    async def _sqlite_execute(self, statement: Statement, parameters: Params | None) -> Cursor:
+        """SQLite: the statement (a Core construct compiled by SQLAlchemy's SQLite dialect, once
+        per construct) run on aiosqlite's connection in one call to its thread. SQLAlchemy's
+        own aiosqlite adapter makes four (cursor, execute, fetch, close), which would cost the
+        group commit a quarter of its throughput; the statement is the same."""
+        driver: aiosqlite.Connection = self.driver
+        if isinstance(statement, str):
+            sql = statement
+            args: Params = (
+                parameters if isinstance(parameters, Mapping) else tuple(parameters or ())
+            )
+            returns_rows = _RETURNS_ROWS.match(sql) is not None
+        else:
+            compiled = _sqlite_compiled(statement)
+            sql, args = compiled.string, _positional(compiled, parameters)
+            returns_rows = _returns_rows(compiled)
+        if returns_rows:
+            rows = [tuple(row) for row in await driver.execute_fetchall(sql, args)]
+            return Cursor(rows, len(rows), None)
+        cursor = await driver.execute(sql, args)
+        return Cursor([], cursor.rowcount, cursor.lastrowid)
+
+    async def _execute_text(self, sql: str, parameters: Params) -> Cursor:
+        if not self._pg:
+            if not isinstance(parameters, Mapping):
+                parameters = tuple(parameters)
+            result = await self._run(self.sa.exec_driver_sql(sql, parameters))
+            return self._cursor(result)
+        text, names = pg.compile_sql(sql)
+        if isinstance(parameters, Mapping):
+            parameters = [parameters[name] for name in names]
+        result = await self._run(self.sa.exec_driver_sql(text, tuple(parameters)))
+        cursor = self._cursor(result)
+        if pg.inserts_with_id(text) and cursor._rows:
+            cursor.lastrowid = cursor._rows[-1][0]
+            cursor.rowcount = len(cursor._rows)
+        return cursor
+
+    async def _run(self, statement: Awaitable[CursorResult[Any]]) -> CursorResult[Any]:
+        """Await one statement; when the caller is cancelled meanwhile, the statement still runs
+        to its end on the connection (the next one waits for it). SQLAlchemy takes a
+        cancellation inside a statement for a lost connection and drops it, and with it
+        SQLite's pragmas, PostgreSQL's session locks and its ``LISTEN``: the caller's
+        transaction is rolled back instead (:func:`_atomic`)."""
+        if self._unfinished is not None:
+            unfinished, self._unfinished = self._unfinished, None
+            with contextlib.suppress(Exception):
+                await unfinished
+        task = asyncio.ensure_future(statement)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not task.done():
+                self._unfinished = task
+            raise
+
+    def _cursor(self, result: CursorResult[Any]) -> Cursor:
+        rows: list[tuple[Any, ...]] = []
+        if result.returns_rows:
+            if self._pg:
+                rows = [tuple(_value(v) for v in row) for row in result.all()]
+            else:
+                rows = [tuple(row) for row in result.all()]
+        lastrowid = None if self._pg else result.lastrowid
+        return Cursor(rows, result.rowcount, lastrowid)
+
+    def _driver_error(self, err: sa_exc.DBAPIError) -> BaseException:
+        """The driver's exception beneath SQLAlchemy's: SQLite's as it is, PostgreSQL's as the
+        store's."""
+        original: BaseException | None = err.orig
+        if not self._pg:
+            return original if isinstance(original, sqlite3.Error) else StoreError(str(err))
+        while original is not None and not isinstance(original, pg.DRIVER_ERRORS):
+            original = original.__cause__
+        return pg.store_error(original if original is not None else err)
+
+    # ------------------------------------------------------------------ PostgreSQL's own
+
+    async def transaction_lock(self, name: str) -> None:
+        """Wait for the advisory lock ``name`` (of this schema) until the transaction ends:
+        processes sharing the database do this part one at a time (e.g. rating games)."""
+        await self.execute(
+            pg.xact_lock_statement(), {"space": pg.LOCK_SPACE, "key": self._key(name)}
+        )
+
+    async def try_lock(self, name: str) -> bool:
+        """Take the advisory lock ``name`` (of this schema) for as long as the connection
+        lives, if no other connection holds it; whether this one holds it now."""
+        held = await self.execute(
+            pg.try_lock_statement(), {"space": pg.LOCK_SPACE, "key": self._key(name)}
+        )
+        return bool(held.scalar())
+
+    async def unlock(self, name: str) -> None:
+        await self.execute(pg.unlock_statement(), {"space": pg.LOCK_SPACE, "key": self._key(name)})
+
+    def _key(self, name: str) -> str:
+        return f"{self.schema}/{name}"
+
+    def channel(self, name: str) -> str:
+        """The notification channel ``name`` of this schema (schemas sharing a database do not
+        hear each other; PostgreSQL's names stop at 63 bytes)."""
+        return f"{self.schema}/{name}"[:63]
+
+    async def listen(self, name: str, heard: Callable[[str], None]) -> None:
+        """Call ``heard(payload)`` for each :meth:`notify` of ``name`` that another connection
+        commits (PostgreSQL's ``LISTEN`` on asyncpg's own connection, which reads the notices
+        as they come, between statements too)."""
+        raw: asyncpg.Connection = self.driver
+        own = raw.get_server_pid()
+
+        def deliver(conn: object, pid: int, channel: str, payload: object) -> None:
+            if pid != own:  # this connection's own notices: it knows already
+                heard(str(payload))
+
+        try:
+            await raw.add_listener(self.channel(name), deliver)
+        except pg.DRIVER_ERRORS as err:
+            raise pg.store_error(err) from err
+
+    async def notify(self, name: str, payload: str) -> None:
+        """Tell the connections listening to ``name`` ``payload``, when (and only if) the
+        current transaction commits (``pg_notify``)."""
+        await self.execute(
+            pg.notify_statement(), {"channel": self.channel(name), "payload": payload}
+        )
+
+    async def close(self) -> None:
+        if self._unfinished is not None:
+            with contextlib.suppress(Exception):
+                await self._unfinished
+        with contextlib.suppress(sa_exc.DBAPIError, OSError):
+            await self.sa.close()
+        await self.sa.engine.dispose()
 
 
 class Database:
-    """The process's connection to one database file (or PostgreSQL database, given a
-    ``postgresql://`` URL). Open with ``await Database.open(path)``."""
+    """The process's connection to one database: an SQLite file, or a PostgreSQL schema given a
+    ``postgresql://`` URL. :func:`db.opening.open_database` opens, checks and migrates it."""
 
     def __init__(
         self,
@@ -101,130 +332,21 @@ class Database:
         schema_version: int,
         *,
         read_only: bool = False,
-        process_lock: ProcessLock | None = None,
         revision: str | None = None,
+        on_close: Sequence[Callable[[], None]] = (),
     ) -> None:
         self.path = path
         self.schema_version = schema_version
         #: The Alembic revision of the schema (``None``: an older release's, not yet upgraded).
         self.revision = revision
         self.read_only = read_only
-        self._process_lock = process_lock
+        #: Called once the connection is closed (the opening's process lock, its leftovers).
+        self._on_close = tuple(on_close)
         self._conn = conn
         self._lock = asyncio.Lock()
         self._writers: list[GroupCommit[Any]] = []
         self.commit_observers: list[CommitObserver] = []  # every writer's, e.g. metrics
         self._closed = False
-
-    @classmethod
-    async def open(
-        cls,
-        path: str | Path,
-        *,
-        busy_timeout_ms: int = 5000,
-        synchronous: Synchronous = "FULL",
-        read_only: bool = False,
-        exclusive: bool = False,
-    ) -> Database:
-        """Open (creating if needed) and migrate the database at ``path``.
-
-        Raises (leaving the file untouched) :class:`~db.errors.NotACribbageDatabase`,
-        :class:`~db.errors.DatabaseTooNew`, :class:`~db.errors.DatabaseCorrupt`,
-        :class:`~db.errors.DatabaseBusy`, :class:`~db.errors.DatabaseNotWritable` or
-        :class:`~db.errors.CannotOpenDatabase`, each naming the file and the cause.
-        ``read_only``: open an existing file for reading only (no write probe, no migration),
-        reading one consistent moment: the database as it was when opened. ``exclusive``
-        (SQLite, not with ``read_only``): hold the file's :class:`ProcessLock` until
-        :meth:`close`; :class:`~db.errors.DatabaseBusy` when another process holds it.
-        """
-        if pg.is_url(path):
-            return await cls._open_postgresql(str(path), read_only=read_only)
-        path = Path(path)
-        if synchronous not in SYNCHRONOUS_MODES:
-            raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}, not {synchronous!r}")
-        if not path.parent.is_dir() or (read_only and not path.exists()):
-            raise CannotOpenDatabase(diagnosis.cannot_open_message(path))
-        target = str(path)
-        if read_only:
-            target = f"file:{urllib.parse.quote(str(path.absolute()))}?mode=ro"
-        process_lock = ProcessLock.take(path) if exclusive and not read_only else None
-        try:
-            return await cls._open_sqlite(
-                path, target, busy_timeout_ms, synchronous, read_only, process_lock
-            )
-        except BaseException:
-            if process_lock is not None:
-                process_lock.release()
-            raise
-
-    @classmethod
-    async def _open_sqlite(
-        cls,
-        path: Path,
-        target: str,
-        busy_timeout_ms: int,
-        synchronous: Synchronous,
-        read_only: bool,
-        process_lock: ProcessLock | None,
-    ) -> Database:
-        """Connect to the SQLite file, identify it, and (unless ``read_only``) prepare it."""
-        try:
-            # Tried first on a worker thread: when aiosqlite's own connect fails, its thread
-            # may report to an event loop that has closed meanwhile (a traceback at exit).
-            await asyncio.to_thread(_try_connect, target, read_only)
-            conn = await connect_sqlite(target, uri=read_only)
-        except sqlite3.Error as err:
-            raise diagnosis.explain(err, path, "opening it") from err
-        try:
-            await conn.driver_sql(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            if read_only:  # from its first read on, the transaction sees one moment
-                await conn.driver_sql("BEGIN")
-            _, version = await migrations.identify(conn, path)  # writes nothing
-            if not read_only:
-                version = await _prepare(conn, path, synchronous)
-            with _translated(path, "reading its schema revision"):
-                revision = await migrations.current_revision(conn)
-        except BaseException:
-            await conn.close()
-            raise
-        log.info(
-            "database %s open%s (schema version %d, revision %s)",
-            path,
-            " read-only" * read_only,
-            version,
-            revision,
-        )
-        return cls(
-            conn, path, version, read_only=read_only, process_lock=process_lock, revision=revision
-        )
-
-    @classmethod
-    async def _open_postgresql(cls, url: str, *, read_only: bool) -> Database:
-        """Connect and migrate (:mod:`db.pg_schema`); ``read_only``: a read-only session."""
-        conn = await connect_postgresql(url)
-        try:
-            if read_only:  # every read sees one moment, as SQLite's read-only opening does
-                await conn.driver_sql("SET default_transaction_read_only = on")
-                await conn.driver_sql("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                version = await pg_schema.current(conn)
-            else:
-                version = await pg_schema.migrate(conn)
-            revision = await migrations.current_revision(conn)
-        except pg.DRIVER_ERRORS as err:
-            await conn.close()
-            raise pg.store_error(err) from err
-        except BaseException:
-            await conn.close()
-            raise
-        shown = pg.redact(url)
-        log.info(
-            "database %s open (schema %s, version %d, revision %s)",
-            shown,
-            conn.schema,
-            version,
-            revision,
-        )
-        return cls(conn, shown, version, read_only=read_only, revision=revision)
 
     @property
     def dialect(self) -> Dialect:
@@ -259,8 +381,8 @@ class Database:
                 await writer.close()
             await self._conn.close()
         finally:
-            if self._process_lock is not None:  # the next process may open the file now
-                self._process_lock.release()
+            for then in self._on_close:  # e.g. the next process may open the file now
+                then()
         log.info("database %s closed", self.path)
 
     def _check_open(self) -> None:
@@ -427,102 +549,41 @@ class GroupCommit(Generic[T]):
                 log.exception("A commit observer failed")
 
 
-class ProcessLock:
-    """The exclusive ``flock`` on ``<database>.lock`` that the one process running the bot on an
-    SQLite file holds (the lock file stays, empty but for the holder's pid: deleting it would
-    let two processes lock two different files of the same name)."""
-
-    def __init__(self, fd: int, path: Path) -> None:
-        self.path = path
-        self._fd: int | None = fd
-
-    @staticmethod
-    def path_of(database: Path) -> Path:
-        return database.with_name(database.name + ".lock")
-
-    @classmethod
-    def take(cls, database: Path) -> ProcessLock:
-        """Lock ``database``'s lock file without waiting; :class:`~db.errors.DatabaseBusy`
-        naming the holder when another process has it."""
-        import fcntl  # POSIX; the bot runs on Linux and macOS
-
-        path = cls.path_of(database)
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as err:
-            detail = f"creating its lock file {path.name}: {err.strerror or err}"
-            raise DatabaseNotWritable(diagnosis.not_writable_message(database, detail)) from err
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = _holder(fd)
-            os.close(fd)
-            raise DatabaseBusy(diagnosis.in_use_message(database, path, holder)) from None
-        except OSError as err:
-            os.close(fd)
-            raise StoreError(
-                f"Cannot lock {path} ({err.strerror or err}), which keeps a second bot off the "
-                f"database {database}: keep the database on a local disk."
-            ) from err
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
-        return cls(fd, path)
-
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
-
-    def release(self) -> None:
-        """Give the lock back (closing the file drops it). Safe to call twice."""
-        if self._fd is not None:
-            fd, self._fd = self._fd, None
-            os.close(fd)
+_SQLITE = sqlite_dialect.dialect(paramstyle="qmark")
+_RETURNS_ROWS = re.compile(r"\s*(SELECT|WITH|VALUES|PRAGMA)\b|.*\bRETURNING\b", re.I | re.S)
+_COMPILED: dict[Executable, Compiled] = {}
 
 
-def _holder(fd: int) -> int | None:
-    """The pid the holder of a lock file wrote in it, if it reads as one."""
-    try:
-        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-    except OSError:
-        return None
-    return int(text) if text.isdigit() else None
+def _sqlite_compiled(statement: Executable) -> Compiled:
+    """The statement compiled for SQLite, kept for the life of the process: the repositories
+    build theirs once, at import, so the cache holds as many as the store has statements."""
+    compiled = _COMPILED.get(statement)
+    if compiled is None:
+        compiled = statement.compile(dialect=_SQLITE)  # type: ignore[attr-defined]
+        if len(_COMPILED) < 4096:  # a statement built per call is compiled per call
+            _COMPILED[statement] = compiled
+    return compiled
 
 
-def _try_connect(target: str, uri: bool) -> None:
-    sqlite3.connect(target, uri=uri).close()
+def _returns_rows(compiled: Compiled) -> bool:
+    """A select (or a ``text``), or a write with ``RETURNING``."""
+    writes = compiled.isinsert or compiled.isupdate or compiled.isdelete  # type: ignore[attr-defined]
+    return not writes or bool(compiled.effective_returning)  # type: ignore[attr-defined]
 
 
-async def _prepare(conn: Connection, path: Path, synchronous: Synchronous) -> int:
-    """Probe a write, set the connection's rules, migrate; the schema version."""
-    doing = "checking that it can be written"
-    try:
-        await _probe_write(conn)
-        if diagnosis.disk_full(path):  # the probe's page never reached the disk
-            raise DatabaseNotWritable(diagnosis.not_writable_message(path, "before writing"))
-        doing = "switching it to write-ahead logging"
-        cursor = await conn.execute("PRAGMA journal_mode = WAL")
-        row = await cursor.fetchone()
-        if row is None or str(row[0]).lower() != "wal":
-            log.warning("database %s: journal mode is %s, not wal", path, row and row[0])
-        await conn.driver_sql(f"PRAGMA synchronous = {synchronous}")
-        await conn.driver_sql("PRAGMA foreign_keys = ON")
-        doing = "upgrading its schema"
-        return await migrations.migrate(conn, path)
-    except sqlite3.Error as err:
-        raise diagnosis.explain(err, path, doing) from err
+def _positional(compiled: Compiled, parameters: Params | None) -> tuple[Any, ...]:
+    """The values of a compiled statement's ``?`` in order: the caller's, or the bound ones."""
+    values: Mapping[str, Any] = compiled.construct_params(parameters) or {}  # type: ignore[arg-type]
+    names: Sequence[str] = getattr(compiled, "positiontup", None) or ()
+    return tuple(values[name] for name in names)
 
 
-async def _probe_write(conn: Connection) -> None:
-    """Write inside a transaction and roll it back: fails now, with SQLite's reason, when the
-    file, its directory (no room for the -journal / -wal file) or the disk refuses writes, or
-    another program holds the write lock. Leaves the file as it was."""
-    await conn.driver_sql("BEGIN IMMEDIATE")
-    try:
-        await conn.driver_sql("CREATE TABLE IF NOT EXISTS cribbage_write_probe (written INTEGER)")
-        await conn.driver_sql("INSERT INTO cribbage_write_probe DEFAULT VALUES")
-    finally:
-        with contextlib.suppress(sqlite3.Error):
-            await conn.driver_sql("ROLLBACK")
+def _value(value: Any) -> Any:
+    """PostgreSQL's ``NUMERIC`` (its ``SUM`` of integers) as SQLite gives it: ``int`` or
+    ``float``."""
+    if isinstance(value, decimal.Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
 
 
 @contextlib.asynccontextmanager

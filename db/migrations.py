@@ -41,7 +41,7 @@ from .errors import DatabaseTooNew, NotACribbageDatabase
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection as SyncConnection
 
-    from .sql_connection import Connection
+    from .connection import Connection
 
 APPLICATION_ID = 0x43524942  # "CRIB"
 

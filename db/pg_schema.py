@@ -29,7 +29,7 @@ from .errors import DatabaseTooNew, NotACribbageDatabase
 from .migrations import APPLICATION_ID
 
 if TYPE_CHECKING:
-    from .sql_connection import Connection
+    from .connection import Connection
 
 _RAISE = "USING ERRCODE = 'integrity_constraint_violation'"
 

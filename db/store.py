@@ -2,8 +2,8 @@
 ``postgresql://`` URL: :mod:`db.pg`), and the repositories that use it.
 
 Every SQL statement of the project lives in ``db/``. :class:`Store` is a small front: it opens
-the :class:`~db.connection.Database` (the connection, its lock and transactions, the
-group-commit writer) and hands it to one repository per group of tables:
+the :class:`~db.connection.Database` (:func:`db.opening.open_database`; the connection, its lock
+and transactions, the group-commit writer) and hands it to one repository per group of tables:
 
 * ``store.games`` (:class:`~db.games.Games`): lobbies, seats, the action log, endings, results,
   message ids, points per deal;
@@ -32,12 +32,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .connection import CommitObserver, Database, Synchronous
+from .connection import CommitObserver, Database
 from .games import Games
 from .leaderboard import Standings
 from .maintenance import Maintenance
 from .matches import Matches
 from .meta import Meta
+from .opening import Synchronous, open_database
 from .players import Players
 from .settings import GuildSettings
 from .tournaments import Tournaments
@@ -79,11 +80,11 @@ class Store:
         ``synchronous``: ``"FULL"`` (a commit survives a power cut) or ``"NORMAL"`` (a process
         crash only; for benchmarks). ``read_only``: an existing file, read only, not migrated.
         ``exclusive``: the bot's own opening of an SQLite file, which one process at a time may
-        hold (:class:`~db.connection.ProcessLock`; another process holding it:
+        hold (:class:`~db.opening.ProcessLock`; another process holding it:
         :class:`~db.errors.DatabaseBusy`, before anything is read or written); ignored on
         PostgreSQL, where each shard has its lock (:meth:`hold`).
         """
-        database = await Database.open(
+        database = await open_database(
             path,
             busy_timeout_ms=busy_timeout_ms,
             synchronous=synchronous,

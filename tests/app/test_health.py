@@ -10,8 +10,8 @@ import sqlite3
 import pytest
 
 from db import Store
-from db.connection import Database
 from db.errors import DatabaseBusy, StoreError
+from db.opening import open_database
 
 
 async def test_the_write_check_passes_and_writes_nothing(database):
@@ -52,7 +52,7 @@ async def write_pairs(conn, items) -> None:
 async def test_each_group_commit_is_told_to_the_observers_and_a_failing_one_changes_nothing(
     database, caplog
 ):
-    db = await Database.open(database)
+    db = await open_database(database)
     seen: list[tuple[float, int]] = []
 
     def broken(seconds: float, items: int) -> None:

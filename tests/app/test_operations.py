@@ -20,8 +20,8 @@ from bot.app.operations import OperationError, backup, check, describe
 from bot.engine import Variant
 from bot.sessions import OpenLobby
 from db import LATEST_VERSION, MIGRATIONS, Store
-from db.connection import ProcessLock
 from db.migrations import head_revision
+from db.opening import ProcessLock
 from tests.db.test_startup import a_database_with_a_lobby, read_only
 from tests.support.postgres import connect
 from tests.support.sessions import (

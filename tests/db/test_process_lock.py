@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from db import DatabaseBusy, Store
-from db.connection import ProcessLock
+from db.opening import ProcessLock
 from tests.db.test_startup import a_database_with_a_lobby
 
 ROOT = Path(__file__).resolve().parents[2]

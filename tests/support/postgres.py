@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 
 from db import pg
 from db.errors import Conflict, StoreError
-from db.sql_connection import connect_postgresql
+from db.opening import connect_postgresql
 
 T = TypeVar("T")
 
