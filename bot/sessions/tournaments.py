@@ -888,7 +888,9 @@ class TournamentDirector:
         async with live.lock:
             if refused := self._organiser(live, request):
                 return refused
-            return await self._leave(live, request.player, "dropped")
+            player = request.player  # a place, or whoever plays one now
+            place = next((u for u in live.entrants if live.plays(u) == player), player)
+            return await self._leave(live, place, "dropped")
 
     async def withdraw(self, request: WithdrawFromTournament) -> TournamentOutcome | Refusal:
         """A player leaves: during sign-up off the list, later their open pairing forfeited."""
@@ -896,9 +898,9 @@ class TournamentDirector:
         if isinstance(live, Refusal):
             return live
         async with live.lock:
-            place = next(
-                (u for u in live.entrants if live.plays(u) == request.user_id), request.user_id
-            )
+            place = next((u for u in live.entrants if live.plays(u) == request.user_id), None)
+            if place is None:
+                return Refusal(R.NOT_SEATED, "You're not playing in this tournament.")
             return await self._leave(live, place, "withdrew")
 
     async def _leave(self, live: _Running, place: int, status: str) -> TournamentOutcome | Refusal:

@@ -391,6 +391,8 @@ async def test_refusals_change_nothing(databases):
                 RefusalReason.ALREADY_SEATED, "already in")  # fmt: skip
         refused(await d.drop(DropPlayer(tid, PLAYERS[1], PLAYERS[0])), RefusalReason.NOT_HOST,
                 "organiser")  # fmt: skip
+        refused(await d.withdraw(WithdrawFromTournament(tid, 555)), RefusalReason.NOT_SEATED,
+                "not playing")  # fmt: skip
     finally:
         await run.store.close()
 
