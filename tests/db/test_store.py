@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import sqlite3
+import sys
 from typing import Any
 
 import pytest
 
+from bot.ratings import RATER
 from db import (
     LATEST_VERSION,
     ActionWrite,
@@ -21,6 +23,8 @@ from db import (
     SeatRecord,
     Store,
 )
+from db.records import MessageRef
+from db.sql_connection import Connection
 from tests.support.postgres import connect
 from tests.support.sessions import dump_database
 
@@ -187,6 +191,10 @@ async def test_a_lobby_round_trips(store):
     )
     assert record.seats == (SeatRecord(0, user_id=11), SeatRecord(1, computer="expert"))
     assert record.updated_at == 3.0 and record.state is None
+    assert (record.target, record.muggins) == (121, False)  # not named: left as they were
+    await store.games.update_lobby(game_id, muggins=True, now=4.0)
+    (record,) = await store.games.load_active_games()
+    assert (record.players, record.partnerships, record.muggins) == (4, True, True)
 
 
 # ---------------------------------------------------------------------- the action log
@@ -209,7 +217,7 @@ async def test_an_action_applied_twice_is_refused_and_changes_nothing(store, dat
     before = dump_database(database)
     with pytest.raises(Conflict):
         await store.games.append_action(write(game_id, 1, state={"other": 1}))
-    with pytest.raises(Conflict):
+    with pytest.raises(Conflict, match=f"game {game_id} step 3 after step 1"):
         await store.games.append_action(write(game_id, 3))  # skips seq 2
     assert dump_database(database) == before
 
@@ -324,3 +332,86 @@ async def test_a_path_that_cannot_be_opened_says_so(tmp_path):
 
     with pytest.raises(StoreError, match="Cannot open the database"):
         await Store.open(tmp_path / "no such directory" / "cribbage.db")
+
+
+# ---------------------------------------------------------------------- no SQL text
+
+#: The repositories whose statements are all SQLAlchemy constructs (none is SQL text that
+#: PostgreSQL would need translated).
+CORE_MODULES = {
+    "db.games",
+    "db.statements",
+    "db.players",
+    "db.settings",
+    "db.leaderboard",
+    "db.standing_queries",
+}
+
+
+def _caller() -> str:
+    """The module that asked the connection for a statement (past the store's own layers)."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_globals["__name__"] in (
+        "db.connection",
+        "db.sql_connection",
+    ):
+        frame = frame.f_back
+    return "" if frame is None else frame.f_globals["__name__"]
+
+
+async def test_games_settings_and_standings_send_no_sql_text(database, monkeypatch):
+    texts: list[tuple[str, str]] = []
+    execute, executemany = Connection.execute, Connection.executemany
+
+    async def execute_noting(self, statement, parameters=None):
+        if isinstance(statement, str):
+            texts.append((_caller(), statement))
+        return await execute(self, statement, parameters)
+
+    async def executemany_noting(self, statement, parameters):
+        if isinstance(statement, str):
+            texts.append((_caller(), statement))
+        return await executemany(self, statement, parameters)
+
+    monkeypatch.setattr(Connection, "execute", execute_noting)
+    monkeypatch.setattr(Connection, "executemany", executemany_noting)
+    store = await Store.open(database)
+    try:
+        await store.standings.enable_ratings(RATER)
+        closed = await lobby(store, channel_id=6)
+        await store.games.mark_warned(closed, at=1.5)
+        await store.games.close_lobby(closed, status="cancelled", now=2.0)
+        game_id = await lobby(store)
+        await store.games.add_seat(game_id, SeatRecord(1, user_id=12), now=2.0)
+        await store.games.remove_seat(game_id, 1, now=2.0)
+        await store.games.add_seat(game_id, SeatRecord(1, user_id=12), now=2.0)
+        await store.games.update_lobby(game_id, target=61, now=2.0)
+        await store.games.move_channel(game_id, 8)
+        await store.games.set_message(game_id, "table", MessageRef(8, 1000))
+        await store.games.start_game(
+            game_id, seed=5, first_dealer=0, teams={0: None, 1: None}, state=STATE,
+            ready=(0, 0), now=3.0,
+        )  # fmt: skip
+        await store.games.append_action(write(game_id, 1, deal_points=(DealPoints(1, 0, 2),)))
+        await store.games.repair_snapshot(game_id, seq=1, state=STATE, ready=(1, 1))
+        finish = Finish(
+            "finished", "won", 0, (SeatOutcome(0, 0, "won", 61), SeatOutcome(1, 1, "lost", 20))
+        )
+        await store.games.append_action(write(game_id, 2, finish=finish))
+        assert (await store.games.load_game(game_id)).status == "finished"
+        assert await store.games.load_active_games(shard_count=2, shard_ids=[1]) == []
+        assert [a.seq for a in await store.games.load_actions(game_id)] == [1, 2]
+        assert len(await store.games.results(game_id)) == 2
+        assert [p.pegging for p in await store.games.deal_points(game_id)] == [2]
+        assert not await store.games.log_pruned(game_id)
+        assert await store.games.messages(game_id) == {"table": MessageRef(8, 1000)}
+        assert (await store.settings.update(1, target=61)).target == 61
+        assert not (await store.players.update(11, notify=False)).notify
+        for sort in ("rating", "wins", "win rate", "skunks"):
+            assert (await store.standings.leaderboard(sort=sort, player=11)).me.wins == 1
+        assert (await store.standings.player_stats(11)).wins == 1
+        assert len(await store.standings.player_history(11)) == 1
+        assert len(await store.standings.rating_history(11)) == 1
+    finally:
+        await store.close()
+    assert [(module, sql) for module, sql in texts if module in CORE_MODULES] == []
