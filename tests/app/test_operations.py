@@ -19,7 +19,7 @@ from bot.app import operations
 from bot.app.operations import OperationError, backup, check, describe
 from bot.engine import Variant
 from bot.sessions import OpenLobby
-from db import LATEST_VERSION, MIGRATIONS, Store
+from db import LATEST_VERSION, MIGRATIONS, NotACribbageDatabase, Store
 from db.migrations import head_revision
 from db.opening import ProcessLock
 from tests.db.test_startup import a_database_with_a_lobby, read_only
@@ -314,6 +314,26 @@ async def test_backup_into_a_read_only_directory_says_why(tmp_path, played):
     with read_only(folder), pytest.raises(OperationError, match="Cannot write the backup"):
         await backup(path, folder / "copy.db")
     assert list(folder.iterdir()) == []
+
+
+async def test_backup_and_check_leave_nothing_beside_the_database_but_the_copy(tmp_path, played):
+    """Reading a WAL database read-only makes SQLite create its -wal and -shm files; the
+    operator's commands remove the ones they made, a refused one included."""
+    path, _ = played
+    other = tmp_path / "notes.db"
+    conn = sqlite3.connect(other, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.close()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert before == ["cribbage.db", "notes.db"]
+    await backup(path, tmp_path / "copy.db")
+    assert (await check(path)).ok and (await check(tmp_path / "copy.db")).ok
+    with pytest.raises(NotACribbageDatabase):
+        await backup(other, tmp_path / "other-copy.db")
+    with pytest.raises(NotACribbageDatabase):
+        await check(other)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.db", *before]
 
 
 def test_python_m_bot_backup_of_a_bad_database_says_why(tmp_path):

@@ -19,8 +19,11 @@ from pathlib import Path
 import pytest
 
 from db import (
+    LATEST_VERSION,
     CannotOpenDatabase,
     DatabaseNotWritable,
+    DatabaseTooNew,
+    NotACribbageDatabase,
     Store,
 )
 
@@ -185,6 +188,86 @@ async def test_a_read_only_open_writes_nothing_and_refuses_writes(tmp_path):
         await reader.close()
     with pytest.raises(CannotOpenDatabase, match="no such file"):
         await Store.open(tmp_path / "missing.db", read_only=True)
+
+
+def files_in(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir())
+
+
+async def test_a_read_only_opening_leaves_no_wal_files_behind(tmp_path):
+    """Reading a WAL database makes SQLite create its -wal and -shm files, which a read-only
+    connection cannot remove: ``check`` and ``backup`` would leave them beside the file."""
+    path = tmp_path / "cribbage.db"
+    await a_database_with_a_lobby(path)
+    before = files_in(tmp_path)
+    store = await Store.open(path, read_only=True)
+    try:
+        assert [g.id for g in await store.games.load_active_games()] == [1]
+        assert path.with_name("cribbage.db-shm").exists()  # SQLite's, while it reads
+    finally:
+        await store.close()
+    assert files_in(tmp_path) == before
+
+
+def wal_database_of_another_program(path: Path) -> None:
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert conn.execute("PRAGMA journal_mode = WAL").fetchone() == ("wal",)
+    conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.execute("INSERT INTO notes VALUES ('mine')")
+    conn.close()
+
+
+async def a_newer_database(path: Path) -> None:
+    await a_database_with_a_lobby(path)
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+    conn.close()
+
+
+async def test_a_refused_read_only_opening_leaves_the_directory_as_it_was(tmp_path):
+    other = tmp_path / "notes.db"
+    wal_database_of_another_program(other)
+    newer = tmp_path / "newer.db"
+    await a_newer_database(newer)
+    before = files_in(tmp_path)
+    assert before == ["newer.db", "notes.db"]
+    with pytest.raises(NotACribbageDatabase):
+        await Store.open(other, read_only=True)
+    with pytest.raises(DatabaseTooNew):
+        await Store.open(newer, read_only=True)
+    with pytest.raises(CannotOpenDatabase, match="no such file"):
+        await Store.open(tmp_path / "missing.db", read_only=True)
+    assert files_in(tmp_path) == before
+    conn = sqlite3.connect(other)
+    assert conn.execute("SELECT body FROM notes").fetchall() == [("mine",)]
+    conn.close()
+
+
+async def test_a_read_only_opening_leaves_the_wal_files_of_a_running_bot(tmp_path):
+    """The bot holds the database open: its -wal and -shm stay while it runs, its writes
+    after the reader closed are kept, and it removes them itself when it closes."""
+    path = tmp_path / "cribbage.db"
+    await a_database_with_a_lobby(path)
+    before = files_in(tmp_path)
+    bot = await Store.open(path, exclusive=True)
+    try:
+        await bot.meta.set("before", "1")
+        reader = await Store.open(path, read_only=True)
+        try:
+            assert await reader.meta.get("before") == "1"
+        finally:
+            await reader.close()
+        assert {"cribbage.db-wal", "cribbage.db-shm"} <= set(files_in(tmp_path))
+        await bot.meta.set("after", "2")
+        assert await bot.meta.get("before") == "1"
+    finally:
+        await bot.close()
+    assert files_in(tmp_path) == [*before, "cribbage.db.lock"]  # the lock file stays
+    reader = await Store.open(path, read_only=True)
+    try:
+        assert [await reader.meta.get(k) for k in ("before", "after")] == ["1", "2"]
+    finally:
+        await reader.close()
 
 
 async def test_acknowledged_commits_are_synced_to_the_disk(tmp_path):
