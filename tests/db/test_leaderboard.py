@@ -6,10 +6,12 @@ import asyncio
 import sqlite3
 
 import pytest
+from sqlalchemy import func, select
 
 import db.migrations
 from bot.ratings import DEFAULT_RATING, RATER, Rating
 from db import Store
+from db import schema as t
 from db.leaderboard import PROVISIONAL_GAMES
 from db.standings import COMPUTER_PLAYERS
 from tests.support.leaderboard import rated_copy, record_game
@@ -35,7 +37,9 @@ async def board(store: Store, **kwargs):
 
 
 async def count_rows(store: Store, table: str) -> int:
-    ((count,),) = await store._database.fetchall(f"SELECT COUNT(*) FROM {table}")
+    ((count,),) = await store._database.fetchall(
+        select(func.count()).select_from(t.metadata.tables[table])
+    )
     return count
 
 
@@ -340,3 +344,23 @@ async def test_a_servers_board_holds_only_its_players(own_league):
     assert [r.player for r in here.rows] == [ALICE, BOB] and here.total == 2
     everywhere = await own_league.standings.leaderboard(scope=0, page=2)
     assert everywhere.total == 28
+
+
+async def test_a_discord_sized_server_id_scopes_every_read(store):
+    guild = 1_234_567_890_123_456_789  # a snowflake: beyond 32 bits
+    await record_game(store, [ALICE, BOB], [121, 100], winner=0, guild_id=guild)
+    page = await store.standings.leaderboard(scope=guild, player=BOB)
+    assert [r.player for r in page.rows] == [ALICE, BOB] and page.me.rank == 2
+    stats = await store.standings.player_stats(ALICE, scope=guild)
+    assert (stats.games, stats.wins, stats.rank, stats.ranked_players) == (1, 1, 1, 2)
+    (entry,) = await store.standings.player_history(BOB, scope=guild)
+    assert entry.outcome == "lost" and [p.user_id for p in entry.opponents] == [ALICE]
+    assert entry.rating_after is not None
+    (change,) = await store.standings.rating_history(ALICE, scope=guild)
+    assert change.after[0] > change.before[0]
+    assert (await store.standings.player_stats(ALICE, scope=guild + 1)).games == 0
+
+
+async def test_an_unknown_sort_is_refused(store):
+    with pytest.raises(ValueError, match="No sort 'luck'"):
+        await store.standings.leaderboard(sort="luck")  # type: ignore[arg-type]
