@@ -335,13 +335,28 @@ async def finish_game(
     for seat, value, cards in await conn.execute_fetchall(_SHOWN_HANDS, {"game": game_id}):
         if seat not in best or value > best[seat][0]:
             best[seat] = (value, cards)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for s in finish.seats:
         pegging, hand, crib, heels = sums.get(s.seat, (0, 0, 0, 0))
         best_value, best_cards = best.get(s.seat, (None, None))
-        values = (game_id, s.seat, s.side, s.outcome, int(s.won), s.final_score, s.skunk_given)
-        values += (s.skunk_taken, pegging, hand, crib, heels, best_value, best_cards)
-        rows.append(dict(zip(_RESULT_COLUMNS, values, strict=True)))
+        rows.append(
+            {
+                "game_id": game_id,
+                "seat": s.seat,
+                "side": s.side,
+                "outcome": s.outcome,
+                "won": int(s.won),
+                "final_score": s.final_score,
+                "skunk_given": s.skunk_given,
+                "skunk_taken": s.skunk_taken,
+                "pegging": pegging,
+                "hand": hand,
+                "crib": crib,
+                "heels": heels,
+                "best_hand": best_value,
+                "best_hand_cards": best_cards,
+            }
+        )
     await conn.executemany(_INSERT_RESULT, rows)
     if rater is not None and finish.status == "finished":
         await standings.rate_pending(conn, rater, now)

@@ -363,4 +363,4 @@ async def test_a_discord_sized_server_id_scopes_every_read(store):
 
 async def test_an_unknown_sort_is_refused(store):
     with pytest.raises(ValueError, match="No sort 'luck'"):
-        await store.standings.leaderboard(sort="luck")  # type: ignore[arg-type]
+        await store.standings.leaderboard(sort="luck")

@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import sqlite3
 import sys
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -350,7 +351,7 @@ CORE_MODULES = {
 
 def _caller() -> str:
     """The module that asked the connection for a statement (past the store's own layers)."""
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None and frame.f_globals["__name__"] in (
         "db.connection",
         "db.sql_connection",
@@ -398,7 +399,8 @@ async def test_games_settings_and_standings_send_no_sql_text(database, monkeypat
             "finished", "won", 0, (SeatOutcome(0, 0, "won", 61), SeatOutcome(1, 1, "lost", 20))
         )
         await store.games.append_action(write(game_id, 2, finish=finish))
-        assert (await store.games.load_game(game_id)).status == "finished"
+        ended = await store.games.load_game(game_id)
+        assert ended is not None and ended.status == "finished"
         assert await store.games.load_active_games(shard_count=2, shard_ids=[1]) == []
         assert [a.seq for a in await store.games.load_actions(game_id)] == [1, 2]
         assert len(await store.games.results(game_id)) == 2
@@ -408,7 +410,8 @@ async def test_games_settings_and_standings_send_no_sql_text(database, monkeypat
         assert (await store.settings.update(1, target=61)).target == 61
         assert not (await store.players.update(11, notify=False)).notify
         for sort in ("rating", "wins", "win rate", "skunks"):
-            assert (await store.standings.leaderboard(sort=sort, player=11)).me.wins == 1
+            me = (await store.standings.leaderboard(sort=sort, player=11)).me
+            assert me is not None and me.wins == 1
         assert (await store.standings.player_stats(11)).wins == 1
         assert len(await store.standings.player_history(11)) == 1
         assert len(await store.standings.rating_history(11)) == 1
