@@ -21,9 +21,10 @@ a partner) may:
 - :class:`Muggins`: the first caller's side pegs the missed points (0 if nothing was missed);
 - :class:`LetGo`: pass; the window closes once every opponent has passed.
 
-Both answer every window open to the seat at once (calling muggins costs nothing, so calling on
-all is never worse); ``LetGo(position)`` answers only the window on the count at that place in
-counting order, which is how a session lets a forgotten window go (see :func:`window_waiting`).
+Both answer every window open to the seat at once, the latest count first (calling muggins
+costs nothing, so calling on all is never worse); ``LetGo(position)`` answers only the window
+on the count at that place in counting order, which is how a session lets a forgotten window
+go (see :func:`window_waiting`).
 When a window closes a :class:`CountSettled` event makes the true count and the miss public.
 
 The instant-win rule holds in counting order: a side reaching the target ends the game at
@@ -258,7 +259,7 @@ def apply(game: MugginsGame, seat: int, action: Claim | Muggins | LetGo) -> list
         events = _claim(game, seat, action.points)
     else:
         events = []
-        for window in _targets(game, action):
+        for window in reversed(_targets(game, action)):  # the latest first: told on its line
             if seat not in waiting_on(game, window):
                 continue
             if isinstance(action, Muggins):

@@ -4,10 +4,12 @@ buttons, the timeout.
 In a muggins game each player counts their own hand (and the dealer the crib) with a number
 picker in their private hand message (two menus, Discord's limit being 25 options:
 ``crib:n:{game}:{step}:l`` 0 to 14, ``...:h`` 15 to 29); the hand's picture is then the cards
-to count and the starter. Every claim opens a short window in which an opponent may take the
-points missed: the live table then carries **Muggins!** and **Let it go**
-(``crib:m:{game}:{step}:call|pass``). No answer is owed: a window closes when every opponent
-has answered or, by :class:`MugginsKeeper`'s loop, after ``manager.muggins.window`` seconds, so
+to count and the starter. A claim at or below the count opens a short window in which an
+opponent may take the points missed (an over-claim is corrected at once and opens none); the
+next count need not wait for it, so several may be open. While any is, the live table carries
+**Muggins!** and **Let it go** (``crib:m:{game}:{step}:call|pass``), each answering every
+window open to the clicker. No answer is owed: a window closes when every opponent has answered
+or, by :class:`MugginsKeeper`'s loop, ``manager.muggins.window`` seconds after it opened, so
 the table does not name the opponents as having to move (:func:`owing`), and a click on either
 button is acknowledged silently (a deferred update: the table shows what it did). No rule is
 decided here: the session manager accepts or refuses every click.
@@ -139,16 +141,20 @@ def muggins_buttons(view: GameView) -> list[MugginsButton]:
 
 
 def next_counter(view: GameView) -> int | None:
-    """In a muggins show, the seat that may claim a count now (None: nobody may yet).
+    """In a muggins show, the seat that may claim a count now (None: every count is claimed).
 
-    Counting goes pone first round to the dealer, then the dealer's crib; with a window open,
-    the next counter claims only from the other side (the engine's rule), and is then among
-    ``to_act`` like the opponents who may answer the window."""
+    Counting goes pone first round to the dealer, then the dealer's crib, and nobody waits for
+    a window to claim. Of the seats ``to_act`` only the counter may be there without a window
+    to answer; when the counter may also answer one, it is the seat after the latest open
+    claim in counting order."""
     if view.phase is not Phase.SHOW or not view.to_act:
         return None
     claimer = view.muggins_claimer
     if claimer is None:  # no window: the counter alone is to act
         return view.to_act[0]
+    only_counting = [s for s in view.to_act if s not in view.muggins_waiting]
+    if only_counting:
+        return only_counting[0]
     if view.muggins_crib or view.dealer is None:  # the crib is the last count
         return None
     seat = view.dealer if claimer == view.dealer else (claimer + 1) % view.variant.players
@@ -171,8 +177,8 @@ def owing(view: GameView) -> tuple[int, ...]:
 
 
 def muggins_line(view: GameView, names: Sequence[str], closes_at: float | None) -> str:
-    """The table's note on an open window: whose claim, what an opponent may do, and when the
-    count stands by itself (nobody has to answer)."""
+    """The table's note on the open windows: the latest claim open to a call, what an opponent
+    may do, and when that count stands by itself (nobody has to answer)."""
     if view.muggins_claimer is None or not view.muggins_waiting:
         return ""
     whose = "crib" if view.muggins_crib else "hand"
@@ -180,7 +186,8 @@ def muggins_line(view: GameView, names: Sequence[str], closes_at: float | None) 
     when = f" <t:{int(closes_at)}:R>" if closes_at is not None else " shortly"
     return (
         f"**Muggins?** {who}'s {whose} is claimed. Points left uncounted? An opponent may "
-        f"call **Muggins!** to take them; otherwise the count stands{when}."
+        f"call **Muggins!** to take them (one call answers every count open to them); "
+        f"otherwise the count stands{when}."
     )
 
 
@@ -198,7 +205,8 @@ def show_text(view: GameView, private: PrivateView, names: Sequence[str]) -> str
         if may_claim(private):
             lines.append(
                 "Pick the points you claim below. Claim too few and an opponent may call "
-                "muggins on the rest; claim too many and the excess comes off."
+                "muggins on the rest; claim too many and the excess comes off (nobody gets "
+                "it)."
             )
     else:
         lines.append(f"**You kept:** {hand_line(private.kept) or '—'} · {starter}")

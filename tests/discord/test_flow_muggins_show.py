@@ -5,12 +5,13 @@ tests/support/discord_players.py let every claim go):
 
 - each one's hand picture, while they count, is the cards they count and the starter (the
   dealer's, when he counts the crib, the crib: not his kept hand);
-- the pone over-claims and the dealer calls **Muggins!** on it: the story names the over-claim
-  as one and the muggins line carries the new score; the click posts nothing (a deferred
-  update), the table shows the result;
-- no answer is owed: once the dealer has claimed his hand the table names nobody to move (the
-  pone may answer, need not) and the window closes by itself after its time; **Let it go** on
-  the crib's claim posts nothing either.
+- the pone over-claims: the story names the over-claim and the true count at once, and the
+  table offers no **Muggins!** (nothing is left uncounted); the pone under-claims and the
+  dealer calls **Muggins!**: the muggins line carries the new score; the click posts nothing
+  (a deferred update), the table shows the result;
+- no answer is owed: once the dealer has claimed his crib (he need not wait for the window on
+  his hand) the table names nobody to move (the pone may answer, need not) and the windows
+  close by themselves after their time; **Let it go** posts nothing either.
 """
 
 from __future__ import annotations
@@ -118,26 +119,35 @@ async def test_each_count_shows_the_cards_counted_and_the_starter(club):
     picture, kept, starter, crib, _ = await claim(club, dealer)
     assert not crib and picture == counting_picture(kept, starter, False)
     cog = club.bot.get_cog("Cribbage")
-    assert await cog.muggins.tick(time.time() + 3600) == 1  # the window on his hand closes
-    # the dealer counts the crib: the text and the picture show the crib, not his kept hand
+    # the dealer counts the crib at once: the text and the picture show the crib, not his kept hand
     picture, cards, starter, crib, _ = await claim(club, dealer)
     assert crib and set(cards).isdisjoint(kept)
     assert picture == counting_picture(cards, starter, True)
     assert not club.emu.take_bot_errors()
 
 
-async def test_an_over_claim_is_named_and_the_muggins_line_has_the_new_score(club):
+async def test_an_over_claim_is_corrected_in_public_with_nothing_to_muggins(club):
     pone, dealer, view = await a_show(club, pone_worth=4)
-    before = view.scores[view.dealer]
+    before = view.scores
     *_, true = await claim(club, pone, over=2)
-    assert f"claims **{true + 2}** — too many: pegs {true - 2}" in story(club)
+    text = story(club)
+    assert f"claims **{true + 2}** — too many: pegs {true - 2} · it was worth {true}" in text
+    assert f"over by 2 (now {before[view.pone] + true - 2})" in text
+    assert "Muggins!" not in {b.label for b in club.table_message().buttons}
+    assert view_of(club).scores[view.dealer] == before[view.dealer]  # the 2 go to nobody
+    assert not club.emu.take_bot_errors()
+
+
+async def test_an_under_claim_is_taken_and_the_muggins_line_has_the_new_score(club):
+    pone, dealer, view = await a_show(club, pone_worth=2)
+    before = view.scores[view.dealer]
+    *_, true = await claim(club, pone, over=-2)
     called = await club.click(dealer, club.table_message(), "Muggins!")
     assert silent(called), (called.response_name, called.messages)
     text = story(club)
-    # the call and the true count on the claim's own line, which said what it pegged
-    assert f"calls **Muggins!** · it was worth {true} — over by 2 · " in text
+    # the call and the true count on the claim's own line
+    assert f"calls **Muggins!** · it was worth {true} — 2 missed · " in text
     assert f"{dealer.name} takes 2 points (now {before + 2})" in text
-    assert f"was worth {true}" in text and "2 missed" not in text
     assert view_of(club).scores[view.dealer] == before + 2
     assert not club.emu.take_bot_errors()
 
@@ -145,8 +155,10 @@ async def test_an_over_claim_is_named_and_the_muggins_line_has_the_new_score(clu
 async def test_no_answer_is_owed_and_answers_post_nothing(club):
     pone, dealer, view = await a_show(club)
     await claim(club, pone)
-    await claim(club, dealer)  # his claim closes the pone's window: no answer needed
-    # the window on the dealer's hand is the pone's to answer, or not
+    await claim(club, dealer)  # the pone's window stays open: the dealer may still answer it
+    assert owing(view_of(club)) == (dealer.id,)  # his crib is next, at once
+    await claim(club, dealer)  # the crib, while the window on his hand is open
+    # the windows on the dealer's hand and crib are the pone's to answer, or not
     table = club.table_message()
     assert {"Muggins!", "Let it go"} <= {b.label for b in table.buttons}
     assert "otherwise the count stands" in table.text
@@ -155,13 +167,13 @@ async def test_no_answer_is_owed_and_answers_post_nothing(club):
     assert owing(view_of(club)) == ()
     hand = (await open_hand(club, pone)).content
     assert "nothing to do" in hand and "Let it go" not in hand
-    # nobody answers: the window closes by itself after its time
+    let_go = await club.click(pone, club.table_message(), "Let it go")
+    assert silent(let_go), (let_go.response_name, let_go.messages)
+    assert view_of(club).phase is Phase.SHOW  # the dealer's window on the pone's hand is open
+    # nobody answers it: it closes by itself after its time
     cog = club.bot.get_cog("Cribbage")
     assert await cog.muggins.tick(time.time()) == 0
     assert await cog.muggins.tick(time.time() + 3600) == 1
-    await claim(club, dealer)  # the crib
-    let_go = await club.click(pone, club.table_message(), "Let it go")
-    assert silent(let_go), (let_go.response_name, let_go.messages)
     assert view_of(club).phase is not Phase.SHOW  # the show is over
     assert not club.emu.take_bot_errors()
 

@@ -184,8 +184,8 @@ def test_one_muggins_call_answers_every_window_open_to_the_caller():
     events = game.apply(pone, Muggins())
     calls = [e for e in events if isinstance(e, MugginsCalled)]
     settled = [e for e in events if isinstance(e, CountSettled)]
-    assert calls == [MugginsCalled(pone, hand), MugginsCalled(pone, crib)]
-    assert [(e.crib, e.missed) for e in settled] == [(False, hand), (True, crib)]
+    assert calls == [MugginsCalled(pone, crib), MugginsCalled(pone, hand)]  # the latest first
+    assert [(e.crib, e.missed) for e in settled] == [(True, crib), (False, hand)]
     if before + hand + crib < game.variant.target:
         assert game.scores[pone] == before + hand + crib and game.phase is Phase.DISCARD
 

@@ -116,9 +116,9 @@ def to_show(variant: Variant, seed: int, min_points: int) -> Game:
 
 
 def muggins_show() -> tuple[tuple[int, int], list[list], dict[str, int]]:
-    """A 2-player muggins show, one batch of events per action: the pone over-claims by 2 and
-    the dealer calls muggins on it; the dealer counts his hand right (let go); he under-claims
-    his crib by 2, taken by muggins."""
+    """A 2-player muggins show, one batch of events per action: the pone over-claims by 2 (put
+    right at once, no window); the dealer counts his hand right and, with its window still
+    open, under-claims his crib by 2; the pone calls muggins once, on both."""
     game = to_show(MUGGINS, 3, 4)
     pone, dealer = game.pone, game.dealer
     worth = {
@@ -127,12 +127,11 @@ def muggins_show() -> tuple[tuple[int, int], list[list], dict[str, int]]:
         "crib": breakdown_of(game, dealer, True).total,
     }
     batches = [game.apply(pone, Claim(worth["pone"] + 2))]
-    batches.append(game.apply(dealer, Muggins()))
     batches.append(game.apply(dealer, Claim(worth["dealer"])))
-    batches.append(game.apply(pone, LetGo()))
     assert counter(game) == (dealer, True)
     batches.append(game.apply(dealer, Claim(worth["crib"] - 2)))
     batches.append(game.apply(pone, Muggins()))
+    assert game.phase is not Phase.SHOW
     return (pone, dealer), batches, worth
 
 
@@ -141,15 +140,22 @@ def every(batches: list[list]) -> list:
 
 
 def test_the_story_of_a_muggins_show_has_every_score():
-    _, batches, _ = muggins_show()
+    (pone, dealer), batches, _ = muggins_show()
     lines = story_lines(every(batches), NAMES, MUGGINS)
     text = "\n".join(lines)
     assert "too many: pegs" in text and "— over by 2" in text
     assert text.count("calls **Muggins!**") == 2 and "takes 2 points (now " in text
-    # a call joins the claim it answers: one line per hand or crib shown, however it went
+    # a call joins the latest claim it answers: one line per hand or crib shown, and a line
+    # for the call on the dealer's hand, made after his crib's claim
     shows = [line for line in lines if " + " in line and "claims **" in line]
     assert len(shows) == 3
-    assert [line for line in lines if "was worth" in line or "calls **" in line] == shows
+    (late,) = [line for line in lines if line.startswith(f"**{NAMES[pone]}** calls")]
+    assert [line for line in lines if "was worth" in line or "calls **" in line] == [
+        shows[0],  # the over-claim, put right on its own line
+        shows[2],  # the call on the crib, on the crib's line
+        late,  # the same call on the dealer's hand, after the crib's claim
+    ]
+    assert f"{NAMES[dealer]}'s hand was worth" in late and "nothing to take" in late
     for line in lines:  # every line that pegs points ends with the new score
         if "claims **" in line and "pegs nothing" not in line or " takes " in line:
             assert line.endswith(")") and "(now " in line, line
@@ -164,9 +170,7 @@ def test_the_show_picture_prints_what_each_hand_pegged_and_what_muggins_took():
     dealer_row = by_title[f"{NAMES[dealer]}'s hand"]
     crib_row = by_title[f"{NAMES[dealer]}'s crib"]
     assert pone_row[2] == worth["pone"] - 2  # pegged, not the count
-    assert pone_row[3] == (
-        f"claimed {worth['pone'] + 2} · worth {worth['pone']}\nover by 2: {NAMES[dealer]} took 2"
-    )
+    assert pone_row[3] == f"claimed {worth['pone'] + 2} · worth {worth['pone']}\nover by 2: 2 off"
     assert dealer_row[2] == worth["dealer"]
     assert dealer_row[3] == f"claimed {worth['dealer']} · worth {worth['dealer']}\ncounted right"
     assert crib_row[2] == worth["crib"] - 2

@@ -142,3 +142,46 @@ async def test_computers_claim_and_call_through_the_manager(databases):
         final = await play_to_end(manager, game_id, random.Random(5))
         assert final.finished is not None
     replay_checks(path, game_id)
+
+
+@pytest.mark.sqlite_only
+async def test_each_window_stands_by_itself_its_own_time_after_its_claim(databases):
+    """The dealer claims his hand and his crib while the window on the pone's hand is open:
+    each window is let go ``window`` seconds after its own claim, one ``LetGo`` naming it."""
+    path = databases("m")
+    now = [1000.0]
+    async with running(path, clock=lambda: now[0]) as manager:
+        game_id = (await started_game(manager, variant=MUGGINS_2)).game_id
+        game = await to_show(manager, game_id, random.Random(4))
+        users = {0: HOST, 1: BOB}
+        pone, dealer = game.pone, game.dealer
+        windows = manager.muggins
+
+        async def claim_at(when: float, seat: int) -> None:
+            now[0] = when
+            mine = manager.hands.private_view(ShowHand(game_id, users[seat]))
+            await manager.play.act(Move(game_id, users[seat], Claim(0), step=mine.step))
+            windows.closes_at(game_id)  # as the table asks when it draws the claim
+
+        await claim_at(1000.0, pone)
+        await claim_at(1010.0, dealer)
+        assert windows.closes_at(game_id) == 1010.0 + windows.window  # the latest claim's
+        await claim_at(1015.0, dealer)  # the crib, the other windows still open
+        live = manager.live[game_id].game
+        assert [(w.seat, w.crib) for w in live.muggins_windows] == [
+            (pone, False),
+            (dealer, False),
+            (dealer, True),
+        ]
+        assert await windows.close_due(1000.0 + windows.window - 1) == []
+        (outcome,) = await windows.close_due(1000.0 + windows.window)
+        settled = [e.event for e in outcome.events if isinstance(e.event, CountSettled)]
+        assert [(e.seat, e.crib) for e in settled] == [(pone, False)]
+        (outcome,) = await windows.close_due(1010.0 + windows.window)
+        settled = [e.event for e in outcome.events if isinstance(e.event, CountSettled)]
+        assert [(e.seat, e.crib) for e in settled] == [(dealer, False)]
+        assert manager.live[game_id].game.phase is Phase.SHOW
+        (outcome,) = await windows.close_due(1015.0 + windows.window)
+        assert manager.live[game_id].game.phase is not Phase.SHOW
+        assert windows.closes_at(game_id) is None
+    assert replay_checks(path, game_id).phase is Phase.NEXT_DEAL  # the log holds each LetGo
