@@ -22,6 +22,7 @@ PostgreSQL into a failure instead of a skip. Install it with ``apt-get install -
 from __future__ import annotations
 
 import asyncio
+import decimal
 import glob
 import itertools
 import os
@@ -38,9 +39,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import asyncpg
+
 from db import pg
-from db.errors import Conflict, StoreError
-from db.opening import connect_postgresql
 
 T = TypeVar("T")
 
@@ -298,10 +299,17 @@ SELECT md5(string_agg(item, ',' ORDER BY item)) FROM (
 """
 
 
+async def _connect(url: str) -> asyncpg.Connection:
+    """asyncpg's own connection to the URL's database, the URL's schema first on the
+    ``search_path`` (as the store's)."""
+    dsn, schema = pg.split_url(url)
+    return await asyncpg.connect(dsn, server_settings={"search_path": schema})
+
+
 async def _fingerprint(url: str) -> str:
-    conn = await connect_postgresql(url)
+    conn = await _connect(url)
     try:
-        return str(await conn.driver.fetchval(_FINGERPRINT))
+        return str(await conn.fetchval(_FINGERPRINT))
     finally:
         await conn.close()
 
@@ -312,8 +320,7 @@ async def _empty(url: str, pristine: str | None) -> bool:
     whether it is now as the migration left it. ``False`` (untouched) if another connection
     still uses it (a store the test did not close; a closed one's backend may take a few
     milliseconds to leave) or if its schema is not the migration's any more."""
-    conn = await connect_postgresql(url)
-    raw = conn.driver
+    raw = await _connect(url)
     try:
         for _ in range(50):
             others = await raw.fetchval(
@@ -343,7 +350,7 @@ async def _empty(url: str, pristine: str | None) -> bool:
         await raw.execute(";\n".join(script))
         return True
     finally:
-        await conn.close()
+        await raw.close()
 
 
 def stop(server: Server) -> None:
@@ -382,15 +389,17 @@ class _Rows:
 
 
 class SyncConnection:
-    """What tests do with ``sqlite3.connect(path)``, on a PostgreSQL URL: statements in SQLite's
-    dialect (translated by :mod:`db.pg`), errors as :mod:`sqlite3`'s classes, autocommit. Its
-    asyncpg connection lives on a thread of its own, so synchronous test code can use it."""
+    """What tests do with ``sqlite3.connect(path)``, on a PostgreSQL URL: one statement at a
+    time with SQLite's ``?`` parameters (numbered ``$1, $2, ...`` for PostgreSQL, nothing else
+    rewritten), rows as tuples with ``NUMERIC`` as ``int`` or ``float`` (as SQLite gives them),
+    errors as :mod:`sqlite3`'s classes, autocommit. Its asyncpg connection lives on a thread of
+    its own, so synchronous test code can use it."""
 
     def __init__(self, url: str) -> None:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
-        self._conn = self._run(connect_postgresql(url))
+        self._conn = self._run(_connect(url))
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
         """Run ``coro`` on the connection's thread (e.g. to open a store there)."""
@@ -401,14 +410,18 @@ class SyncConnection:
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Rows:
         async def run() -> _Rows:
-            cursor = await self._conn.execute(sql, params)
-            return _Rows(await cursor.fetchall(), cursor.rowcount)
+            statement = await self._conn.prepare(numbered(sql))
+            rows = await statement.fetch(*params)
+            status = statement.get_statusmsg() or ""
+            touched = status.rsplit(" ", 1)[-1]
+            rowcount = int(touched) if touched.isdigit() else -1
+            return _Rows([tuple(_as_sqlite(v) for v in row) for row in rows], rowcount)
 
         try:
             return self._run(run())
-        except Conflict as err:  # what sqlite3 raises for a broken rule or a trigger's refusal
+        except asyncpg.IntegrityConstraintViolationError as err:  # a broken rule, a trigger's
             raise sqlite3.IntegrityError(str(err)) from err
-        except StoreError as err:
+        except asyncpg.PostgresError as err:
             raise sqlite3.OperationalError(str(err)) from err
 
     def executescript(self, script: str) -> None:
@@ -444,6 +457,26 @@ class SyncConnection:
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=10)
         self._loop.close()
+
+
+def numbered(sql: str) -> str:
+    """SQLite's ``?`` parameters as PostgreSQL's ``$1, $2, ...`` (not inside quotes).
+
+    >>> numbered("SELECT '?' FROM t WHERE a = ? AND b = ?")
+    "SELECT '?' FROM t WHERE a = $1 AND b = $2"
+    """
+    pieces = sql.split("'")
+    number = itertools.count(1)
+    for i in range(0, len(pieces), 2):  # outside string literals
+        pieces[i] = "".join(f"${next(number)}" if c == "?" else c for c in pieces[i])
+    return "'".join(pieces)
+
+
+def _as_sqlite(value: Any) -> Any:
+    """PostgreSQL's ``NUMERIC`` (its ``SUM`` of integers) as SQLite gives it."""
+    if isinstance(value, decimal.Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
 
 
 def connect(target: Path | str, *, read_only: bool = False) -> Any:
