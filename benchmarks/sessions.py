@@ -1,8 +1,8 @@
-"""Session manager benchmark: concurrent games through GameSessionManager on a real SQLite file.
+"""Session manager benchmark: concurrent games through GameSessionManager on a real database.
 
     .venv/bin/python benchmarks/sessions.py [--games 200] [--think-ms 1000] [--seconds 10]
                                             [--resume-games 1000] [--synchronous both]
-                                            [--size-games 100]
+                                            [--size-games 100] [--database URL]
 
 Two-player games of humans clicking random legal buttons; every ``act`` is timed from the call
 to the durable outcome (commit included). Figures, one per line as ``name: value unit``:
@@ -26,6 +26,18 @@ setting: an acknowledged move survives a power cut; one fsync of the WAL per gro
 batch), with ``NORMAL`` (a process crash only; figures suffixed ``_normal``), or ``both`` (the
 default: the cost of FULL, measured in the same run).
 
+``--database URL``: the same figures on PostgreSQL (a ``postgresql://`` URL; the default is a
+new SQLite file per figure in a temporary directory). Each figure gets a new schema of that
+database (``bench_<pid>_<figure>``), dropped at the end; ``--synchronous`` and the size figures
+are SQLite's and are left out. A throwaway server, as the tests start one (no ``fsync``: its
+figures leave out the disk's sync, which a production server pays at each commit)::
+
+    .venv/bin/python -c "import subprocess, sys; from tests.support import postgres
+    server = postgres.start()
+    try: subprocess.run([sys.executable, 'benchmarks/sessions.py', '--database',
+                         server.url('public')], check=True)
+    finally: postgres.stop(server)"
+
 Goals: act_p99 <= 20 ms at 200 games, resume of 1,000 games <= 1 s, <= 64 KB per game,
 <= 3 KB of database per finished game.
 """
@@ -35,12 +47,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import random
 import sys
 import tempfile
 import time
 import tracemalloc
+import urllib.parse
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
+
+import asyncpg
 
 from bot.sessions import Join, Move, OpenLobby, ShowHand, Start
 
@@ -49,8 +67,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.db_size import size_figures  # noqa: E402
 from bot.engine import Variant  # noqa: E402
 from bot.sessions import GameSessionManager, Outcome, PrivateView  # noqa: E402
-from db import Store  # noqa: E402
+from db import Store, pg  # noqa: E402
 from db.opening import Synchronous  # noqa: E402
+
+#: Where a figure's database is: a new SQLite file or PostgreSQL schema, by the figure's name.
+Target = Path | str
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -124,7 +145,7 @@ async def fill(manager: GameSessionManager, count: int, rng: random.Random) -> N
     await asyncio.gather(*(advance(g, rng.randint(2, 60)) for g in games))
 
 
-async def resume_time(path: Path) -> tuple[float, int]:
+async def resume_time(path: Target) -> tuple[float, int]:
     start = time.perf_counter()
     store = await Store.open(path)
     manager = GameSessionManager(store)
@@ -134,7 +155,7 @@ async def resume_time(path: Path) -> tuple[float, int]:
     return elapsed, report.active
 
 
-async def resume_memory(path: Path) -> tuple[float, int]:
+async def resume_memory(path: Target) -> tuple[float, int]:
     store = await Store.open(path)
     manager = GameSessionManager(store)
     tracemalloc.start()
@@ -148,8 +169,8 @@ async def resume_memory(path: Path) -> tuple[float, int]:
     return grown / max(1, report.active), report.active
 
 
-async def clicking(args: argparse.Namespace, path: Path, synchronous: Synchronous) -> None:
-    """The clicking figures on a new database with this ``synchronous`` setting."""
+async def clicking(args: argparse.Namespace, path: Target, synchronous: Synchronous) -> None:
+    """The clicking figures on a new database with this ``synchronous`` setting (SQLite's)."""
     suffix = "" if synchronous == "FULL" else f"_{synchronous.lower()}"
     store = await Store.open(path, synchronous=synchronous)
     manager = GameSessionManager(store)
@@ -163,7 +184,9 @@ async def clicking(args: argparse.Namespace, path: Path, synchronous: Synchronou
     await store.close()
 
     ms = 1000
-    print(f"synchronous{suffix}: {synchronous}")
+    print(f"database{suffix}: {store.dialect}")
+    if store.dialect == "sqlite":
+        print(f"synchronous{suffix}: {synchronous}")
     print(f"games{suffix}: {args.games} games")
     print(f"act_p50{suffix}: {percentile(paced, 0.50) * ms:.2f} ms")
     print(f"act_p99{suffix}: {percentile(paced, 0.99) * ms:.2f} ms")
@@ -174,17 +197,55 @@ async def clicking(args: argparse.Namespace, path: Path, synchronous: Synchronou
     print(f"act_p99_saturated{suffix}: {percentile(rushed, 0.99) * ms:.2f} ms")
 
 
+def schema_url(url: str, schema: str) -> str:
+    """``url`` naming ``schema`` (its ``schema`` query parameter replaced)."""
+    parts = urllib.parse.urlsplit(url)
+    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query) if k != "schema"]
+    query.append(("schema", schema))
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
+
+
+@asynccontextmanager
+async def databases(url: str | None) -> AsyncIterator[Callable[[str], Target]]:
+    """A new database by a figure's name: a file of a temporary directory, or (``url``) a new
+    schema of that PostgreSQL database, each dropped at the end."""
+    if url is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            yield lambda name: Path(tmp) / f"{name}.db"
+        return
+    if not pg.is_url(url):
+        raise SystemExit(f"--database must be a postgresql:// URL, not {pg.redact(url)}")
+    made: list[str] = []
+
+    def schema(name: str) -> str:
+        made.append(f"bench_{os.getpid()}_{name.replace('-', '_')}")
+        return schema_url(url, made[-1])
+
+    try:
+        yield schema
+    finally:
+        if made:
+            conn = await asyncpg.connect(pg.split_url(url)[0])
+            try:
+                for name in made:
+                    await conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+            finally:
+                await conn.close()
+
+
 async def main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING)
     modes: tuple[Synchronous, ...] = (
         ("FULL", "NORMAL") if args.synchronous == "both" else (args.synchronous,)
     )
-    with tempfile.TemporaryDirectory() as tmp:
+    if args.database is not None:
+        modes = ("FULL",)  # PostgreSQL: the server's own durability
+    async with databases(args.database) as new_database:
         for mode in modes:
-            await clicking(args, Path(tmp) / f"bench-{mode.lower()}.db", mode)
+            await clicking(args, new_database(f"bench-{mode.lower()}"), mode)
 
         ms = 1000
-        resume_path = Path(tmp) / "resume.db"
+        resume_path = new_database("resume")
         store = await Store.open(resume_path)
         manager = GameSessionManager(store)
         await manager.resume()
@@ -195,8 +256,9 @@ async def main(args: argparse.Namespace) -> int:
         print(f"resume_{active}_games: {elapsed * ms:.0f} ms")
         per_game, active = await resume_memory(resume_path)
         print(f"memory_per_game: {per_game / 1024:.1f} KB")
-        if args.size_games:
-            for line in await size_figures(Path(tmp), args.size_games):
+    if args.size_games and args.database is None:
+        with tempfile.TemporaryDirectory() as folder:
+            for line in await size_figures(Path(folder), args.size_games):
                 print(line)
     return 0
 
@@ -217,5 +279,10 @@ if __name__ == "__main__":
         choices=("FULL", "NORMAL", "both"),
         default="both",
         help="the store's synchronous setting for the clicking figures (both: FULL, then NORMAL)",
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="a postgresql:// URL to measure on (a new schema per figure); default: SQLite files",
     )
     raise SystemExit(asyncio.run(main(parser.parse_args())))
