@@ -44,8 +44,8 @@ from bot.sessions import (
     Refusal,
     Start,
 )
-from cogs.cribbage.buttons import ALL_BUTTONS, HAND_CLICK, HANDS, LOBBY, REMATCHES
-from cogs.cribbage.hand_clicks import REFRESHED, HandClicks
+from cogs.cribbage.buttons import HAND_CLICK, LOBBY, PUBLIC_BUTTONS, REMATCHES, TABLE
+from cogs.cribbage.hand_clicks import HAND_ITEMS, HANDS, REFRESHED, HandClicks
 from cogs.cribbage.lobby import LOBBY_ITEMS, lobby_payload
 from cogs.cribbage.muggins import MUGGINS, MUGGINS_ITEMS, MugginsKeeper
 from cogs.cribbage.preferences import preference_commands
@@ -84,7 +84,8 @@ SWEEP_EVERY = 5 * 60.0  # seconds between two idle sweeps
 COMPUTER_VERBS: dict[str, Level] = {f"cpu_{level}": level for level in LEVELS}
 # every button and menu of the bot (dynamic items, registered at load)
 ITEMS = (
-    *ALL_BUTTONS,
+    *PUBLIC_BUTTONS,
+    *HAND_ITEMS,
     *REMATCH_BUTTONS,
     *MUGGINS_ITEMS,
     *STANDINGS_ITEMS,
@@ -94,7 +95,7 @@ ITEMS = (
 NO_GAME_HERE = "You have no cribbage game in this channel."
 NO_PLAY_HERE = "There's no cribbage game being played in this channel."
 # the roles this cog answers (registered at load, forgotten at unload)
-ROLES = (WITNESS, LOBBY, HANDS, REMATCHES, MUGGINS, REPLAYS, STANDINGS)
+ROLES = (WITNESS, LOBBY, TABLE, HANDS, REMATCHES, MUGGINS, REPLAYS, STANDINGS)
 
 
 @app_commands.guild_only()  # the whole group: Discord ignores guild_only on a subcommand
@@ -130,13 +131,15 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
             group.add_command(command)
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(*ALL_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS, *LOBBY_ITEMS)
+        self.bot.add_dynamic_items(*PUBLIC_BUTTONS, *REMATCH_BUTTONS, *MUGGINS_ITEMS, *LOBBY_ITEMS)
+        self.bot.add_dynamic_items(*HAND_ITEMS)  # a hand's items, with their answers
         self.bot.add_dynamic_items(*REPLAY_ITEMS)  # replays and reviews: replay_buttons.py
         # who answers each family of items (rebuilt by discord.py from their custom ids alone)
         answerers = answerers_of(self.bot)
         answerers.register(WITNESS, self)
         answerers.register(LOBBY, self)
-        answerers.register(HANDS, self.hands)
+        answerers.register(TABLE, self.hands)  # the table's Your hand, Cut, Next deal
+        answerers.register(HANDS, self.hands)  # a hand's own items
         answerers.register(REMATCHES, self.rematches)
         answerers.register(MUGGINS, self.muggins)
         answerers.register(REPLAYS, self.replays)

@@ -2,6 +2,24 @@
 
 Built from the manager's public :class:`GameView` and the player's own :class:`PrivateView`;
 sent only ephemerally to that player.
+
+The hand's buttons and its discard menu are drawn here as plain components, each with a custom
+id written by one of the ``*_id`` functions below, beside the template that reads it back
+(``*_ID``). A click on one reaches the bot through the item of that template in
+:mod:`cogs.cribbage.hand_clicks`, beside what answers it: drawing a hand needs none of that, and
+answering a click needs nothing of a drawn button but its id (discord.py rebuilds the item from
+the message's own component). Formats (all well under Discord's 100 characters):
+
+=========================================  ===========================================
+``crib:p:{game}:{step}:{card}``            play a card (card code like ``10H``)
+``crib:s:{game}:{step}:{mask}:{index}``    toggle a card in the discard selection
+``crib:d:{game}:{step}:{mask}``            confirm the discard of the selected cards
+``crib:a:{game}:{step}``                   the discard in one go: a menu of the hand's cards
+``crib:c:{game}:{step}``                   cut the pack (an old ``...:{t|m|b}`` still cuts)
+``crib:i:{game}:{step}``                   ask the coach for a hint
+=========================================  ===========================================
+
+The claim pickers of a muggins show (``crib:n``) are :mod:`cogs.cribbage.muggins`'.
 """
 
 from __future__ import annotations
@@ -18,17 +36,90 @@ from bot.render.table_text import score_words
 from bot.render.text import hand_text
 from bot.render.words import breakdown_summary, escape, hand_line, join_and, side_name
 from bot.sessions import GameView, PrivateView
-from cogs.cribbage.buttons import (
-    CutButton,
-    DiscardButton,
-    DiscardMenu,
-    HintButton,
-    PickButton,
-    PlayButton,
-)
+from cogs.cribbage.buttons import CARD, GAME_ID, MASK, STEP, Button, Style
 from cogs.cribbage.muggins import claim_pickers, may_claim, owing_seats, show_text
 from cogs.utils.items import view_of
 from cogs.utils.pictures import HANDS, attachment
+
+Select = discord.ui.Select
+
+# ------------------------------------------------------ a hand's items: their ids and looks
+
+PLAY_ID = rf"crib:p:(?P<game>{GAME_ID}):(?P<step>{STEP}):(?P<card>{CARD})"
+PICK_ID = rf"crib:s:(?P<game>{GAME_ID}):(?P<step>{STEP}):(?P<mask>{MASK}):(?P<index>[0-5])"
+DISCARD_ID = rf"crib:d:(?P<game>{GAME_ID}):(?P<step>{STEP}):(?P<mask>{MASK})"
+MENU_ID = rf"crib:a:(?P<game>{GAME_ID}):(?P<step>{STEP})"
+CUT_ID = rf"crib:c:(?P<game>{GAME_ID}):(?P<step>{STEP})(?::[tmb])?"  # older ids: t, m or b
+HINT_ID = rf"crib:i:(?P<game>{GAME_ID}):(?P<step>{STEP})"
+
+
+def play_button(game_id: int, step: int, card: Card, *, playable: bool = True) -> Button:
+    """A card of the hand during the play, greyed when it may not be laid now (``PLAY_ID``)."""
+    return Button(
+        label=str(card),
+        style=Style.primary if playable else Style.secondary,
+        custom_id=f"crib:p:{game_id}:{step}:{card.code}",
+        disabled=not playable,
+    )
+
+
+def pick_button(game_id: int, step: int, mask: int, index: int, card: Card) -> Button:
+    """Card ``index`` of the hand during the discard: a click toggles it in the selection
+    ``mask``, which the id carries (``PICK_ID``)."""
+    selected = bool(mask >> index & 1)
+    return Button(
+        label=str(card),
+        style=Style.success if selected else Style.secondary,
+        emoji="✔️" if selected else None,
+        custom_id=f"crib:s:{game_id}:{step}:{mask}:{index}",
+    )
+
+
+def discard_button(game_id: int, step: int, mask: int, *, label: str, ready: bool) -> Button:
+    """Lay away the cards of the selection ``mask``, once it is complete (``DISCARD_ID``)."""
+    return Button(
+        label=label,
+        style=Style.success if ready else Style.secondary,
+        custom_id=f"crib:d:{game_id}:{step}:{mask}",
+        disabled=not ready,
+    )
+
+
+def discard_menu(
+    game_id: int, step: int, cards: Sequence[Card], need: int, *, chosen: Sequence[Card], crib: str
+) -> Select:
+    """The discard in one interaction: the hand's cards in a menu, exactly ``need`` to pick
+    (``MENU_ID``).
+
+    A menu takes a whole row (Discord: five rows a message, five buttons or one menu a row, 25
+    options a menu), so the hand keeps its pick buttons too: one row for this menu, two for
+    the six cards, one for Lay away and Hint."""
+    options = [
+        discord.SelectOption(label=str(card), value=card.code, default=card in chosen)
+        for card in cards
+    ]
+    need = max(1, min(need, len(options)))
+    return Select(
+        custom_id=f"crib:a:{game_id}:{step}",
+        placeholder=f"Lay away {need} card{'s' if need > 1 else ''} to {crib}",
+        options=options,
+        min_values=need,
+        max_values=need,
+    )
+
+
+def cut_button(game_id: int, step: int) -> Button:
+    """Cut the pack for the starter: one honest button, the depth being the shuffle's as a
+    person's cut is (``CUT_ID``; older messages carry three, top, middle and bottom, which
+    still cut)."""
+    return Button(label="Cut", emoji="✂️", style=Style.primary, custom_id=f"crib:c:{game_id}:{step}")
+
+
+def hint_button(game_id: int, step: int) -> Button:
+    """Ask the coach (``HINT_ID``)."""
+    return Button(
+        label="Hint", emoji="💡", style=Style.secondary, custom_id=f"crib:i:{game_id}:{step}"
+    )
 
 
 @dataclass(frozen=True)
@@ -198,16 +289,16 @@ def hand_message(
         and isinstance(legal[0], Cut)
         and private.phase is not Phase.CUT_FOR_DEAL  # that cut is on the table (DealCutButton)
     ):
-        items.append(_in_row(CutButton(game_id, step), 0))
+        items.append(_in_row(cut_button(game_id, step), 0))
     elif may_claim(private):
         for row, picker in enumerate(claim_pickers(game_id, step, crib=private.counting_crib)):
             items.append(_in_row(picker, row))
     elif private.phase is Phase.PLAY and private.hand:
         playable = {a.card for a in legal if isinstance(a, Play)}
         for card in private.hand:
-            items.append(_in_row(PlayButton(game_id, step, card, playable=card in playable), 0))
+            items.append(_in_row(play_button(game_id, step, card, playable=card in playable), 0))
         if private.must_act:
-            items.append(_in_row(HintButton(game_id, step), 1))
+            items.append(_in_row(hint_button(game_id, step), 1))
     content = text if not note else f"{note}\n\n{text}"
     return HandMessage(content=content[:2000], view=view_of(*items), picture=picture)
 
@@ -225,17 +316,17 @@ def _discard_items(
     if dealer is not None and dealer != private.seat:
         crib = f"{escape(names[dealer])}'s crib"
     items: list[discord.ui.Item] = [
-        _in_row(DiscardMenu(game_id, step, private.hand, need, chosen=chosen, crib=crib), 0)
+        _in_row(discard_menu(game_id, step, private.hand, need, chosen=chosen, crib=crib), 0)
     ]
     for i, card in enumerate(private.hand):
-        items.append(_in_row(PickButton(game_id, step, mask, i, card), 1 + i // 3))
+        items.append(_in_row(pick_button(game_id, step, mask, i, card), 1 + i // 3))
     if len(chosen) == need:
         label = "Lay away " + " ".join(str(c) for c in chosen)
     else:
         label = f"Choose {need - len(chosen)} more" if chosen else f"Choose {need}"
     ready = len(chosen) == need and Discard(chosen) in private.legal_actions
-    items.append(_in_row(DiscardButton(game_id, step, mask, label=label, ready=ready), 3))
-    items.append(_in_row(HintButton(game_id, step), 3))
+    items.append(_in_row(discard_button(game_id, step, mask, label=label, ready=ready), 3))
+    items.append(_in_row(hint_button(game_id, step), 3))
     return items
 
 

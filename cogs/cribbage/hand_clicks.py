@@ -1,25 +1,33 @@
-"""The clicks on a player's own hand: open it, pick and discard, play, cut, ask for a hint, say
-ready for the next deal.
+"""A click on a player's own hand, from the item discord.py rebuilds to the answer: open the
+hand, pick and discard, play, cut, ask for a hint, say ready for the next deal.
+
+A click on a hand's button reaches the bot as its custom id alone (the ids and how the buttons
+look: :mod:`cogs.cribbage.hand`, which draws the hand). discord.py finds the item below whose
+template matches the id and rebuilds it from the id (:class:`PlayButton` for
+``crib:p:{game}:{step}:{card}``); :meth:`~cogs.utils.items.CribItem.callback` guards the click
+and calls the item's ``run``, which hands it to the bot's :class:`HandClicks` (:data:`HANDS`,
+registered by the :class:`~cogs.cribbage.Cribbage` cog at load). :class:`HandClicks` turns it
+into one request (a :class:`~bot.sessions.Move`) for the session manager and answers.
 
 Each click is answered by redrawing the clicked hand message in place (or by a new private
 message for "Your hand"), then the table is told. A click that starts a new deal is answered
 with a deferred update instead: the new hand comes as a new message below the new table
-(:meth:`cogs.cribbage.delivery.HandPost.deal`) and the old one is deleted. The buttons are in
-:mod:`cogs.cribbage.buttons`; the message itself is drawn by :mod:`cogs.cribbage.hand`. A
-:class:`HandClicks` is made by the :class:`~cogs.cribbage.Cribbage` cog, which registers it as
-the answerer of the hands' buttons (:data:`~cogs.cribbage.buttons.HANDS`).
+(:meth:`cogs.cribbage.delivery.HandPost.deal`) and the old one is deleted. The table's own
+buttons that a hand's answerer answers too (Your hand, Cut for the deal, Next deal) are in
+:mod:`cogs.cribbage.buttons`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine import Action, Card, Cut, Discard, NextDeal, Phase, Play
+from bot.engine import Action, Card, Cut, Discard, NextDeal, Phase, Play, card_from_code
 from bot.render.words import escape, join_and
 from bot.sessions import (
     STALE_MESSAGE,
@@ -34,18 +42,146 @@ from bot.sessions import (
 )
 from cogs.cribbage.delivery import HandPost, dealt, shown_of
 from cogs.cribbage.hand import (
+    CUT_ID,
+    DISCARD_ID,
+    HINT_ID,
+    MENU_ID,
+    PICK_ID,
+    PLAY_ID,
     HandMessage,
     game_over_text,
     hand_message,
     selected_cards,
     shown_picture,
 )
+from cogs.utils.items import Answerers, CribItem, Role
 from cogs.utils.replies import defer_if_late, in_time, place_of, redraw, say
 
 if TYPE_CHECKING:
     from bot.sessions import GameSessionManager
     from cogs.cribbage.table import Table
     from cogs.utils.names import NameBook
+
+Item = discord.ui.Item[Any]
+Match = re.Match[str]
+
+# ------------------------------------------------------------------ the items of a hand
+#
+# Each is rebuilt by discord.py from a click's custom id and the message's own component (so it
+# keeps the look it was drawn with), and hands the click to HANDS, the bot's HandClicks.
+
+HANDS: Role[HandClicks] = Role("hand")  # who answers a hand's items (the cog registers it)
+
+
+class PlayButton(CribItem[Item], template=PLAY_ID):
+    """Lay the card the id names."""
+
+    def __init__(self, item: Item, game_id: int, step: int, card: Card) -> None:
+        super().__init__(item)
+        self.game_id, self.step, self.card = game_id, step, card
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Item, match: Match
+    ) -> PlayButton:
+        return cls(item, int(match["game"]), int(match["step"]), card_from_code(match["card"]))
+
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(HANDS).on_play(interaction, self.game_id, self.step, self.card)
+
+
+class PickButton(CribItem[Item], template=PICK_ID):
+    """Toggle a card in the discard selection (the selection so far is the id's mask)."""
+
+    def __init__(self, item: Item, game_id: int, step: int, mask: int, index: int) -> None:
+        super().__init__(item)
+        self.game_id, self.step, self.mask, self.index = game_id, step, mask, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Item, match: Match
+    ) -> PickButton:
+        numbers = (int(match[name]) for name in ("game", "step", "mask", "index"))
+        return cls(item, *numbers)
+
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        toggled = self.mask ^ (1 << self.index)
+        await answerers.get(HANDS).on_pick(interaction, self.game_id, self.step, toggled)
+
+
+class DiscardButton(CribItem[Item], template=DISCARD_ID):
+    """Lay away the cards of the id's selection."""
+
+    def __init__(self, item: Item, game_id: int, step: int, mask: int) -> None:
+        super().__init__(item)
+        self.game_id, self.step, self.mask = game_id, step, mask
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Item, match: Match
+    ) -> DiscardButton:
+        return cls(item, int(match["game"]), int(match["step"]), int(match["mask"]))
+
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(HANDS).on_discard(interaction, self.game_id, self.step, self.mask)
+
+
+class DiscardMenu(CribItem[Item], template=MENU_ID):
+    """Lay away the cards picked in the menu, in one interaction."""
+
+    def __init__(self, item: Item, game_id: int, step: int) -> None:
+        super().__init__(item)
+        self.game_id, self.step = game_id, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Item, match: Match
+    ) -> DiscardMenu:
+        return cls(item, int(match["game"]), int(match["step"]))
+
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        menu = self.item  # the options picked, as sent (none if the id was on another kind)
+        codes = [str(value) for value in menu.values] if isinstance(menu, discord.ui.Select) else []
+        await answerers.get(HANDS).on_discard_menu(interaction, self.game_id, self.step, codes)
+
+
+class CutButton(CribItem[Item], template=CUT_ID):
+    """Cut the pack for the starter."""
+
+    def __init__(self, item: Item, game_id: int, step: int) -> None:
+        super().__init__(item)
+        self.game_id, self.step = game_id, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Item, match: Match
+    ) -> CutButton:
+        return cls(item, int(match["game"]), int(match["step"]))
+
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(HANDS).on_cut(interaction, self.game_id, self.step)
+
+
+class HintButton(CribItem[Item], template=HINT_ID):
+    """Ask the coach."""
+
+    def __init__(self, item: Item, game_id: int, step: int) -> None:
+        super().__init__(item)
+        self.game_id, self.step = game_id, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: Item, match: Match
+    ) -> HintButton:
+        return cls(item, int(match["game"]), int(match["step"]))
+
+    async def run(self, answerers: Answerers, interaction: discord.Interaction) -> None:
+        await answerers.get(HANDS).on_hint(interaction, self.game_id, self.step)
+
+
+HAND_ITEMS = (PlayButton, PickButton, DiscardButton, DiscardMenu, CutButton, HintButton)
+
+# ------------------------------------------------------------------ what answers them
 
 
 def game_over(
@@ -83,7 +219,9 @@ def on_hand(interaction: discord.Interaction) -> bool:
 
 
 class HandClicks:
-    """Answers the clicks on hand messages: asks ``manager``, redraws the hand, tells ``table``."""
+    """Answers the clicks on hand messages (the items above), and the table's Your hand, Cut
+    and Next deal (:data:`cogs.cribbage.buttons.TABLE`): asks ``manager``, redraws the hand,
+    tells ``table``."""
 
     def __init__(self, manager: GameSessionManager, names: NameBook, table: Table) -> None:
         self.manager = manager

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.cribbage.buttons import HANDS, LOBBY, REMATCHES
+from cogs.cribbage.buttons import LOBBY, REMATCHES, TABLE
 from cogs.cribbage.cog import ROLES
+from cogs.cribbage.hand_clicks import HANDS
 from cogs.cribbage.muggins import MUGGINS
 from cogs.cribbage.replay_buttons import REPLAYS
 from cogs.standings.buttons import STANDINGS
@@ -41,8 +42,9 @@ async def test_the_loaded_cog_answers_every_role(club):
     bot = club.bot
     cog = bot.get_cog("Cribbage")
     answerers = answerers_of(bot)
-    assert set(ROLES) == {WITNESS, LOBBY, HANDS, REMATCHES, MUGGINS, REPLAYS, STANDINGS}
+    assert set(ROLES) == {WITNESS, LOBBY, TABLE, HANDS, REMATCHES, MUGGINS, REPLAYS, STANDINGS}
     assert answerers.get(HANDS) is cog.hands
+    assert answerers.get(TABLE) is cog.hands  # the table's Your hand, Cut and Next deal
     assert answerers.get(REMATCHES) is cog.rematches
     assert answerers.get(MUGGINS) is cog.muggins
     assert answerers.get(REPLAYS) is cog.replays
@@ -62,15 +64,15 @@ async def answered_after_a_failure(club: Driver, caplog: pytest.LogCaptureFixtur
     alice, bob = club.users[:2]
     await club.start_game(alice, [bob])
     answerers = answerers_of(club.bot)
-    hands = answerers.get(HANDS)
-    answerers.forget(HANDS)
+    hands = answerers.get(TABLE)
+    answerers.forget(TABLE)
     try:
         result = await club.click(alice, club.table_message(), "Your hand")
     finally:
-        answerers.register(HANDS, hands)
+        answerers.register(TABLE, hands)
     assert result.ephemeral and "went wrong" in result.message.content
     failed = [r for r in caplog.records if r.levelname == "ERROR" and r.exc_info]
     assert [r.getMessage() for r in failed] == [f"Click on crib:h:{club.game_id()} failed"]
-    assert "nothing answers the hand clicks" in str(failed[0].exc_info[1])
+    assert "nothing answers the table clicks" in str(failed[0].exc_info[1])
     result = await club.click(alice, club.table_message(), "Your hand")  # answered again
     assert result.ephemeral and "went wrong" not in (result.message.content or "")
