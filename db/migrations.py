@@ -34,6 +34,7 @@ from alembic.runtime.environment import EnvironmentContext
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import exc as sa_exc
+from sqlalchemy import text
 
 from . import diagnosis
 from .errors import DatabaseTooNew, NotACribbageDatabase
@@ -507,19 +508,28 @@ async def _revisions(conn: Connection) -> list[str]:
     """The ``alembic_version`` rows. ``conn``: the store's, or (SQLite) aiosqlite's own, as
     :func:`identify` takes."""
     if getattr(conn, "dialect", "sqlite") == "postgresql":
-        held = await conn.execute_fetchall(
-            "SELECT 1 FROM information_schema.tables "
-            "WHERE table_schema = :schema AND table_name = 'alembic_version'",
-            {"schema": conn.schema},
-        )
+        if not await _pg_has_table(conn, "alembic_version"):
+            return []
+        rows = await conn.execute_fetchall(text(_VERSION_NUMS))
     else:
         held = await conn.execute_fetchall(
             "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'alembic_version'"
         )
-    if not held:
-        return []
-    rows = await conn.execute_fetchall("SELECT version_num FROM alembic_version")
+        if not held:
+            return []
+        rows = await conn.execute_fetchall(_VERSION_NUMS)
     return [str(r[0]) for r in rows]
+
+
+_VERSION_NUMS = "SELECT version_num FROM alembic_version"
+_PG_TABLE = text(
+    "SELECT 1 FROM information_schema.tables WHERE table_schema = :schema AND table_name = :name"
+)
+
+
+async def _pg_has_table(conn: Connection, name: str) -> bool:
+    """Whether the connection's PostgreSQL schema holds the table ``name``."""
+    return bool(await conn.execute_fetchall(_PG_TABLE, {"schema": conn.schema, "name": name}))
 
 
 def too_new_message(where: str, revision: str) -> str:
@@ -547,12 +557,9 @@ async def upgrade(conn: Connection, where: str) -> tuple[str | None, str]:
     the driver's own (SQLite's ``sqlite3.Error``) or the store's (PostgreSQL)."""
     await _check_known(conn, where)  # read again under the lock
     if conn.dialect == "postgresql":
-        held = await conn.execute(
-            "SELECT 1 FROM information_schema.tables "
-            "WHERE table_schema = :schema AND table_name = 'schema_version'",
-            {"schema": conn.schema},
+        legacy = await _pg_has_table(conn, "schema_version") and await conn.execute_fetchall(
+            text("SELECT version FROM schema_version")
         )
-        legacy = held.all() and await conn.execute_fetchall("SELECT version FROM schema_version")
         numbered = int(legacy[0][0]) if legacy else 0
     else:
         numbered = await _pragma(conn, "user_version")
@@ -589,4 +596,3 @@ def _upgrade(sync: SyncConnection, numbered_done: bool) -> tuple[str | None, str
     if before != after:
         log.info("database schema: revision %s, now %s", before or "none", after)
     return before, after
-

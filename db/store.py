@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sqlalchemy import text
+
 from .connection import CommitObserver, Database
 from .games import Games
 from .leaderboard import Standings
@@ -114,10 +116,7 @@ class Store:
         health check."""
         try:
             async with self._database.transaction() as conn:
-                await conn.execute(
-                    "INSERT INTO meta (key, value) VALUES ('write_check', '') "
-                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
-                )
+                await conn.execute(_WRITE_CHECK)
                 raise _RolledBack
         except _RolledBack:
             pass
@@ -156,6 +155,13 @@ class Store:
         """The Alembic revision the schema is at (``None``: an older release's schema, opened
         read-only, not yet upgraded)."""
         return self._database.revision
+
+
+#: A row written (and rolled back) by :meth:`Store.check_writable`: an upsert both dialects read.
+_WRITE_CHECK = text(
+    "INSERT INTO meta (key, value) VALUES ('write_check', '') "
+    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
 
 
 class _RolledBack(Exception):

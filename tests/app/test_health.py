@@ -8,6 +8,7 @@ import logging
 import sqlite3
 
 import pytest
+from sqlalchemy import text
 
 from db import Store
 from db.errors import DatabaseBusy, StoreError
@@ -44,9 +45,12 @@ async def test_the_write_check_fails_while_another_program_holds_the_file(tmp_pa
         await store.close()
 
 
+_INSERT = text("INSERT INTO meta (key, value) VALUES (:key, :value)")
+
+
 async def write_pairs(conn, items) -> None:
     for key, value in items:
-        await conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
+        await conn.execute(_INSERT, {"key": key, "value": value})
 
 
 async def test_each_group_commit_is_told_to_the_observers_and_a_failing_one_changes_nothing(
@@ -63,7 +67,7 @@ async def test_each_group_commit_is_told_to_the_observers_and_a_failing_one_chan
     try:
         with caplog.at_level(logging.ERROR, logger="db.connection"):
             await asyncio.gather(*(writer.submit((f"k{i}", "v")) for i in range(3)))
-        rows = await db.fetchall("SELECT key FROM meta WHERE key LIKE 'k%' ORDER BY key")
+        rows = await db.fetchall(text("SELECT key FROM meta WHERE key LIKE 'k%' ORDER BY key"))
     finally:
         await db.close()
     assert rows == [("k0",), ("k1",), ("k2",)]  # written once each, not retried one by one

@@ -8,6 +8,7 @@ import sqlite3
 
 import asyncpg
 import pytest
+from sqlalchemy import text
 
 from db import (
     Conflict,
@@ -41,7 +42,7 @@ async def test_a_second_open_game_in_a_channel_is_a_conflict(database):
             )
 
         async def refused(conn):
-            await conn.execute("INSERT INTO games (id) VALUES (NULL)")
+            await conn.execute(text("INSERT INTO games (id) VALUES (NULL)"))
 
         with pytest.raises(Conflict):  # a NOT NULL column: a rule of the schema, not a bug
             async with store._database.write() as conn:
@@ -117,14 +118,18 @@ async def test_the_append_only_log_refuses_through_the_store(database):
         with pytest.raises(Conflict, match="append-only"):
             async with store._database.write() as conn:
                 await conn.execute(
-                    "INSERT INTO games (id, channel_id, status, players, target, host_id, "
-                    "created_at, updated_at) VALUES (50, 9, 'active', 2, 121, 1, 0, 0)"
+                    text(
+                        "INSERT INTO games (id, channel_id, status, players, target, host_id, "
+                        "created_at, updated_at) VALUES (50, 9, 'active', 2, 121, 1, 0, 0)"
+                    )
                 )
                 await conn.execute(
-                    "INSERT INTO actions (game_id, seq, seat, action, created_at) "
-                    "VALUES (50, 1, 0, '{}', 0)"
+                    text(
+                        "INSERT INTO actions (game_id, seq, seat, action, created_at) "
+                        "VALUES (50, 1, 0, '{}', 0)"
+                    )
                 )
-                await conn.execute("DELETE FROM actions WHERE game_id = 50")
+                await conn.execute(text("DELETE FROM actions WHERE game_id = 50"))
         assert await store.maintenance.games() == []
     finally:
         await store.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from sqlalchemy import text
 
 from bot.app.config import ConfigError, database_target
 from bot.ratings import RATER
@@ -227,8 +228,8 @@ async def test_a_transaction_cancelled_mid_statement_is_rolled_back(url):
 
         async def slow() -> None:
             async with store._database.write() as conn:
-                await conn.execute("INSERT INTO meta (key, value) VALUES ('half', 'done')")
-                await conn.execute("SELECT pg_sleep(5)")
+                await conn.execute(text("INSERT INTO meta (key, value) VALUES ('half', 'done')"))
+                await conn.execute(text("SELECT pg_sleep(5)"))
 
         task = asyncio.create_task(slow())
         await asyncio.sleep(0.3)
