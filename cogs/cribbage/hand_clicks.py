@@ -1,13 +1,17 @@
 """A click on a player's own hand, from the item discord.py rebuilds to the answer: open the
 hand, pick and discard, play, cut, ask for a hint, say ready for the next deal.
 
-A click on a hand's button reaches the bot as its custom id alone (the ids and how the buttons
-look: :mod:`cogs.cribbage.hand`, which draws the hand). discord.py finds the item below whose
-template matches the id and rebuilds it from the id (:class:`PlayButton` for
+A click on a hand's button reaches the bot as its custom id alone. discord.py finds the item
+below whose template matches the id and rebuilds it from the id (:class:`PlayButton` for
 ``crib:p:{game}:{step}:{card}``); :meth:`~cogs.utils.items.CribItem.callback` guards the click
 and calls the item's ``run``, which hands it to the bot's :class:`HandClicks` (:data:`HANDS`,
 registered by the :class:`~cogs.cribbage.Cribbage` cog at load). :class:`HandClicks` turns it
 into one request (a :class:`~bot.sessions.Move`) for the session manager and answers.
+
+The buttons are drawn, as plain components, with the rest of the hand by
+:mod:`cogs.cribbage.hand`, which writes each id beside the template its item here reads it back
+with: a hand is drawn by the parts below this one too (a new deal's hands, sent by
+:mod:`cogs.cribbage.delivery`), and drawing one needs nothing of what answers it.
 
 Each click is answered by redrawing the clicked hand message in place (or by a new private
 message for "Your hand"), then the table is told. A click that starts a new deal is answered

@@ -5,8 +5,10 @@ after a restart rebuilds it from the id alone (``from_custom_id``), with no cons
 to hand it its handler. The handlers are therefore registered on the bot: a cog, when it loads,
 registers each of its answerers under a :class:`Role` in the bot's :class:`Answerers`
 (:func:`answerers_of`), and an item's :meth:`CribItem.run` looks up the role it needs
-(``answerers.get(HANDS).on_play(interaction, game, step, card)``). A role is typed by a Protocol
-written next to the items that use it, so neither the items nor this module import a cog.
+(``answerers.get(HANDS).on_play(interaction, game, step, card)``). A role is typed by what
+answers it: a Protocol written next to the items that use it, or the answerer's own class when
+the items sit beside it (a hand's items, ``cogs/cribbage/hand_clicks.py``); either way neither
+the items nor this module import the cog.
 
 The click is guarded in :meth:`CribItem.callback`, for every button and menu alike: the
 :data:`WITNESS` sees it first and after it was answered; a failure is logged with its kind and

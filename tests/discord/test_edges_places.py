@@ -249,8 +249,8 @@ def test_every_template_bounds_the_length_of_its_numbers():
     """Each number of a custom id is ASCII digits of a bounded length: a game id has at most 19
     (SQLite's integers; the door refuses those above 2**63 - 1), a step at most 9."""
     from cogs.cribbage.buttons import HandButton
-    from cogs.cribbage.hand_clicks import PlayButton
     from cogs.cribbage.cog import ITEMS
+    from cogs.cribbage.hand_clicks import PlayButton
 
     for item in ITEMS:
         pattern = item.__discord_ui_compiled_template__.pattern
