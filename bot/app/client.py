@@ -52,7 +52,7 @@ from db import Store
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.cribbage", "cogs.standings")
+EXTENSIONS = ("cogs.cribbage", "cogs.standings", "cogs.tournament")
 
 
 class NotSetUp(RuntimeError):

@@ -348,6 +348,10 @@ class TournamentDirector:
         live = self._open.get(tournament_id)
         return None if live is None else live.view()
 
+    def running(self) -> tuple[TournamentView, ...]:
+        """Every tournament not over in this process, as it stands."""
+        return tuple(live.view() for live in self._open.values())
+
     def in_channel(self, channel_id: int) -> TournamentView | None:
         """The tournament not over announced in ``channel_id``, or played in one of its
         pairings' threads."""

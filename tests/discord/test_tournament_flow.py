@@ -1,0 +1,182 @@
+"""Tournaments through the real discord.py client and the Discord emulator: the three formats
+run to their final placings, as the players see them in the channel and in their pairings'
+threads; one ping per player per round; a no-show decided at the deadline; a restart in the
+middle of a round.
+
+Most pairings are decided by a forfeit (``/cribbage forfeit`` in the pairing's thread), so the
+tests stay quick; the Swiss plays one real game to 61 by clicks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.sessions.tournament_views import PairingView, TournamentView
+from discord_emulator import DiscordEmulator, EmuChannel, EmuUser
+from tests.support.discord_players import Driver, Seat, make_bot
+
+MANAGE_GUILD = 1 << 5
+NAMES = ("ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
+ERROR_LOGGERS = ("discord", "cogs", "bot")
+
+
+@dataclass
+class Club:
+    emu: DiscordEmulator
+    bot: Any
+    guild: Any
+    channel: EmuChannel
+    organiser: EmuUser
+    players: list[EmuUser]
+    database: Any = None
+    users: dict[int, EmuUser] = field(default_factory=dict)
+
+    @property
+    def cog(self) -> Any:
+        return self.bot.get_cog("Tournaments")
+
+    def view(self) -> TournamentView:
+        view = self.bot.manager.tournaments.in_channel(self.channel.id)
+        assert view is not None
+        return view
+
+    async def slash(self, user: EmuUser, command: str, place: EmuChannel | None = None, **opts):
+        result = await self.emu.slash(user, place or self.channel, f"cribbage {command}", **opts)
+        await self.cog.settled()
+        return result
+
+    async def create(self, **options) -> Any:
+        """The organiser opens a tournament: its sign-up message."""
+        options.setdefault("name", "Friday night")
+        options.setdefault("target", 61)
+        result = await self.slash(self.organiser, "tournament create", **options)
+        assert not result.ephemeral, result.message.content
+        return result.message
+
+    async def sign_up(self, message: Any, players: list[EmuUser] | None = None) -> None:
+        for user in players or self.players:
+            result = await self.emu.click(user, message, "Join")
+            assert result.response_name != "CHANNEL_MESSAGE_WITH_SOURCE", result.message.content
+
+    async def start(self) -> None:
+        result = await self.slash(self.organiser, "tournament start")
+        assert result.ephemeral and result.message.content.startswith("Started"), result.message
+
+    def threads(self, number: int) -> list[EmuChannel]:
+        """The threads of round ``number``, by table."""
+        found = [t for t in self.emu.threads_in(self.channel) if t.name.startswith(f"R{number} ")]
+        return sorted(found, key=lambda t: int(re.match(r"R\d+ T(\d+)", t.name)[1]))
+
+    def pairing(self, thread: EmuChannel) -> PairingView:
+        view = self.bot.manager.tournaments.of_game(self.game_in(thread))
+        return next(p for p in view.pairings if p.thread_id == thread.id)
+
+    def game_in(self, thread: EmuChannel) -> int:
+        game = self.bot.manager.live.in_channel(thread.id)
+        assert game is not None, f"no game in {thread.name}"
+        return game.game_id
+
+    def seated(self, thread: EmuChannel) -> tuple[EmuUser, EmuUser]:
+        p = self.pairing(thread)
+        return self.users[p.first_player], self.users[p.second_player]
+
+    async def forfeit(self, thread: EmuChannel, loser: EmuUser) -> None:
+        result = await self.slash(loser, "forfeit", thread)
+        assert result.ephemeral and "forfeited" in result.message.content, result.message.content
+
+    async def play(self, thread: EmuChannel) -> None:
+        """The pairing's game played out by clicks in its thread."""
+        driver = Driver(self.emu, thread, self.bot)
+        seats = {u.id: Seat(u) for u in self.seated(thread)}
+        await driver.play_out(seats)
+        await self.cog.settled()
+
+    def posts(self) -> list[Any]:
+        """The channel's messages, oldest first."""
+        return self.emu.public_messages(self.channel)
+
+    def titled(self, words: str) -> list[Any]:
+        return [m for m in self.posts() if m.embeds and words in m.embeds[0].get("title", "")]
+
+
+@contextlib.asynccontextmanager
+async def club_of(tmp_path, players: int = 8, *, database=None):
+    async with DiscordEmulator(rate_limits=False) as emu:
+        guild = emu.add_guild("Cribbage Club")
+        channel = emu.add_text_channel(guild, "tournaments")
+        managers = emu.add_role(guild, "Managers", permissions=MANAGE_GUILD)
+        organiser = emu.add_user("olga", roles=[managers])
+        people = [emu.add_user(name) for name in NAMES[:players]]
+        database = database or tmp_path / "cribbage.db"
+        async with emu.running(make_bot(database), error_loggers=ERROR_LOGGERS) as bot:
+            club = Club(emu, bot, guild, channel, organiser, people, database)
+            club.users = {u.id: u for u in people}
+            yield club
+
+
+def pings_by_round(club: Club) -> dict[int, Counter[int]]:
+    """Who was pinged how often, by the round the ping names (0: a ping naming no round)."""
+    counts: dict[int, Counter[int]] = {}
+    for user in club.players:
+        for ping in club.emu.pings_for(user):
+            found = re.search(r"round (\d+)", ping.message.content or "")
+            counts.setdefault(int(found[1]) if found else 0, Counter())[user.id] += 1
+    return counts
+
+
+# ---------------------------------------------------------------------- Swiss
+
+
+async def test_a_swiss_of_8_runs_3_rounds_to_its_final_standings(tmp_path):
+    async with club_of(tmp_path) as club:
+        signup = await club.create(format="swiss", rounds=3)
+        embed = signup.embeds[0]
+        assert "sign-up" in embed["title"] and "Swiss, 3 rounds" in str(embed["fields"])
+        assert [b.label for b in signup.buttons] == ["Join", "Leave"]
+        await club.sign_up(signup)
+        assert "Players (8 of 64)" in str(signup.embeds[0]["fields"])
+        assert "hal" in str(signup.embeds[0]["fields"])
+        await club.start()
+        assert not signup.buttons and "Sign-up is over" in signup.embeds[0]["description"]
+
+        for number in (1, 2, 3):
+            threads = club.threads(number)
+            assert len(threads) == 4  # eight players, four tables, no bye
+            announced = club.titled(f"round {number} of 3")
+            assert len(announced) == 1
+            for thread in threads:  # every table links its thread
+                assert f"<#{thread.id}>" in announced[0].embeds[0]["description"]
+            for i, thread in enumerate(threads):
+                first, second = club.seated(thread)
+                if number == 1 and i == 0:
+                    await club.play(thread)  # one real game to 61
+                else:
+                    await club.forfeit(thread, second)
+                ended = [m.content for m in club.emu.public_messages(thread) if m.content]
+                assert any(line.startswith(f"🏁 Round {number}:") for line in ended), ended
+            if number < 3:
+                assert club.titled(f"standings, after round {number} of 3")
+
+        final = club.titled("standings, final")
+        assert len(final) == 1
+        placings = [m for m in club.posts() if m.embeds and "🏆" in m.embeds[0]["title"]]
+        assert placings and "🥇" in placings[-1].embeds[0]["description"]
+        assert "It's over" in signup.embeds[0]["description"]
+        assert club.bot.manager.tournaments.in_channel(club.channel.id) is None
+
+        # one ping per player per round, in the pairing's thread, and no other ping
+        counts = pings_by_round(club)
+        assert set(counts) == {1, 2, 3}
+        for number in (1, 2, 3):
+            assert counts[number] == Counter({u.id: 1 for u in club.players}), number
+        for user in club.players:
+            for ping in club.emu.pings_for(user):
+                assert ping.channel.parent is club.channel
+        # the channel holds the sign-up, three rounds, two standings, the final ones and the
+        # placings: Discord's "started a thread" notices were removed
+        assert not [m for m in club.posts() if m.message_type == 18]
+        assert len(club.posts()) == 1 + 3 + 2 + 2
