@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import logging
-from collections.abc import Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Literal, Protocol
 
 import discord
@@ -48,7 +50,7 @@ from bot.render.tournament import (
     thread_name,
 )
 from bot.render.tournament_bracket import bracket_pictures, round_name
-from bot.sessions import Outcome, Refusal
+from bot.sessions import GameStatus, Outcome, Refusal
 from bot.sessions.requests import OpenPairing
 from bot.sessions.tournament_views import PairingView, TournamentOutcome, TournamentView
 from bot.tournament import Format, standings
@@ -85,6 +87,8 @@ NO_THREADS = (
 STARTED = "Sign-up is over: the pairings are below."
 FINISHED = "It's over: the final placings are below."
 TOO_FEW = "Cancelled: fewer than 2 players had joined by the start time."
+ENDS_KEPT = 512  # the newest game ends shown by the table, remembered (see Announcer.shown)
+SHOWN_WITHIN = 5.0  # seconds a pairing's news waits for the table to show its game's end
 
 
 class PingBook(Protocol):
@@ -94,10 +98,14 @@ class PingBook(Protocol):
 
 
 class GameTable(Protocol):
-    """The Cribbage cog's table (``cogs.cribbage.table.Table``): shows a game's outcome."""
+    """The Cribbage cog's table (``cogs.cribbage.table.Table``): shows a game's outcome, then
+    tells its ``followers``."""
 
     @property
     def pings(self) -> PingBook: ...
+
+    @property
+    def followers(self) -> list[Callable[[Outcome, Sequence[str]], Awaitable[None]]]: ...
 
     async def publish(self, outcome: Outcome) -> None: ...
 
@@ -111,6 +119,33 @@ class Announcer:
         self.names = names
         self._locks: dict[int, asyncio.Lock] = {}
         self._retry: set[int] = set()  # tournaments with a pairing still to open
+        # game -> set once the table has shown how it ended (the newest ENDS_KEPT)
+        self._ends: OrderedDict[int, asyncio.Event] = OrderedDict()
+
+    # ------------------------------------------------------------------ the games' ends
+
+    async def shown(self, outcome: Outcome, names: Sequence[str]) -> None:
+        """A follower of the Cribbage cog's table: after it showed an outcome. A pairing's
+        end is told in its thread below the game's own result (:meth:`_game_ended`)."""
+        if outcome.view.status is not GameStatus.ACTIVE and outcome.view.phase is not None:
+            self._end(outcome.game_id).set()
+
+    def _end(self, game_id: int) -> asyncio.Event:
+        event = self._ends.get(game_id)
+        if event is None:
+            event = self._ends[game_id] = asyncio.Event()
+            while len(self._ends) > ENDS_KEPT:
+                self._ends.popitem(last=False)
+        return event
+
+    async def _game_ended(self, p: PairingView) -> None:
+        """Wait (a little at most) until the table has shown the end of the pairing's last
+        game, so the thread tells the game's result first, then the pairing's."""
+        games = [g for g, _, _ in p.games] + ([p.game_id] if p.game_id is not None else [])
+        if not games or self.table() is None:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._end(games[-1]).wait(), SHOWN_WITHIN)
 
     # ------------------------------------------------------------------ what it reads
 
@@ -139,7 +174,10 @@ class Announcer:
         organiser = await self.names.name(view.organiser_id, view.guild_id)
         names = await self.names_of(view)
         entrants = [str(e.user_id) for e in view.entrants]
-        embed = signup_embed(setup_of(view, organiser), entrants, names, closed=closed)
+        setup = setup_of(view, organiser)
+        if closed is not None and view.started_at is not None:  # when it started, not how
+            setup = dataclasses.replace(setup, starts_at=view.started_at)
+        embed = signup_embed(setup, entrants, names, closed=closed)
         buttons = signup_view(view.tournament_id) if closed is None else None
         return to_discord(embed), buttons
 
@@ -148,17 +186,20 @@ class Announcer:
     def _lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
 
-    async def tell(self, news: TournamentOutcome, *, about: int | None = None) -> None:
+    async def tell(
+        self, news: TournamentOutcome, *, about: int | None = None, game_end: bool = False
+    ) -> None:
         """Show ``news`` (``about``: the person a drop, withdrawal or replacement is about,
-        when the caller knows them)."""
+        when the caller knows them; ``game_end``: the news of a game's end, which the table
+        shows too: the pairing's end is told below it)."""
         view = news.view
         async with self._lock(view.tournament_id):
-            await self._tell(news, about)
+            await self._tell(news, about, game_end)
         if view.status in ("finished", "cancelled"):
             self._locks.pop(view.tournament_id, None)
             self._retry.discard(view.tournament_id)
 
-    async def _tell(self, news: TournamentOutcome, about: int | None) -> None:
+    async def _tell(self, news: TournamentOutcome, about: int | None, game_end: bool) -> None:
         view, what = news.view, news.what
         for game in news.games:  # a forfeit at the deadline or for a player who left, ...
             await self._show_game(game)
@@ -176,6 +217,8 @@ class Announcer:
         elif (line := await self._organiser_line(what, view, about)) is not None:
             await self._post(view.channel_id, line)
         for p in news.decided:
+            if game_end:  # the game's own end comes first in the thread
+                await self._game_ended(p)
             await self._pairing_decided(view, p)
         done = self._completed_round(news)
         if done:
@@ -239,7 +282,7 @@ class Announcer:
     async def _pairing_decided(self, view: TournamentView, p: PairingView) -> None:
         if p.thread_id is None:
             return
-        line = pairing_end(p, await self.names_of(view), view.channel_id)
+        line = pairing_end(p, await self.names_of(view), view)
         if line is not None:
             await self._post(p.thread_id, line)
 

@@ -64,6 +64,9 @@ class Tournaments(commands.Cog):
         self.bot.add_dynamic_items(*TOURNAMENT_ITEMS)
         answerers_of(self.bot).register(TOURNAMENTS, self.group)
         self.manager.tournaments.listeners.append(self.heard)
+        table = self.announcer.table()
+        if table is not None:  # a pairing's end is told below its game's own result
+            table.followers.append(self.announcer.shown)
         self.ticker.start()
         self._spawn(self._show_resumed())
 
@@ -76,6 +79,9 @@ class Tournaments(commands.Cog):
         listeners = self.manager.tournaments.listeners
         if self.heard in listeners:
             listeners.remove(self.heard)
+        table = self.announcer.table()
+        if table is not None and self.announcer.shown in table.followers:
+            table.followers.remove(self.announcer.shown)
         self.ticker.stop()
         for task in list(self._tasks):
             task.cancel()
@@ -85,7 +91,7 @@ class Tournaments(commands.Cog):
     async def heard(self, news: TournamentOutcome) -> None:
         """A game's end decided a pairing (and maybe opened a round or ended the tournament):
         shown in a task of its own, so the click that ended the game is answered first."""
-        self._spawn(self.announcer.tell(news))
+        self._spawn(self.announcer.tell(news, game_end=True))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(work)

@@ -88,9 +88,9 @@ def _named(names: Mapping[str, str], place: str) -> str:
     return f"**{markdown_name(names.get(place, place))}**"
 
 
-def pairing_end(p: PairingView, names: Mapping[str, str], channel_id: int) -> str | None:
+def pairing_end(p: PairingView, names: Mapping[str, str], view: TournamentView) -> str | None:
     """What the pairing's thread is told once it is decided (None: not decided yet):
-    who won and how, and where the standings and the next round are."""
+    who won and how, and where the standings (or the bracket) and the next round are."""
     result = p.result
     if result is None or result.second is None:
         return None
@@ -107,7 +107,10 @@ def pairing_end(p: PairingView, names: Mapping[str, str], channel_id: int) -> st
     else:
         stood = " as the score stood at the deadline" if p.decided_by == "deadline" else ""
         line = f"🏁 Round {p.round}: {winner} beats {loser} {score_words(result)}{stood}."
-    return f"{line} The standings and the next round are posted in <#{channel_id}>."
+    table = "bracket" if view.settings.format == Format.SINGLE_ELIMINATION.value else "standings"
+    if p.round >= view.total_rounds:
+        return f"{line} The final {table} and placings are posted in <#{view.channel_id}>."
+    return f"{line} The {table} and the next round are posted in <#{view.channel_id}>."
 
 
 def organiser_line(news_what: str, view: TournamentView, who: str | None = None) -> str | None:

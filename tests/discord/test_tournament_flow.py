@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -156,8 +157,14 @@ async def test_a_swiss_of_8_runs_3_rounds_to_its_final_standings(tmp_path):
                     await club.play(thread)  # one real game to 61
                 else:
                     await club.forfeit(thread, second)
-                ended = [m.content for m in club.emu.public_messages(thread) if m.content]
-                assert any(line.startswith(f"🏁 Round {number}:") for line in ended), ended
+                # the thread tells the game's end, then the pairing's, and where to look next
+                said = club.emu.public_messages(thread)
+                told = [m for m in said if (m.content or "").startswith(f"🏁 Round {number}:")]
+                assert len(told) == 1
+                assert said.index(told[0]) == len(said) - 1
+                assert any(m.embeds and m.embeds[0].get("title") for m in said[:-1])
+                next_ = "the next round" if number < 3 else "The final standings"
+                assert next_ in told[0].content and f"<#{club.channel.id}>" in told[0].content
             if number < 3:
                 assert club.titled(f"standings, after round {number} of 3")
 
@@ -180,3 +187,140 @@ async def test_a_swiss_of_8_runs_3_rounds_to_its_final_standings(tmp_path):
         # placings: Discord's "started a thread" notices were removed
         assert not [m for m in club.posts() if m.message_type == 18]
         assert len(club.posts()) == 1 + 3 + 2 + 2
+
+
+# ---------------------------------------------------------------------- round robin
+
+
+async def test_a_round_robin_of_5_gives_each_player_one_bye_and_meets_everyone(tmp_path):
+    async with club_of(tmp_path, players=5) as club:
+        signup = await club.create(format="round robin", bye_spread=10)
+        await club.sign_up(signup)
+        await club.start()
+        met: Counter[frozenset[int]] = Counter()
+        byes: Counter[str] = Counter()
+        for number in range(1, 6):
+            (announced,) = club.titled(f"round {number} of 5")
+            text = announced.embeds[0]["description"]
+            byes.update(re.findall(r"\*\*Bye\*\*: (\w+)", text))
+            threads = club.threads(number)
+            assert len(threads) == 2  # five players: two tables and a bye
+            for thread in threads:
+                first, second = club.seated(thread)
+                met[frozenset((first.id, second.id))] += 1
+                await club.forfeit(thread, second)
+        assert byes == Counter({name: 1 for name in NAMES[:5]})
+        assert len(met) == 10 and set(met.values()) == {1}  # every pair met once
+        (final,) = club.titled("standings, final")
+        assert "1 bye" in final.embeds[0]["description"]
+        assert "🥇" in club.posts()[-1].embeds[0]["description"]
+        # a player with the bye is not pinged that round; the others once
+        counts = pings_by_round(club)
+        assert sorted(counts) == [1, 2, 3, 4, 5]
+        for number, count in counts.items():
+            assert sorted(count.values()) == [1, 1, 1, 1], number
+
+
+# ---------------------------------------------------------------------- elimination
+
+
+class Clock:
+    """The manager's clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
+async def test_an_elimination_of_8_decides_a_no_show_at_the_deadline(tmp_path):
+    async with club_of(tmp_path) as club:
+        clock = Clock()
+        club.bot.manager.set_clock(clock)
+        signup = await club.create(format="single elimination", deadline_hours=1)
+        await club.sign_up(signup)
+        await club.start()
+        assert len(club.titled("Quarter-finals")) == 1
+        threads = club.threads(1)
+        no_show_thread = threads[0]
+        present, absent = club.seated(no_show_thread)
+        table = Driver(club.emu, no_show_thread, club.bot).table_message()
+        await club.emu.click(present, table, "Cut")  # one cuts for the deal; the other never comes
+        for thread in threads[1:]:
+            await club.forfeit(thread, club.seated(thread)[1])
+        assert club.view().round == 1
+        assert await club.cog.tick() == 0  # the deadline has not passed
+
+        clock.offset = 3601
+        assert await club.cog.tick() == 1
+        said = [m.content or "" for m in club.emu.public_messages(no_show_thread)]
+        assert any(
+            f"**{present.name}** wins this pairing: **{absent.name}** had not played their part"
+            in line
+            for line in said
+        ), said
+        assert club.bot.manager.live.in_channel(no_show_thread.id) is None  # its game ended
+        (bracket,) = [m for m in club.posts() if "bracket after the quarter-finals" in m.content]
+        (picture,) = bracket.attachments
+        assert picture.filename == "bracket.png" and picture.description
+        assert f"{present.name} beat {absent.name} by forfeit" in picture.description
+
+        for number in (2, 3):
+            for thread in club.threads(number):
+                await club.forfeit(thread, club.seated(thread)[1])
+        final = [m for m in club.posts() if "bracket after the final" in m.content]
+        assert len(final) == 1 and "won the tournament" in final[0].attachments[0].description
+        placings = club.posts()[-1].embeds[0]
+        assert placings["title"].startswith("🏆") and "wins Friday night" in placings["title"]
+        assert "**3rd=**" in placings["description"] and "**5th=**" in placings["description"]
+        assert not club.titled("standings")  # an elimination shows its bracket instead
+        counts = pings_by_round(club)
+        assert [sum(counts[n].values()) for n in (1, 2, 3)] == [8, 4, 2]
+        assert all(set(c.values()) == {1} for c in counts.values())
+
+
+# ---------------------------------------------------------------------- restarts
+
+
+async def test_a_restart_in_sign_up_and_in_the_middle_of_a_round_carries_it_on(tmp_path):
+    database = tmp_path / "cribbage.db"
+    async with DiscordEmulator(rate_limits=False) as emu:
+        guild = emu.add_guild("Cribbage Club")
+        channel = emu.add_text_channel(guild, "tournaments")
+        managers = emu.add_role(guild, "Managers", permissions=MANAGE_GUILD)
+        organiser = emu.add_user("olga", roles=[managers])
+        people = [emu.add_user(name) for name in NAMES[:4]]
+
+        def club_on(bot) -> Club:
+            club = Club(emu, bot, guild, channel, organiser, people, database)
+            club.users = {u.id: u for u in people}
+            return club
+
+        async with emu.running(make_bot(database), error_loggers=ERROR_LOGGERS) as bot:
+            club = club_on(bot)
+            signup = await club.create(format="swiss", rounds=2)
+            await club.sign_up(signup, people[:3])
+            await bot.close()
+        async with emu.running(make_bot(database), error_loggers=ERROR_LOGGERS) as bot:
+            club = club_on(bot)  # the old message's Join still works
+            await club.sign_up(signup, people[3:])
+            assert "Players (4 of 64)" in str(signup.embeds[0]["fields"])
+            await club.start()
+            first, second = club.threads(1)
+            await club.forfeit(first, club.seated(first)[1])
+            waiting = club.seated(second)
+            await bot.close()
+        async with emu.running(make_bot(database), error_loggers=ERROR_LOGGERS) as bot:
+            club = club_on(bot)
+            await club.cog.settled()
+            assert club.view().round == 1  # the round goes on where it was
+            await club.forfeit(second, waiting[1])  # its game resumed in its thread
+            assert len(club.threads(2)) == 2 and club.view().round == 2
+            assert club.titled("standings, after round 1 of 2")
+            for thread in club.threads(2):
+                await club.forfeit(thread, club.seated(thread)[1])
+            assert club.titled("standings, final")
+            assert bot.manager.tournaments.in_channel(channel.id) is None
+        counts = pings_by_round(club)
+        assert counts[1] == counts[2] == Counter({u.id: 1 for u in people})
