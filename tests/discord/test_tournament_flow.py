@@ -35,6 +35,7 @@ class Club:
     players: list[EmuUser]
     database: Any = None
     users: dict[int, EmuUser] = field(default_factory=dict)
+    tess: EmuUser | None = None  # holds the "Tournament organiser" role
 
     @property
     def cog(self) -> Any:
@@ -111,11 +112,14 @@ async def club_of(tmp_path, players: int = 8, *, database=None):
         channel = emu.add_text_channel(guild, "tournaments")
         managers = emu.add_role(guild, "Managers", permissions=MANAGE_GUILD)
         organiser = emu.add_user("olga", roles=[managers])
+        role = emu.add_role(guild, "Tournament organiser")  # the role alone, no Manage Server
+        tess = emu.add_user("tess", roles=[role])
         people = [emu.add_user(name) for name in NAMES[:players]]
         database = database or tmp_path / "cribbage.db"
         async with emu.running(make_bot(database), error_loggers=ERROR_LOGGERS) as bot:
             club = Club(emu, bot, guild, channel, organiser, people, database)
             club.users = {u.id: u for u in people}
+            club.tess = tess
             yield club
 
 
