@@ -22,19 +22,22 @@ target wins at once (:data:`~bot.ai.pegging.WIN`), and a play that ends with nob
 by the show.
 
 With three or four players :mod:`bot.ai.pegging_search_multi` searches instead: the two share the
-opponent's model (:func:`~bot.ai.pegging_model.answer` over ranks scored once a turn) and the
-pegging helpers; why their trees stay apart is said there.
+position at a node (:class:`~bot.ai.pegging_position.Position`), the opponent's model
+(:func:`~bot.ai.pegging_model.answer` over ranks scored once a turn) and the pegging helpers; why
+their trees stay apart is said there.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Protocol
 
 from bot.engine.pegging import MAX_COUNT, VALUE
 
 from .memo import memo
 from .pegging import WIN, fitting_ranks, peg_points
-from .pegging_model import RankScores, Unseen, answer
+from .pegging_model import RankScores, Unseen, answer, forced
+from .pegging_position import Laid, Position
 from .pegging_solver import remove_rank
 
 World = tuple[float, tuple[int, ...]]
@@ -47,6 +50,9 @@ the worlds' weights already read the opponent's plays from its exact view
 
 Got = tuple[int, int]
 """Points the seat and the opponent have made since the search began."""
+
+SEAT, OPPONENT = 0, 1
+"""The two-handed search's numbers for the seats (in a position's ``held``, ``got``, ``laid``)."""
 
 
 class Ending(Protocol):
@@ -81,31 +87,34 @@ def search_values(
     if not worlds or total <= 0:
         raise ValueError("The search needs at least one world of positive weight")
     search = _Search(ending, against)
-    held = len(worlds[0][1])
+    root = Position(me, (len(me), len(worlds[0][1])), pile, count, unseen, (0, 0), ())
     worlds = _merged(worlds)
-    return {
-        r: search.after_mine(me, held, pile, count, r, worlds, unseen, (0, 0), ()) / total
-        for r in ranks
-    }
+    return {r: search.after_mine(root, r, worlds) / total for r in ranks}
 
 
 class _Search:
-    """The tree of what the seat will see. Each method returns the weighted sum over its worlds
-    of the points diff from here on (the opponent's points counted ``against`` times); with an
-    ending, the points made so far (``got``) are checked against the needs, and the end of the
+    """The tree of what the seat will see: each node a :class:`~bot.ai.pegging_position.Position`
+    (seat 0 the searching seat, 1 the opponent) and the worlds still consistent with it, a
+    separate argument since they split at a node while the position after a card is the same
+    for all of them. Each method returns the weighted sum over its worlds of the points diff
+    from here on (the opponent's points counted ``against`` times); with an ending, the points
+    made so far (the position's ``got``) are checked against the needs, and the end of the
     play adds what the ending says beyond them."""
 
     def __init__(self, ending: Ending | None, against: float = 1.0) -> None:
         self.ending = ending
         self.against = against
 
-    def residual(self, weight: float, got: Got, laid: tuple[int, ...], out: int | None) -> float:
+    def residual(self, weight: float, got: Got, laid: Laid, out: int | None) -> float:
         """At an end (``out``: the side that reached the target, or None at the end of the
         play): what the ending adds beyond the points diff (nothing without an ending)."""
         ending = self.ending
         if ending is None:
             return 0.0
-        final = ending.value(got, laid) if out is None else (WIN if out == 0 else -WIN)
+        if out is None:
+            final = ending.value(got, tuple(r for s, r in laid if s == OPPONENT))
+        else:
+            final = WIN if out == SEAT else -WIN
         return weight * (final - (got[0] - got[1]))
 
     def out(self, got: Got) -> int | None:
@@ -113,114 +122,92 @@ class _Search:
         if ending is None:
             return None
         if got[0] >= ending.needs[0]:
-            return 0
+            return SEAT
         if got[1] >= ending.needs[1]:
-            return 1
+            return OPPONENT
         return None
 
-    def mine(
-        self,
-        me: tuple[int, ...],
-        held: int,
-        pile: tuple[int, ...],
-        count: int,
-        worlds: list[World],
-        unseen: Unseen,
-        got: Got,
-        laid: tuple[int, ...],
-    ) -> float:
+    def mine(self, pos: Position, worlds: list[World]) -> float:
         """The seat to lay (it has a card that fits): the best of its cards over ``worlds``."""
-        return max(
-            self.after_mine(me, held, pile, count, r, worlds, unseen, got, laid)
-            for r in fitting_ranks(me, count)
-        )
+        ranks = fitting_ranks(pos.me, pos.count)
+        if len(ranks) == 1:
+            return self.after_mine(pos, ranks[0], worlds)
+        best = -math.inf
+        for r in ranks:
+            value = self.after_mine(pos, r, worlds)
+            if value > best:
+                best = value
+        return best
 
-    def after_mine(
-        self,
-        me: tuple[int, ...],
-        held: int,
-        pile: tuple[int, ...],
-        count: int,
-        r: int,
-        worlds: list[World],
-        unseen: Unseen,
-        got: Got,
-        laid: tuple[int, ...],
-    ) -> float:
+    def after_mine(self, pos: Position, r: int, worlds: list[World]) -> float:
         """The seat lays ``r`` (the opponent sees it); the worlds split by whether the opponent
-        can follow (a go is seen). ``held``: how many cards the opponent holds (the same in
-        every world)."""
-        me = remove_rank(me, r)
-        unseen = _without(unseen, r)
-        pile = pile + (r,)
-        count += VALUE[r]
+        can follow (a go is seen). The opponent holds as many cards in every world."""
+        me = remove_rank(pos.me, r)
+        mine, held = pos.held
+        unseen = _shown(pos.unseen, r)
+        pile = pos.pile + (r,)
+        count = pos.count + VALUE[r]
+        got = pos.got
+        laid = pos.laid
+        if self.ending is not None:
+            laid = laid + ((SEAT, r),)
         points = peg_points(pile)
         if points:
             got = (got[0] + points, got[1])
             if (out := self.out(got)) is not None:
-                weight = sum([w for w, _ in worlds])
+                weight = _weight(worlds)
                 return weight * points + self.residual(weight, got, laid, out)
         if count == MAX_COUNT:
-            weight = sum([w for w, _ in worlds])
-            rest = self.next(me, held, (), 0, worlds, unseen, got, laid, opp_first=True)
-            return weight * points + rest
+            weight = _weight(worlds)
+            after = Position(me, (mine - 1, held), (), 0, unseen, got, laid)
+            return weight * points + self.next(after, worlds, True)
         room = MAX_COUNT - count
         follow, stuck, weight, stuck_weight = _split(worlds, held, room)
         value = weight * points
-        if follow:
-            value += self.theirs(me, held, pile, count, follow, unseen, got, laid)
-        if stuck:
-            if me and VALUE[me[0]] <= room:
-                value += self.mine(me, held, pile, count, stuck, unseen, got, laid)
-            else:  # nobody can lay: the seat takes the go
-                got = (got[0] + 1, got[1])
-                value += stuck_weight
-                if (out := self.out(got)) is not None:
-                    value += self.residual(stuck_weight, got, laid, out)
-                else:
-                    value += self.next(me, held, (), 0, stuck, unseen, got, laid, opp_first=True)
+        lays_on = bool(me) and VALUE[me[0]] <= room
+        if follow or lays_on:
+            after = Position(me, (mine - 1, held), pile, count, unseen, got, laid)
+            if follow:
+                value += self.theirs(after, follow)
+            if stuck and lays_on:
+                value += self.mine(after, stuck)
+        if stuck and not lays_on:  # nobody can lay: the seat takes the go
+            got = (got[0] + 1, got[1])
+            value += stuck_weight
+            if (out := self.out(got)) is not None:
+                value += self.residual(stuck_weight, got, laid, out)
+            else:
+                after = Position(me, (mine - 1, held), (), 0, unseen, got, laid)
+                value += self.next(after, stuck, True)
         return value
 
-    def next(
-        self,
-        me: tuple[int, ...],
-        held: int,
-        pile: tuple[int, ...],
-        count: int,
-        worlds: list[World],
-        unseen: Unseen,
-        got: Got,
-        laid: tuple[int, ...],
-        *,
-        opp_first: bool,
-    ) -> float:
+    def next(self, pos: Position, worlds: list[World], opp_first: bool) -> float:
         """After a reset: the player after the last to lay leads if it has cards, else the
         other; with no cards left, the end of the play."""
+        held = pos.held[OPPONENT]
         if opp_first and held:
-            return self.theirs(me, held, pile, count, worlds, unseen, got, laid)
-        if me:
-            return self.mine(me, held, pile, count, worlds, unseen, got, laid)
+            return self.theirs(pos, worlds)
+        if pos.me:
+            return self.mine(pos, worlds)
         if held:
-            return self.theirs(me, held, pile, count, worlds, unseen, got, laid)
+            return self.theirs(pos, worlds)
         if self.ending is None:
             return 0.0
-        return self.residual(sum([w for w, _ in worlds]), got, laid, None)
+        got = pos.got
+        return self.residual(_weight(worlds), (got[SEAT], got[OPPONENT]), pos.laid, None)
 
-    def theirs(
-        self,
-        me: tuple[int, ...],
-        held: int,
-        pile: tuple[int, ...],
-        count: int,
-        worlds: list[World],
-        unseen: Unseen,
-        got: Got,
-        laid: tuple[int, ...],
-    ) -> float:
+    def theirs(self, pos: Position, worlds: list[World]) -> float:
         """The opponent lays (it has a card that fits in every world): each world answers as
         ``standard`` would, and the worlds split by the card laid."""
+        count = pos.count
+        if len(worlds) == 1:  # most nodes; and its card often forced, with nothing to score
+            hand = worlds[0][1]
+            rank = forced(hand, count)
+            if rank is None:
+                rank = answer(hand, count, RankScores(pos.pile, count, pos.unseen, len(pos.me)))
+            return self.after_theirs(pos, rank, worlds)
+        scores = RankScores(pos.pile, count, pos.unseen, len(pos.me))
         answers: dict[int, list[World]] = {}
-        scores = RankScores(pile, count, unseen, len(me))
         for world in worlds:
             rank = answer(world[1], count, scores)
             group = answers.get(rank)
@@ -230,55 +217,62 @@ class _Search:
                 group.append(world)
         value = 0.0
         for rank, group in answers.items():
-            value += self.after_theirs(me, held, pile, count, rank, group, unseen, got, laid)
+            value += self.after_theirs(pos, rank, group)
         return value
 
-    def after_theirs(
-        self,
-        me: tuple[int, ...],
-        held: int,
-        pile: tuple[int, ...],
-        count: int,
-        rank: int,
-        worlds: list[World],
-        unseen: Unseen,
-        got: Got,
-        laid: tuple[int, ...],
-    ) -> float:
+    def after_theirs(self, pos: Position, rank: int, worlds: list[World]) -> float:
+        mine, held = pos.held
         held -= 1
-        worlds = _merged([(w, remove_rank(h, rank)) for w, h in worlds])
+        if len(worlds) == 1:  # most nodes: the worlds split at nearly every card
+            w, hand = worlds[0]
+            worlds = [(w, remove_rank(hand, rank))]
+        else:
+            worlds = _merged([(w, remove_rank(h, rank)) for w, h in worlds])
+        laid = pos.laid
         if self.ending is not None:
-            laid = laid + (rank,)
-        pile = pile + (rank,)
-        count += VALUE[rank]
+            laid = laid + ((OPPONENT, rank),)
+        me = pos.me
+        unseen = pos.unseen
+        pile = pos.pile + (rank,)
+        count = pos.count + VALUE[rank]
+        got = pos.got
         points = peg_points(pile)
         if points:
             got = (got[0], got[1] + points)
             if (out := self.out(got)) is not None:
-                weight = sum([w for w, _ in worlds])
+                weight = _weight(worlds)
                 return -self.against * weight * points + self.residual(weight, got, laid, out)
         if count == MAX_COUNT:
-            weight = sum([w for w, _ in worlds])
-            rest = self.next(me, held, (), 0, worlds, unseen, got, laid, opp_first=False)
+            weight = _weight(worlds)
+            after = Position(me, (mine, held), (), 0, unseen, got, laid)
+            rest = self.next(after, worlds, False)
             return -self.against * weight * points + rest
         room = MAX_COUNT - count
         if me and VALUE[me[0]] <= room:
-            weight = sum([w for w, _ in worlds])
+            weight = _weight(worlds)
             value = -self.against * weight * points
-            return value + self.mine(me, held, pile, count, worlds, unseen, got, laid)
+            return value + self.mine(
+                Position(me, (mine, held), pile, count, unseen, got, laid), worlds
+            )
         # The seat says go: the opponent lays on while it can, else takes the go.
         on, stuck, weight, stuck_weight = _split(worlds, held, room)
         value = -self.against * weight * points
         if on:
-            value += self.theirs(me, held, pile, count, on, unseen, got, laid)
+            value += self.theirs(Position(me, (mine, held), pile, count, unseen, got, laid), on)
         if stuck:
             got = (got[0], got[1] + 1)
             value -= self.against * stuck_weight
             if (out := self.out(got)) is not None:
                 value += self.residual(stuck_weight, got, laid, out)
             else:
-                value += self.next(me, held, (), 0, stuck, unseen, got, laid, opp_first=False)
+                after = Position(me, (mine, held), (), 0, unseen, got, laid)
+                value += self.next(after, stuck, False)
         return value
+
+
+def _weight(worlds: list[World]) -> float:
+    """The weight of ``worlds``, added in their order (one world, most often: its own)."""
+    return worlds[0][0] if len(worlds) == 1 else sum([w for w, _ in worlds])
 
 
 def _split(
@@ -286,6 +280,11 @@ def _split(
 ) -> tuple[list[World], list[World], float, float]:
     """The worlds where the opponent can lay on ``room`` and those where it cannot (it says go:
     the seat sees which), with the weight of all and of the second."""
+    if len(worlds) == 1:  # most nodes
+        weight = worlds[0][0]
+        if held and VALUE[worlds[0][1][0]] <= room:
+            return worlds, [], weight, 0.0
+        return [], worlds, weight, weight
     follow: list[World] = []
     stuck: list[World] = []
     weight = stuck_weight = 0.0
@@ -313,7 +312,7 @@ def _merged(worlds: list[World]) -> list[World]:
 
 
 @memo(1 << 12)
-def _without(unseen: Unseen, rank: int) -> Unseen:
+def _shown(unseen: Unseen, rank: int) -> Unseen:
     """``unseen`` once the opponent has seen a card of ``rank``."""
     out = list(unseen)
     out[rank] -= 1

@@ -36,7 +36,8 @@ Everything here works on ranks; suits do not matter in the play. The value is th
 over the worlds of every seat's pegging points times its weight (the side's own +1, each other
 side's ``-1 / (sides - 1)``, as the old play-outs weighed them), divided by the total weight.
 
-What it shares with the two-handed search: the model's answer (forced ranks included,
+What it shares with the two-handed search: the position at a node
+(:class:`~bot.ai.pegging_position.Position`), the model's answer (forced ranks included,
 :func:`bot.ai.pegging_model.answer`), the pegging helpers of :mod:`bot.ai.pegging`. The trees stay
 apart for a reason: two-handed, one opponent holds the same number of cards in every world, so
 worlds merge by its hand, a go is the only split, and an ending and the dealer's weight value the
@@ -47,22 +48,23 @@ would pay for these rules in the two-handed search's inner loop.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from bot.engine.pegging import MAX_COUNT, VALUE, after_lay
 
 from .pegging import fitting_ranks, next_holder, peg_points
-from .pegging_model import RankScores, answer, forced
+from .pegging_model import RankScores, Unseen, answer, forced
+from .pegging_position import Position
 from .pegging_solver import remove_rank
 
 Hands = tuple[tuple[int, ...], ...]
 World = tuple[float, Hands, Hands]
 """(weight, per seat its unlaid ranks lowest first (the searching seat's entry is not read),
 per seat and rank what that seat cannot see at the root of the search)."""
-Path = tuple[tuple[int, int], ...]
-"""(seat, rank) for each card laid in the search so far (the same in every world of a node)."""
-Laid = Sequence[tuple[int, int]]
-"""A :data:`Path`, or the list a play-out of one world extends as it goes."""
+Steps = Sequence[tuple[int, int]]
+"""(seat, rank) for each card laid in the search so far: a position's ``laid``, or the list a
+walk through one world extends as it goes."""
 
 
 def search_values_multi(
@@ -97,12 +99,19 @@ def search_values_multi(
     if len(hands) != n:
         raise ValueError("Each world needs a hand for every seat")
     held = tuple(len(me) if s == seat else len(hands[s]) for s in range(n))
-    search = _Search(seat, weights, depth, least, unshown)
-    return {r: search.lay(me, held, pile, count, seat, r, worlds, ()) / total for r in ranks}
+    root = Position(me, held, pile, count, () if unshown is None else unshown, (), ())
+    search = _Search(seat, weights, depth, least, unshown is not None, len(me))
+    return {r: search.lay(root, seat, r, worlds) / total for r in ranks}
 
 
 class _Search:
-    """The tree of what ``seat`` will see; each method returns a weighted sum over its worlds."""
+    """The tree of what ``seat`` will see: each node a :class:`~bot.ai.pegging_position.Position`
+    (numbered by the table's seats; its ``unseen`` the search's ``unshown`` throughout, or
+    ``()``; its ``got`` not kept) and the worlds still consistent with it, a separate argument
+    since they split at a node while the position after a card is the same for all of them. Each
+    method returns a weighted sum over its worlds. A model's rank is checked for being forced
+    (:func:`~bot.ai.pegging_model.forced`) before anything is scored: a forced rank needs no
+    scores."""
 
     def __init__(
         self,
@@ -110,110 +119,76 @@ class _Search:
         weights: tuple[float, ...],
         depth: int | None,
         least: int,
-        unshown: tuple[int, ...] | None,
+        shared: bool,
+        dealt: int,
     ) -> None:
         self.seat = seat
         self.weights = weights
         self.n = len(weights)
         self.depth = depth
         self.least = least
-        self.unshown = unshown
+        self.shared = shared
+        """Whether the other seats' models read the position's ``unseen`` (the search's
+        ``unshown``), not each world's view."""
+        self.dealt = dealt
+        """How many cards the seat held at the root of the search."""
 
-    def searched(self, mover: int, path: Laid, worlds: int) -> bool:
-        """Whether the seat chooses here by search: not past :attr:`depth`, and over at least
+    def searched(self, mover: int, me: tuple[int, ...], worlds: int) -> bool:
+        """Whether the seat chooses here by search (``me``: its ranks there): not past
+        :attr:`depth` (counted by the cards it has laid since the root), and over at least
         :attr:`least` worlds."""
         if mover != self.seat or worlds < self.least:
             return False
-        return self.depth is None or sum(s == mover for s, _ in path) < self.depth
+        return self.depth is None or self.dealt - len(me) < self.depth
 
-    def answer(
-        self,
-        hand: tuple[int, ...],
-        held: Sequence[int],
-        pile: tuple[int, ...],
-        count: int,
-        mover: int,
-        unseen: tuple[int, ...],
-        path: Laid,
-    ) -> int:
-        """The rank the model lays from ``hand`` (``mover``'s; ``unseen``: what it could not see
-        at the root), told the cards of the next seat that still holds any."""
-        must = forced(hand, count)  # before the scores: a forced rank needs none
-        if must is not None:
-            return must
-        # model_choice's choice, not looked up in its memo: a search asks for it at positions
-        # of its own (about 4% asked again), where storing each is more work than it saves.
-        return answer(hand, count, self.scores(held, pile, count, mover, unseen, path))
-
-    def scores(
-        self,
-        held: Sequence[int],
-        pile: tuple[int, ...],
-        count: int,
-        mover: int,
-        unseen: tuple[int, ...],
-        path: Laid,
-    ) -> RankScores:
-        """What ``mover``'s model weighs at this turn (``unseen``: what it could not see at the
-        root), told the cards of the next seat that still holds any."""
-        now = _unseen_now(unseen, mover, path)
-        return RankScores(pile, count, now, held[next_holder(held, mover)])
-
-    def answers(
-        self,
-        me: tuple[int, ...],
-        held: tuple[int, ...],
-        pile: tuple[int, ...],
-        count: int,
-        mover: int,
-        worlds: list[World],
-        path: Path,
-    ) -> dict[int, list[World]]:
+    def answers(self, pos: Position, mover: int, worlds: list[World]) -> dict[int, list[World]]:
         """The worlds grouped by the rank the model lays in each. The seat's own model reads the
-        same cards in every world, and with :attr:`unshown` so does every other seat's: its
+        same cards in every world, and with :attr:`shared` so does every other seat's: its
         ranks are scored once (:class:`~bot.ai.pegging_model.RankScores`) and each world only
         picks its best."""
+        held, pile, count, laid = pos.held, pos.pile, pos.count, pos.laid
         if mover == self.seat:
-            return {self.answer(me, held, pile, count, mover, worlds[0][2][mover], path): worlds}
+            rank = forced(pos.me, count)
+            if rank is None:
+                view = _unseen_now(worlds[0][2][mover], mover, laid)
+                rank = answer(pos.me, count, _scores(held, pile, count, mover, view))
+            return {rank: worlds}
         out: dict[int, list[World]] = {}
-        if self.unshown is None:
+        if not self.shared:
             for world in worlds:
-                rank = self.answer(world[1][mover], held, pile, count, mover, world[2][mover], path)
+                hand = world[1][mover]
+                rank = forced(hand, count)
+                if rank is None:
+                    view = _unseen_now(world[2][mover], mover, laid)
+                    rank = answer(hand, count, _scores(held, pile, count, mover, view))
                 out.setdefault(rank, []).append(world)
             return out
-        scores = self.scores(held, pile, count, mover, self.unshown, path)
+        view = _unseen_now(pos.unseen, mover, laid)
+        scores = _scores(held, pile, count, mover, view)
         for world in worlds:
             out.setdefault(answer(world[1][mover], count, scores), []).append(world)
         return out
 
-    def lay(
-        self,
-        me: tuple[int, ...],
-        held: tuple[int, ...],
-        pile: tuple[int, ...],
-        count: int,
-        turn: int,
-        rank: int,
-        worlds: list[World],
-        path: Path,
-    ) -> float:
+    def lay(self, pos: Position, turn: int, rank: int, worlds: list[World]) -> float:
         """``turn`` lays ``rank`` in every world of ``worlds``; then whoever lays next."""
         if len(worlds) == 1:
-            w, hands, unseen = worlds[0]
-            return w * self.solo(me, hands, unseen, held, pile, count, turn, rank, path)
+            world = worlds[0]
+            return world[0] * self.solo(pos, world, turn, rank)
         n, seat = self.n, self.seat
+        me, unseen = pos.me, pos.unseen
         if turn == seat:
             me = remove_rank(me, rank)
         else:
             worlds = [(w, _without(h, turn, rank), u) for w, h, u in worlds]
+        held = pos.held
         held = held[:turn] + (held[turn] - 1,) + held[turn + 1 :]
-        path = path + ((turn, rank),)
-        pile = pile + (rank,)
-        count += VALUE[rank]
+        laid = pos.laid + ((turn, rank),)
+        pile = pos.pile + (rank,)
+        count = pos.count + VALUE[rank]
         weight = sum(w for w, _, _ in worlds)
         value = self.weights[turn] * peg_points(pile) * weight
         if count == MAX_COUNT:
-            return value + self.lead(me, held, turn, worlds, path)
+            return value + self.lead(Position(me, held, (), 0, unseen, (), laid), turn, worlds)
         room = MAX_COUNT - count
         # Who lays next: the first seat to the left that has a card that fits (the seat itself
         # last). The searching seat's own cards are the same in every world; the others' split.
@@ -230,69 +205,50 @@ class _Search:
                     nxt = s
                     break
             groups.setdefault(nxt, []).append(world)
+        after = Position(me, held, pile, count, unseen, (), laid)
         for nxt, group in groups.items():
             if nxt >= 0:
-                value += self.move(me, held, pile, count, nxt, group, path)
+                value += self.move(after, nxt, group)
             else:  # nobody can lay: the last to lay takes the go (or the last card)
                 value += self.weights[turn] * sum(w for w, _, _ in group)
-                value += self.lead(me, held, turn, group, path)
+                value += self.lead(Position(me, held, (), 0, unseen, (), laid), turn, group)
         return value
 
-    def lead(
-        self,
-        me: tuple[int, ...],
-        held: tuple[int, ...],
-        last: int,
-        worlds: list[World],
-        path: Path,
-    ) -> float:
-        """The count is reset: the first seat left of ``last`` with cards leads (none: done)."""
+    def lead(self, pos: Position, last: int, worlds: list[World]) -> float:
+        """The count is reset (``pos``): the first seat left of ``last`` with cards leads
+        (none: done)."""
+        held = pos.held
         for step in range(1, self.n + 1):
             s = (last + step) % self.n
             if held[s]:
-                return self.move(me, held, (), 0, s, worlds, path)
+                return self.move(pos, s, worlds)
         return 0.0
 
-    def move(
-        self,
-        me: tuple[int, ...],
-        held: tuple[int, ...],
-        pile: tuple[int, ...],
-        count: int,
-        mover: int,
-        worlds: list[World],
-        path: Path,
-    ) -> float:
+    def move(self, pos: Position, mover: int, worlds: list[World]) -> float:
         """``mover`` lays (it has a card that fits in every world of ``worlds``)."""
-        if self.searched(mover, path, len(worlds)):
-            return max(
-                self.lay(me, held, pile, count, mover, r, worlds, path)
-                for r in fitting_ranks(me, count)
-            )
+        if self.searched(mover, pos.me, len(worlds)):
+            best = -math.inf
+            for r in fitting_ranks(pos.me, pos.count):
+                value = self.lay(pos, mover, r, worlds)
+                if value > best:
+                    best = value
+            return best
         value = 0.0
-        for rank, group in self.answers(me, held, pile, count, mover, worlds, path).items():
-            value += self.lay(me, held, pile, count, mover, rank, group, path)
+        for rank, group in self.answers(pos, mover, worlds).items():
+            value += self.lay(pos, mover, rank, group)
         return value
 
-    def solo(
-        self,
-        me: tuple[int, ...],
-        hands: Hands,
-        unseen: Hands,
-        held: tuple[int, ...],
-        pile: tuple[int, ...],
-        count: int,
-        turn: int,
-        rank: int,
-        path: Path,
-    ) -> float:
-        """:meth:`lay` in a single world (the seat sees every hand from here on), faster: the
-        hands, the cards held and the path are kept in lists of its own."""
-        seat, weights = self.seat, self.weights
+    def solo(self, pos: Position, world: World, turn: int, rank: int) -> float:
+        """:meth:`lay` in a single world (the seat sees every hand from here on), without its
+        weight, faster: the hands, the cards held and the path are kept in lists of its own."""
+        seat, weights, shared = self.seat, self.weights, self.shared
+        w, hands, views = world
         now = list(hands)
-        now[seat] = me  # every seat's hand in one list (a world's entry for the seat is unread)
-        holding = list(held)
-        laid = list(path)
+        now[seat] = pos.me  # every seat's hand in one list (a world's entry for the seat is unread)
+        holding = list(pos.held)
+        laid = list(pos.laid)
+        unseen = pos.unseen
+        pile, count = pos.pile, pos.count
         value = 0.0
         while True:
             now[turn] = remove_rank(now[turn], rank)
@@ -302,22 +258,37 @@ class _Search:
             value += weights[turn] * points
             if nxt is None:
                 return value
-            if self.searched(nxt, laid, 1):
-                hands, held, path = tuple(now), tuple(holding), tuple(laid)
+            if nxt == seat and self.searched(nxt, now[seat], 1):
+                after = Position(now[seat], tuple(holding), pile, count, unseen, (), tuple(laid))
+                world = (w, tuple(now), views)
                 return value + max(
-                    self.solo(now[seat], hands, unseen, held, pile, count, nxt, r, path)
-                    for r in fitting_ranks(now[seat], count)
+                    self.solo(after, world, nxt, r) for r in fitting_ranks(now[seat], count)
                 )
-            reads = self.unshown if self.unshown is not None and nxt != seat else unseen[nxt]
-            rank = self.answer(now[nxt], holding, pile, count, nxt, reads, laid)
+            hand = now[nxt]
+            must = forced(hand, count)
+            if must is not None:
+                rank = must
+            else:
+                view = _unseen_now(unseen if shared and nxt != seat else views[nxt], nxt, laid)
+                rank = answer(hand, count, _scores(holding, pile, count, nxt, view))
             turn = nxt
+
+
+def _scores(
+    held: Sequence[int], pile: tuple[int, ...], count: int, mover: int, view: Unseen
+) -> RankScores:
+    """What ``mover``'s model weighs at this turn (``view``: what it cannot see), told the cards
+    of the next seat that still holds any. The model's choice is not looked up in
+    :func:`bot.ai.playouts.model_choice`'s memo: a search asks for it at positions of its own
+    (about 4% asked again), where storing each is more work than it saves."""
+    return RankScores(pile, count, view, held[next_holder(held, mover)])
 
 
 def _without(hands: Hands, seat: int, rank: int) -> Hands:
     return hands[:seat] + (remove_rank(hands[seat], rank),) + hands[seat + 1 :]
 
 
-def _unseen_now(unseen: tuple[int, ...], mover: int, path: Laid) -> tuple[int, ...]:
+def _unseen_now(unseen: Unseen, mover: int, path: Steps) -> Unseen:
     """What ``mover`` cannot see once the others have laid their cards of ``path``. Not
     memoized: nearly every call of a search comes with a path of its own."""
     out = list(unseen)
