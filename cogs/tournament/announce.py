@@ -38,6 +38,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Literal, Protocol
 
 import discord
+from discord.ext import commands
 
 from bot.render.tournament import (
     Setup,
@@ -113,7 +114,12 @@ class GameTable(Protocol):
 class Announcer:
     """Tells a tournament's news in its channel and threads (see the module)."""
 
-    def __init__(self, bot: discord.Client, manager: GameSessionManager, names: NameBook) -> None:
+    def __init__(
+        self,
+        bot: commands.Bot | commands.AutoShardedBot,
+        manager: GameSessionManager,
+        names: NameBook,
+    ) -> None:
         self.bot = bot
         self.manager = manager
         self.names = names
@@ -490,7 +496,10 @@ class Announcer:
         """A message that pings nobody (a failure is logged: the tournament goes on)."""
         try:
             await self.channel(channel_id).send(
-                content, embed=embed, files=list(files), allowed_mentions=NO_PINGS
+                content,
+                embed=embed or discord.utils.MISSING,
+                files=list(files),
+                allowed_mentions=NO_PINGS,
             )
         except discord.HTTPException:
             log.warning("could not post a tournament message in channel %d", channel_id)

@@ -385,7 +385,7 @@ class TournamentCommands(app_commands.Group):
             await _private(interaction, f"🏆 **{title}**: the bracket so far.", files=files)
             return
         done = max(view.round - 1, 0)  # the rounds every pairing of which is decided
-        embed = standings_embed(
+        table = standings_embed(
             setup,
             standings(rules, results_until(view, done)),
             names,
@@ -394,7 +394,7 @@ class TournamentCommands(app_commands.Group):
             dropped=dropped_of(view),
             page=page - 1,
         )
-        await _private(interaction, embed=to_discord(embed))
+        await _private(interaction, embed=to_discord(table))
 
     # ------------------------------------------------------------------ the buttons
 
