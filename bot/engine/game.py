@@ -21,7 +21,7 @@ import secrets
 from itertools import combinations
 from typing import Any
 
-from . import muggins, nextdeal, snapshot
+from . import muggins, muggins_rulebook, nextdeal, snapshot
 from .actions import Action, Cut, Discard, NextDeal, Play
 from .cards import Card, new_pack
 from .events import (
@@ -92,6 +92,7 @@ class Game:
         self.gone: set[int] = set()
         # the show claimed by the players (muggins only: see bot.engine.muggins)
         self.show_step = 0
+        self.muggins_rules = muggins.MugginsRules.INDEPENDENT  # kept to the end of the game
         self.muggins_windows: tuple[muggins.Window, ...] = ()  # the open ones, in counting order
         self.show_awards: tuple[muggins.Award, ...] = ()  # this show's points, pegged or held
         # the hold between deals (bot.engine.nextdeal): the seats ready for the next deal
@@ -109,17 +110,21 @@ class Game:
         first_dealer: int | None = None,
         *,
         hold_between_deals: bool = False,
+        muggins_rules: muggins.MugginsRules = muggins.MugginsRules.INDEPENDENT,
     ) -> Game:
         """A new game. Without ``first_dealer`` it opens with the cut for deal.
 
         Without a seed, one is drawn from :mod:`secrets` (128 bits); the game is fully
         deterministic from its seed and the actions applied. ``hold_between_deals``: after
         each show the table waits in NEXT_DEAL until every seat is ready (:mod:`.nextdeal`).
+        ``muggins_rules``: the rules of a muggins show (:mod:`.muggins_rulebook`); a new game
+        plays by the current ones, a game of release 0.1.0 replays by its own.
         """
         if seed is None:
             seed = secrets.randbits(128)
         game = cls(variant, seed)
         game.hold_between_deals = hold_between_deals
+        game.muggins_rules = muggins_rules
         if first_dealer is None:
             game._start_cut_for_deal(list(range(variant.players)))
         else:
@@ -161,7 +166,7 @@ class Game:
         if self.phase is Phase.PLAY:
             return [] if self.turn is None else [self.turn]
         if self.phase is Phase.SHOW:
-            return muggins.to_act(self)
+            return muggins_rulebook.of(self).to_act(self)
         if self.phase is Phase.NEXT_DEAL:
             return nextdeal.to_act(self)
         return []
@@ -243,7 +248,7 @@ class Game:
             k = self.variant.discards
             return [Discard(combo) for combo in combinations(self.hand(seat), k)]
         if self.phase is Phase.SHOW:
-            return muggins.legal_actions(self, seat)
+            return muggins_rulebook.of(self).legal_actions(self, seat)
         if self.phase is Phase.NEXT_DEAL:
             return [NextDeal()]
         return [Play(c) for c in self.hand(seat) if self.count + c.value <= 31]
@@ -268,7 +273,7 @@ class Game:
         elif isinstance(action, NextDeal):
             events = nextdeal.apply(self, seat)
         else:  # Claim, Muggins, LetGo: the counted show (check_action allows them only then)
-            events = muggins.apply(self, seat, action)
+            events = muggins_rulebook.of(self).apply(self, seat, action)
         self.last_events = events
         return events
 
@@ -402,7 +407,7 @@ class Game:
     def _show(self) -> list[Event]:
         if self.variant.muggins:
             self.phase = Phase.SHOW
-            return muggins.start_show(self)
+            return muggins_rulebook.of(self).start_show(self)
         events: list[Event] = []
         n = self.players
         dealer = self._seat_dealing()

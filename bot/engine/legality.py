@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from . import muggins, nextdeal
+from . import muggins, muggins_rulebook, nextdeal
 from .actions import Action, Cut, Discard, Play
 from .phase import MIN_CUT, IllegalAction, Phase
 
@@ -54,7 +54,7 @@ def check_action(game: RuledGame, seat: int, action: Action) -> None:
     if not isinstance(seat, int) or seat not in range(game.players):
         raise IllegalAction(f"There is no seat {seat!r} at this table.")
     if game.phase is Phase.SHOW:
-        muggins.check(game, seat, action)
+        muggins_rulebook.of(game).check(game, seat, action)  # by the game's own rules
         return
     nextdeal.check(game, seat, action)  # NEXT_DEAL, or a NextDeal out of its time
     if game.phase is Phase.NEXT_DEAL:

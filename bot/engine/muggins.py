@@ -34,6 +34,11 @@ to the target while a window on an earlier count is still open is *held*: it goe
 once the earlier windows have closed, unless a muggins call on one of them took another side to
 the target first. So the dealer claiming his crib cannot overtake a muggins call on his hand.
 
+These are the rules of every new game (:attr:`MugginsRules.INDEPENDENT`, kept in its snapshot).
+A game begun under release 0.1.0's rules (one window at a time) plays on, and replays, by those:
+:mod:`.muggins_queued`; :mod:`.muggins_rulebook` chooses a game's. What both share (the
+claims, what a claim pegs, the counting order, the windows and who may answer them) is here.
+
 >>> from bot.engine import Game, Variant, Phase
 >>> game = Game.new(Variant(players=2, muggins=True), seed=7, first_dealer=0)
 >>> game.variant.name
@@ -43,6 +48,7 @@ the target first. So the dealer claiming his crib cannot overtake a muggins call
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import nextdeal
@@ -57,6 +63,21 @@ if TYPE_CHECKING:
 
 MAX_CLAIM = 29
 CLAIMS = tuple(range(MAX_CLAIM + 1))
+
+
+class MugginsRules(StrEnum):
+    """The muggins rules a game is played under (a game keeps its own to the end).
+
+    >>> MugginsRules("independent") is MugginsRules.INDEPENDENT
+    True
+    """
+
+    QUEUED = "queued"
+    """Release 0.1.0's (:mod:`.muggins_queued`): one window open at a time; the next claim
+    closes it, or waits for it when made by the claimer's side; an over-claim opens one too."""
+    INDEPENDENT = "independent"
+    """These (this module's): windows only on claims that may have missed points, each open on
+    its own; points that would reach the target held until the earlier windows close."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +134,8 @@ class MugginsGame(nextdeal.HoldingGame, Protocol):
     """What the claimed show reads and sets of a game (a :class:`~bot.engine.Game`)."""
 
     show_step: int
-    muggins_windows: tuple[Window, ...]
+    muggins_rules: MugginsRules
+    muggins_windows: tuple[Window, ...]  # open in counting order (at most one: QUEUED)
     show_awards: tuple[Award, ...]
     scores: list[int]
 
@@ -371,7 +393,9 @@ def _after_windows(game: MugginsGame) -> list[Event]:
 
 
 def state(game: MugginsGame) -> dict[str, Any]:
+    """The snapshot keys of the show, with the rules that say how to read them."""
     return {
+        "muggins_rules": MugginsRules.INDEPENDENT.value,
         "show_step": game.show_step,
         "muggins_windows": [w.to_dict() for w in game.muggins_windows],
         "show_awards": [a.to_dict() for a in game.show_awards],
@@ -379,12 +403,21 @@ def state(game: MugginsGame) -> dict[str, Any]:
 
 
 def restore(game: MugginsGame, data: dict[str, Any]) -> None:
-    """Read :func:`state`; a snapshot of the older shape (at most one window, under
-    ``muggins_window``, and every point of the show already pegged) plays on too."""
+    """Read :func:`state`."""
     game.show_step = data.get("show_step", 0)
-    if "muggins_windows" in data:
-        game.muggins_windows = tuple(Window.from_dict(w) for w in data["muggins_windows"])
-    else:
-        old = data.get("muggins_window")
-        game.muggins_windows = (Window.from_dict(old),) if old else ()
+    game.muggins_windows = tuple(Window.from_dict(w) for w in data.get("muggins_windows", ()))
     game.show_awards = tuple(Award.from_list(a) for a in data.get("show_awards", ()))
+
+
+def rules_in(data: dict[str, Any]) -> MugginsRules:
+    """The rules a muggins game's snapshot was written under: the ones it names; a snapshot
+    naming none was written before the rules were kept, under release 0.1.0's, unless it has
+    this module's shape (several windows, ``muggins_windows``).
+
+    >>> rules_in({"muggins_rules": "independent"}).name, rules_in({"muggins_window": None}).name
+    ('INDEPENDENT', 'QUEUED')
+    """
+    named = data.get("muggins_rules")
+    if named is not None:
+        return MugginsRules(named)
+    return MugginsRules.INDEPENDENT if "muggins_windows" in data else MugginsRules.QUEUED

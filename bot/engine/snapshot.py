@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from . import muggins, nextdeal
+from . import muggins, muggins_rulebook, nextdeal
 from .cards import Card, card_from_code
 from .phase import Phase
 
@@ -77,7 +77,7 @@ def game_state(game: StoredGame) -> dict[str, Any]:
         "gone": sorted(game.gone),
     }
     if game.variant.muggins:  # absent otherwise: snapshots without muggins are unchanged
-        state.update(muggins.state(game))
+        state.update(muggins_rulebook.state(game))  # with the rules it is played under
     state.update(nextdeal.state(game))  # the hold between deals: absent when it is off
     return state
 
@@ -114,5 +114,6 @@ def restore(game: StoredGame, data: dict[str, Any]) -> None:
     game.played = [(s, card_from_code(c)) for s, c in data["played"]]
     game.turn = data["turn"]
     game.gone = set(data["gone"])
-    muggins.restore(game, data)
+    if game.variant.muggins:
+        muggins_rulebook.restore(game, data)
     nextdeal.restore(game, data)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from bot.engine import Action, Card, Dealt, Event, Game, Variant, action_from_dict
+from bot.engine.muggins import MugginsRules, rules_in
 from db import ActionRecord
 
 from .bookkeeping import next_ready
@@ -72,6 +73,21 @@ def hold_of(state: object) -> bool | None:
     return None
 
 
+def muggins_rules_of(state: object) -> MugginsRules | None:
+    """The muggins rules a stored snapshot (``Game.to_dict()``) of a muggins game says its game
+    is played under (a snapshot naming none: release 0.1.0's); ``None`` when it is not such a
+    snapshot, for :func:`rebuild` to read the rules from the log."""
+    if not isinstance(state, dict) or state.get("version") != 1:
+        return None
+    variant = state.get("variant")
+    if not isinstance(variant, dict) or variant.get("muggins") is not True:
+        return None
+    try:
+        return rules_in(state)
+    except ValueError:  # rules this version does not know
+        return None
+
+
 def rebuild(
     variant: Variant,
     seed: int,
@@ -79,8 +95,10 @@ def rebuild(
     log: Iterable[ActionRecord],
     *,
     hold: bool | None = None,
+    muggins_rules: MugginsRules | None = None,
 ) -> Rebuilt:
-    """Replay ``log`` on ``Game.new(variant, seed, first_dealer, hold_between_deals=hold)``.
+    """Replay ``log`` on ``Game.new(variant, seed, first_dealer, hold_between_deals=hold,
+    muggins_rules=muggins_rules)``.
 
     ``hold``: whether the game holds between deals (its snapshot says: :func:`hold_of`). The
     flag is not in the games table: every game the manager makes now has it, games made
@@ -90,24 +108,55 @@ def rebuild(
     game made now does. So a log that ends in its first pause between deals replays to that
     pause.
 
+    ``muggins_rules``: the rules of a muggins game's show (its snapshot says:
+    :func:`muggins_rules_of`). ``None`` tries the current rules, and when the log does not
+    replay by them, release 0.1.0's (one window at a time), under which a game of that release
+    was played: its log is refused by the current ones as soon as a claim closed a window or an
+    over-claim's window was answered.
+
     Raises ``ValueError`` (``IllegalAction`` included) when the log does not replay, or when its
     seq numbers are not 1, 2, 3, ...
     """
     log = list(log)
-    if hold is not None:
-        return _replay(variant, seed, first_dealer, log, hold)
-    if any(record.action.get("type") == "next_deal" for record in log):
-        return _replay(variant, seed, first_dealer, log, True)
+    if muggins_rules is not None or not variant.muggins:
+        rules = muggins_rules or MugginsRules.INDEPENDENT
+        return _by_hold(variant, seed, first_dealer, log, hold, rules)
     try:
-        return _replay(variant, seed, first_dealer, log, True)
+        return _by_hold(variant, seed, first_dealer, log, hold, MugginsRules.INDEPENDENT)
+    except ValueError:  # refused by the current muggins rules: a game of release 0.1.0
+        return _by_hold(variant, seed, first_dealer, log, hold, MugginsRules.QUEUED)
+
+
+def _by_hold(
+    variant: Variant,
+    seed: int,
+    first_dealer: int | None,
+    log: list[ActionRecord],
+    hold: bool | None,
+    rules: MugginsRules,
+) -> Rebuilt:
+    """:func:`rebuild` under the muggins ``rules``: the hold given, or read from the log."""
+    if hold is not None:
+        return _replay(variant, seed, first_dealer, log, hold, rules)
+    if any(record.action.get("type") == "next_deal" for record in log):
+        return _replay(variant, seed, first_dealer, log, True, rules)
+    try:
+        return _replay(variant, seed, first_dealer, log, True, rules)
     except ValueError:  # on past the first deal without a Next deal: an older game
-        return _replay(variant, seed, first_dealer, log, False)
+        return _replay(variant, seed, first_dealer, log, False, rules)
 
 
 def _replay(
-    variant: Variant, seed: int, first_dealer: int | None, log: list[ActionRecord], hold: bool
+    variant: Variant,
+    seed: int,
+    first_dealer: int | None,
+    log: list[ActionRecord],
+    hold: bool,
+    rules: MugginsRules,
 ) -> Rebuilt:
-    game = Game.new(variant, seed=seed, first_dealer=first_dealer, hold_between_deals=hold)
+    game = Game.new(
+        variant, seed=seed, first_dealer=first_dealer, hold_between_deals=hold, muggins_rules=rules
+    )
     ready = tuple(0 for _ in range(variant.players))
     out = Rebuilt(game, ready, [], {})
     if game.deal_number:

@@ -18,7 +18,7 @@ from bot.engine import Variant
 from db import GameRecord
 from db.games import Games
 
-from .history import hold_of, rebuild
+from .history import hold_of, muggins_rules_of, rebuild
 from .play import GamePlay
 from .session import Session
 from .tables import Tables
@@ -134,8 +134,9 @@ class TableLoader:
         log_records = await self._games.load_actions(record.id)
         try:
             variant = Variant(record.players, record.partnerships, record.target, record.muggins)
-            hold = hold_of(record.state)
-            rebuilt = rebuild(variant, record.seed, record.first_dealer, log_records, hold=hold)
+            hold, rules = hold_of(record.state), muggins_rules_of(record.state)
+            seed, first = record.seed, record.first_dealer
+            rebuilt = rebuild(variant, seed, first, log_records, hold=hold, muggins_rules=rules)
         except ValueError as err:
             log.error("game %d: its log does not replay either (%s); left aside", record.id, err)
             return None
@@ -152,8 +153,10 @@ class TableLoader:
             return "ok"
         log_records = await self._games.load_actions(s.id)
         try:
-            hold = s.game.hold_between_deals
-            rebuilt = rebuild(s.variant, s.seed, s.first_dealer, log_records, hold=hold)
+            hold, rules = s.game.hold_between_deals, s.game.muggins_rules
+            rebuilt = rebuild(
+                s.variant, s.seed, s.first_dealer, log_records, hold=hold, muggins_rules=rules
+            )
         except ValueError as err:
             log.error("game %d: its action log does not replay (%s); kept its snapshot", s.id, err)
             return "unreplayable"

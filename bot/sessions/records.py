@@ -11,7 +11,7 @@ from bot.engine import Variant
 from db import MessageRef
 from db.games import Games
 
-from .history import Replay, build_replay, hold_of, rebuild
+from .history import Replay, build_replay, hold_of, muggins_rules_of, rebuild
 from .requests import known_game_id
 from .session import seat_view
 from .tables import Tables
@@ -61,8 +61,10 @@ class GameRecords:
             return Refusal(R.HIDDEN, "That game is still being played; replay it when it ends.")
         variant = Variant(record.players, record.partnerships, record.target, record.muggins)
         actions = await self._games.load_actions(game_id)
-        hold = hold_of(record.state)
-        rebuilt = rebuild(variant, record.seed, record.first_dealer, actions, hold=hold)
+        hold, rules = hold_of(record.state), muggins_rules_of(record.state)
+        rebuilt = rebuild(
+            variant, record.seed, record.first_dealer, actions, hold=hold, muggins_rules=rules
+        )
         seats = tuple(
             seat_view(variant, r.seat, r.user_id, level_of(r.computer)) for r in record.seats
         )

@@ -1,5 +1,6 @@
 """Muggins in the engine (docs/players/muggins.md): claimed counts, missed points, over-claims
-corrected in public, independent windows, instant wins in counting order."""
+corrected in public, independent windows, instant wins in counting order; and a game of release
+0.1.0 played on by its own rules (one window at a time: bot.engine.muggins_queued)."""
 
 from __future__ import annotations
 
@@ -26,14 +27,23 @@ from bot.engine import (
     Variant,
     action_from_dict,
 )
-from bot.engine.muggins import breakdown_of, counter, pegged_for, window_waiting
+from bot.engine.muggins import MugginsRules, breakdown_of, counter, pegged_for, window_waiting
 
 
-def to_show(variant: Variant, seed: int, *, min_points: int = 0) -> Game:
+QUEUED = MugginsRules.QUEUED
+
+
+def to_show(
+    variant: Variant,
+    seed: int,
+    *,
+    min_points: int = 0,
+    rules: MugginsRules = MugginsRules.INDEPENDENT,
+) -> Game:
     """A game at the first claim of its first show; the pone's hand worth at least min_points."""
     for s in range(seed, seed + 200):
         rng = random.Random(s)
-        game = Game.new(variant, seed=s, first_dealer=0)
+        game = Game.new(variant, seed=s, first_dealer=0, muggins_rules=rules)
         while game.phase is not Phase.SHOW and not game.is_over:
             seat = game.to_act[0]
             game.apply(seat, rng.choice(game.legal_actions(seat)))
@@ -333,33 +343,74 @@ def test_snapshot_round_trip_with_open_windows_and_held_points():
     game.apply(dealer, Claim(1))
     data = json.loads(json.dumps(game.to_dict()))
     assert len(data["muggins_windows"]) == 3 and len(data["show_awards"]) >= 2
-    assert "muggins_window" not in data
+    assert "muggins_window" not in data and data["muggins_rules"] == "independent"
     copy = Game.from_dict(data)
     assert copy == game and copy.to_act == game.to_act == sorted([pone, dealer])
+    assert copy.muggins_rules is MugginsRules.INDEPENDENT
     assert copy.apply(pone, LetGo()) == game.apply(pone, LetGo())
     assert copy.apply(dealer, Muggins()) == game.apply(dealer, Muggins())
     assert copy == game and game.is_over
 
 
+def test_a_new_game_keeps_the_current_rules_in_its_snapshot():
+    game = Game.new(Variant(muggins=True), seed=3, first_dealer=1)
+    assert game.muggins_rules is MugginsRules.INDEPENDENT
+    data = json.loads(json.dumps(game.to_dict()))
+    assert data["muggins_rules"] == "independent" and "muggins_window" not in data
+    copy = Game.from_dict(data)
+    assert copy.muggins_rules is MugginsRules.INDEPENDENT and copy == game
+    # a game without muggins keeps the snapshot it always had
+    assert "muggins_rules" not in Game.new(Variant(), seed=3, first_dealer=1).to_dict()
+
+
 OLD_SNAPSHOT = Path(__file__).parent / "data" / "muggins_one_window.json"
-"""A snapshot written mid-show by the engine that kept one window at a time: the pone claimed
-8 (exact), the dealer 2 for his hand (worth 4), which closed the pone's window and opened one on
-the dealer's hand; the crib is not claimed yet."""
+"""A snapshot written mid-show by release 0.1.0's engine, which kept one window at a time: the
+pone claimed 8 (exact), the dealer 2 for his hand (worth 4), which closed the pone's window and
+opened one on the dealer's hand; the crib is not claimed yet."""
 
 
-def test_an_old_snapshot_with_one_window_loads_and_plays_on():
+def test_an_old_snapshot_plays_on_by_the_rules_it_was_played_under():
     data = json.loads(OLD_SNAPSHOT.read_text())
     assert "muggins_windows" not in data and data["muggins_window"]["seat"] == 0  # the old shape
+    assert "muggins_rules" not in data
     game = Game.from_dict(data)
+    assert game.muggins_rules is QUEUED
     assert [(w.seat, w.crib, w.missed) for w in game.muggins_windows] == [(0, False, 2)]
-    assert game.to_act == [0, 1] and counter(game) == (0, True)
+    assert game.to_act == [1] and counter(game) == (0, True)  # the crib waits for the window
+    assert game.legal_actions(0) == []
+    with pytest.raises(IllegalAction, match="Wait: your opponents"):
+        game.apply(0, Claim(0))
+    assert Game.from_dict(data) == game  # refused: nothing changed
+    events = game.apply(1, Muggins())
+    assert MugginsCalled(1, 2) in events and game.scores == [3, 14]
+    assert game.to_act == [0] and game.muggins_window is None
     crib = breakdown_of(game, 0, True).total
-    game.apply(0, Claim(crib))  # the crib at once, the hand's window still open
-    assert game.scores == [3 + crib, 12]
-    events = game.apply(1, Muggins())  # the old window's miss is still there to take
-    assert MugginsCalled(1, 2) in events and game.scores[1] == 14
+    game.apply(0, Claim(crib + 1))  # an over-claim opens a window under these rules
+    assert game.to_act == [1] and game.scores[0] == 3 + crib - 1
+    assert game.muggins_window is not None and game.muggins_window.missed == 1
+    copy = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert copy == game and copy.to_dict().keys() == data.keys()  # still 0.1.0's shape
+    events = game.apply(1, Muggins())
+    assert MugginsCalled(1, 1) in events and game.scores == [3 + crib - 1, 15]
     assert game.phase is Phase.DISCARD and game.deal_number == 2
     assert Game.from_dict(game.to_dict()) == game
+
+
+def test_under_the_old_rules_a_claim_closes_the_window_before_it():
+    game = to_show(Variant(muggins=True), 1, min_points=2, rules=QUEUED)
+    pone, dealer = game.pone, game.dealer
+    true = breakdown_of(game, pone, False).total
+    game.apply(pone, Claim(true - 1))
+    assert game.to_act == [dealer] and LetGo(0) in game.legal_actions(dealer)
+    with pytest.raises(IllegalAction, match="no count open"):
+        game.apply(dealer, LetGo(2))  # a LetGo naming another count
+    events = game.apply(dealer, Claim(0))  # the pone's window closes, its point not taken
+    assert isinstance(events[0], CountSettled) and events[0].missed == 1
+    assert [(w.seat, w.crib) for w in game.muggins_windows] == [(dealer, False)]
+    assert game.to_act == [pone] and counter(game) == (dealer, True)
+    events = game.apply(pone, LetGo(1))  # the session's LetGo naming the one open window
+    assert [type(e) for e in events] == [CountSettled]
+    assert game.to_act == [dealer] and Claim(0) in game.legal_actions(dealer)
 
 
 class CountingOrder:
@@ -411,6 +462,7 @@ class CountingOrder:
         return None
 
 
+@pytest.mark.parametrize("rules", list(MugginsRules), ids=str)
 @pytest.mark.parametrize(
     "variant",
     [
@@ -421,13 +473,13 @@ class CountingOrder:
     ],
     ids=lambda v: v.name,
 )
-def test_random_muggins_games_keep_the_invariants_and_counting_order(variant):
+def test_random_muggins_games_keep_the_invariants_and_counting_order(variant, rules):
     from tests.engine.test_game_properties import check_invariants
 
     winners = set()
     for seed in range(40):
         rng = random.Random(seed)
-        game = Game.new(variant, seed=seed)
+        game = Game.new(variant, seed=seed, muggins_rules=rules)
         oracle = None
         for _ in range(5000):
             if game.is_over:
@@ -443,7 +495,7 @@ def test_random_muggins_games_keep_the_invariants_and_counting_order(variant):
             scores = list(game.scores)
             if rng.random() < 0.1:
                 twin = Game.from_dict(json.loads(json.dumps(game.to_dict())))
-                assert twin == game
+                assert twin == game and twin.muggins_rules is rules
             action = rng.choice(legal)
             events = game.apply(seat, action)
             check_invariants(game, scores, events)
