@@ -29,7 +29,6 @@ from bot.engine import (
 )
 from bot.engine.muggins import MugginsRules, breakdown_of, counter, pegged_for, window_waiting
 
-
 QUEUED = MugginsRules.QUEUED
 
 

@@ -1,0 +1,123 @@
+"""A muggins game begun under release 0.1.0's rules (one window at a time:
+bot.engine.muggins_queued) replays by them through :func:`bot.sessions.history.rebuild`: with
+the rules its snapshot names, and without a snapshot by falling back to them when the current
+rules refuse its log."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine import Claim, Claimed, CountSettled, Game, LetGo, Muggins, Phase, Shown, Variant
+from bot.engine.muggins import MugginsRules, breakdown_of, counter
+from bot.sessions.history import muggins_rules_of, rebuild
+from db import ActionRecord
+
+QUEUED = MugginsRules.QUEUED
+VARIANT = Variant(players=2, target=61, muggins=True)
+
+
+def show_action(game: Game, seat: int, rng: random.Random) -> Claim | Muggins | LetGo:
+    """A player who over-claims, under-claims or counts exactly, and calls or lets go."""
+    legal = game.legal_actions(seat)
+    nxt = counter(game)
+    if nxt is not None and Claim(0) in legal and (Muggins() not in legal or rng.random() < 0.5):
+        true = breakdown_of(game, seat, nxt[1]).total
+        return Claim(min(29, max(0, true + rng.choice((-2, -1, 0, 0, 1, 2)))))
+    return Muggins() if rng.random() < 0.4 else LetGo()
+
+
+def played(seed: int) -> tuple[Game, list[ActionRecord], list[tuple], dict[str, int]]:
+    """A whole game under 0.1.0's rules, its log, each step's events, and what it went through."""
+    rng = random.Random(seed)
+    game = Game.new(VARIANT, seed=seed, hold_between_deals=True, muggins_rules=QUEUED)
+    log: list[ActionRecord] = []
+    steps: list[tuple] = []
+    seen = {"over_claim_answered": 0, "claim_closed_a_window": 0, "crib_after_window": 0}
+    over = False
+    while not game.is_over:
+        seat = rng.choice(game.to_act)
+        if game.phase is Phase.SHOW:
+            action = show_action(game, seat, rng)
+        else:
+            action = rng.choice(game.legal_actions(seat))
+        window_before = game.muggins_window is not None
+        events = game.apply(seat, action)
+        log.append(ActionRecord(1, len(log) + 1, seat, action.to_dict(), 0.0))
+        steps.append(tuple(events))
+        for e in events:
+            if isinstance(e, Shown):
+                true = e.breakdown.total
+            elif isinstance(e, Claimed):
+                over = e.points > true
+                # the dealer's hand always opens a window: his crib waited for its answer
+                seen["crib_after_window"] += e.crib and not window_before
+        if isinstance(action, Claim) and window_before:
+            seen["claim_closed_a_window"] += isinstance(events[0], CountSettled)
+        if isinstance(action, Muggins | LetGo) and over:
+            seen["over_claim_answered"] += 1
+    return game, log, steps, seen
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_game_of_the_old_rules_replays_identically_with_and_without_its_snapshot(seed):
+    game, log, steps, seen = played(seed)
+    assert all(seen.values()), seen  # over-claims answered, windows closed by claims, cribs
+    data = game.to_dict()
+    assert "muggins_rules" not in data and "muggins_window" in data  # 0.1.0's snapshot
+    assert muggins_rules_of(data) is QUEUED
+    with pytest.raises(ValueError):  # the current rules refuse it
+        rebuild(VARIANT, seed, None, log, hold=True, muggins_rules=MugginsRules.INDEPENDENT)
+    for rules in (muggins_rules_of(data), None):  # the snapshot's rules; none: the fallback
+        rebuilt = rebuild(VARIANT, seed, None, log, hold=True, muggins_rules=rules)
+        assert rebuilt.game == game and rebuilt.game.muggins_rules is QUEUED
+        assert [step.events for _, step, _ in rebuilt.steps] == steps
+    rebuilt = rebuild(VARIANT, seed, None, log)  # neither the hold nor the rules said
+    assert rebuilt.game == game
+
+
+def test_every_step_of_an_old_game_rebuilds_from_its_log_by_its_snapshots_rules():
+    """As the loader checks a live game: each prefix of the log against the snapshot then."""
+    rng = random.Random(5)
+    game = Game.new(VARIANT, seed=5, hold_between_deals=True, muggins_rules=QUEUED)
+    log: list[ActionRecord] = []
+    shows = 0
+    while not game.is_over:
+        seat = rng.choice(game.to_act)
+        if game.phase is Phase.SHOW:
+            shows += 1
+            action = show_action(game, seat, rng)
+        else:
+            action = rng.choice(game.legal_actions(seat))
+        game.apply(seat, action)
+        log.append(ActionRecord(1, len(log) + 1, seat, action.to_dict(), 0.0))
+        snapshot = game.to_dict()
+        rules = muggins_rules_of(snapshot)
+        assert rules is QUEUED
+        assert rebuild(VARIANT, 5, None, log, hold=True, muggins_rules=rules).game == game
+    assert shows > 10
+
+
+def test_the_rules_a_snapshot_says():
+    new = Game.new(VARIANT, seed=1, first_dealer=0)
+    assert muggins_rules_of(new.to_dict()) is MugginsRules.INDEPENDENT
+    assert muggins_rules_of(Game.new(VARIANT, seed=1, muggins_rules=QUEUED).to_dict()) is QUEUED
+    assert muggins_rules_of(Game.new(Variant(), seed=1).to_dict()) is None  # no muggins
+    for unreadable in (None, "{}", {"version": 2}, {**new.to_dict(), "muggins_rules": "later"}):
+        assert muggins_rules_of(unreadable) is None  # the log decides
+
+
+def test_a_new_game_replays_by_the_current_rules():
+    rng = random.Random(9)
+    game = Game.new(VARIANT, seed=9, hold_between_deals=True)
+    log: list[ActionRecord] = []
+    while not game.is_over:
+        seat = rng.choice(game.to_act)
+        legal = game.legal_actions(seat)
+        action = show_action(game, seat, rng) if game.phase is Phase.SHOW else rng.choice(legal)
+        game.apply(seat, action)
+        log.append(ActionRecord(1, len(log) + 1, seat, action.to_dict(), 0.0))
+    for rules in (muggins_rules_of(game.to_dict()), None):
+        rebuilt = rebuild(VARIANT, 9, None, log, hold=True, muggins_rules=rules)
+        assert rebuilt.game == game and rebuilt.game.muggins_rules is MugginsRules.INDEPENDENT
