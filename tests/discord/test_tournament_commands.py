@@ -4,6 +4,8 @@ pause, resume, extend, drop, replace, withdraw and cancel are told in the channe
 
 from __future__ import annotations
 
+import re
+
 from tests.discord.test_tournament_flow import Clock, Club, club_of
 from tests.support.sessions import dump_database
 
@@ -150,3 +152,32 @@ async def test_the_organisers_role_runs_one_that_starts_at_its_time(tmp_path):
         await club.cog.tick()
         assert "fewer than 2 players" in lonely.embeds[0]["description"] and not lonely.buttons
         assert club.bot.manager.tournaments.in_channel(other.id) is None
+
+
+async def test_a_best_of_3_plays_its_next_game_in_the_same_thread_and_names_stay_harmless(
+    tmp_path,
+):
+    async with club_of(tmp_path, players=2) as club:
+        ann, bob = club.players
+        evil = club.emu.add_user("**evil** <@1> @everyone", guilds=[club.guild])
+        signup = await club.create(format="round robin", best_of=3, name="Best <@1> **of**")
+        await club.sign_up(signup, [ann, evil])
+        await club.start()
+        (thread,) = club.threads(1)
+        assert "**evil** <@1> @everyone" in thread.name  # a thread's name is plain text
+        (announced,) = club.titled("round 1 of 1")
+        text = announced.embeds[0]["title"] + announced.embeds[0]["description"]
+        assert "\\*\\*evil\\*\\* \\<@\u200b1> @\u200beveryone" in text  # shown as typed
+        assert not re.search(r"(?<!\\)<@", text)  # no mention can form
+        club.users[evil.id] = evil
+        await club.play(thread)  # every game of the pairing, one after the other, by clicks
+        said = club.emu.public_messages(thread)
+        won = [m for m in said if m.embeds and "wins!" in m.embeds[0].get("title", "")]
+        assert len(won) in (2, 3)  # a best of 3: each game's result in the same thread
+        assert "🏁 Round 1:" in said[-1].content and "2 games to" in said[-1].content
+        placings = club.posts()[-1].embeds[0]
+        assert "🥇" in placings["description"]
+        assert "Best \\<@\u200b1> \\*\\*of\\*\\*" in placings["title"]
+        # one ping each for the round, nobody else pinged, and never a mass mention
+        assert [len(club.emu.pings_for(u)) for u in (ann, evil, bob)] == [1, 1, 0]
+        assert not [p for p in club.emu.pings if p.reason == "everyone"]
