@@ -156,6 +156,7 @@ def build_view(s: Session) -> GameView:
     if game is None:
         return table
     window = game.muggins_window
+    nxt = counter(game) if game.phase is Phase.SHOW else None
     between = game.phase is Phase.NEXT_DEAL  # the deal just shown is public now
     return dataclasses.replace(
         table,
@@ -177,6 +178,7 @@ def build_view(s: Session) -> GameView:
         muggins_claimer=None if window is None else window.seat,
         muggins_crib=False if window is None else window.crib,
         muggins_waiting=() if window is None else tuple(window_waiting(game)),
+        muggins_counter=None if nxt is None else nxt[0],
         shown_kept=tuple(tuple(game.kept(i)) for i in range(game.players)) if between else (),
         shown_crib=tuple(game.crib) if between else (),
     )

@@ -143,6 +143,9 @@ class GameView:
     muggins_claimer: int | None = None
     muggins_crib: bool = False
     muggins_waiting: tuple[int, ...] = ()
+    # the seat whose count is next in the show (None: every count is claimed, or no show); it
+    # may claim now unless the game's rules make it wait for a window (then it is not to act)
+    muggins_counter: int | None = None
     # between deals (Phase.NEXT_DEAL, the seats not ready yet in ``to_act``): the deal just
     # shown, public now: each seat's four kept cards, and the crib
     shown_kept: tuple[tuple[Card, ...], ...] = ()

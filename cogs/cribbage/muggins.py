@@ -141,24 +141,12 @@ def muggins_buttons(view: GameView) -> list[MugginsButton]:
 
 
 def next_counter(view: GameView) -> int | None:
-    """In a muggins show, the seat that may claim a count now (None: every count is claimed).
-
-    Counting goes pone first round to the dealer, then the dealer's crib, and nobody waits for
-    a window to claim. Of the seats ``to_act`` only the counter may be there without a window
-    to answer; when the counter may also answer one, it is the seat after the latest open
-    claim in counting order."""
-    if view.phase is not Phase.SHOW or not view.to_act:
+    """In a muggins show, the seat that may claim a count now: the game's next counter
+    (``view.muggins_counter``) when it is to act (None: every count is claimed, or the
+    counter waits for a window on its own side's count, as a game of release 0.1.0 does)."""
+    if view.phase is not Phase.SHOW or view.muggins_counter not in view.to_act:
         return None
-    claimer = view.muggins_claimer
-    if claimer is None:  # no window: the counter alone is to act
-        return view.to_act[0]
-    only_counting = [s for s in view.to_act if s not in view.muggins_waiting]
-    if only_counting:
-        return only_counting[0]
-    if view.muggins_crib or view.dealer is None:  # the crib is the last count
-        return None
-    seat = view.dealer if claimer == view.dealer else (claimer + 1) % view.variant.players
-    return seat if seat in view.to_act else None
+    return view.muggins_counter
 
 
 def owing_seats(view: GameView) -> tuple[int, ...]:
