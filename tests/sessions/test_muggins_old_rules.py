@@ -1,18 +1,26 @@
 """A muggins game begun under release 0.1.0's rules (one window at a time:
 bot.engine.muggins_queued) replays by them through :func:`bot.sessions.history.rebuild`: with
 the rules its snapshot names, and without a snapshot by falling back to them when the current
-rules refuse its log."""
+rules refuse its log; the manager resumes the release database's muggins game and plays it on
+by them."""
 
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 
 from bot.engine import Claim, Claimed, CountSettled, Game, LetGo, Muggins, Phase, Shown, Variant
 from bot.engine.muggins import MugginsRules, breakdown_of, counter
+from bot.sessions import Replay
 from bot.sessions.history import muggins_rules_of, rebuild
 from db import ActionRecord
+from tests.support.sessions import play_one, play_to_end, running
+
+RELEASE = Path(__file__).parents[1] / "db" / "fixtures" / "release-0.1.0.db"
+RELEASE_MUGGINS_GAME = 13  # two people, in its third deal
 
 QUEUED = MugginsRules.QUEUED
 VARIANT = Variant(players=2, target=61, muggins=True)
@@ -121,3 +129,31 @@ def test_a_new_game_replays_by_the_current_rules():
     for rules in (muggins_rules_of(game.to_dict()), None):
         rebuilt = rebuild(VARIANT, 9, None, log, hold=True, muggins_rules=rules)
         assert rebuilt.game == game and rebuilt.game.muggins_rules is MugginsRules.INDEPENDENT
+
+
+async def test_the_release_databases_muggins_game_plays_on_by_its_rules(tmp_path):
+    copy = tmp_path / "release-0.1.0.db"
+    shutil.copyfile(RELEASE, copy)
+    game_id = RELEASE_MUGGINS_GAME
+    rng = random.Random(3)
+    async with running(copy) as manager:
+        assert manager.live[game_id].game.muggins_rules is QUEUED
+        for _ in range(500):  # on to a crib that waits for the window on the dealer's hand
+            game = manager.live[game_id].game
+            nxt = counter(game) if game.phase is Phase.SHOW else None
+            if nxt is not None and nxt[1] and game.muggins_window is not None:
+                break
+            await play_one(manager, game_id, rng)
+        view = manager.live.view(game_id)
+        assert view is not None and view.muggins_counter == game.dealer
+        assert game.dealer not in view.to_act and view.to_act == (game.pone,)
+    async with running(copy, verify_sample=0) as manager:
+        assert await manager.loader.verify(game_id) == "ok"  # the log replays to the snapshot
+        resumed = manager.live[game_id].game
+        assert resumed == game and resumed.muggins_rules is QUEUED
+        final = await play_to_end(manager, game_id, rng)
+        assert final.finished is not None
+        replay = await manager.records.replay(game_id)  # the ended game, rebuilt from its log
+    assert isinstance(replay, Replay)
+    assert replay.scores == final.view.scores and replay.winner == final.view.winner
+    assert replay.variant.target in replay.scores
