@@ -13,7 +13,8 @@ import json
 from dataclasses import dataclass
 
 from bot.engine import Game, Variant
-from bot.sessions.history import Rebuilt, hold_of, rebuild
+from bot.engine.muggins import MugginsRules
+from bot.sessions.history import Rebuilt, hold_of, muggins_rules_of, rebuild
 from db import ActionRecord, GameRecord, ResultRecord, Store, StoreError
 
 #: What a log that does not replay raises (IllegalAction is a ValueError).
@@ -55,10 +56,11 @@ def _replay_problems(
 ) -> list[str]:
     variant = Variant(record.players, record.partnerships, record.target, record.muggins)
     hold = hold_of(record.state)  # the hold between deals: from the snapshot
+    rules = muggins_rules_of(record.state)  # and the muggins rules it is played by
     try:
-        rebuilt = rebuild(variant, seed, record.first_dealer, log, hold=hold)
+        rebuilt = rebuild(variant, seed, record.first_dealer, log, hold=hold, muggins_rules=rules)
     except REPLAY_ERRORS as err:
-        return [_replay_failure(variant, seed, record.first_dealer, log, err, hold)]
+        return [_replay_failure(variant, seed, record.first_dealer, log, err, hold, rules)]
     problems = _snapshot_problems(record, rebuilt, len(log))
     game = rebuilt.game
     if record.status == "active" and game.winner is not None:
@@ -80,13 +82,14 @@ def _replay_failure(
     log: list[ActionRecord],
     err: Exception,
     hold: bool | None = None,
+    rules: MugginsRules | None = None,
 ) -> str:
     """Which logged action the replay refuses (the shortest prefix of the log that fails)."""
     low, high = 0, len(log)  # log[:low] replays; log[:high] does not
     while high - low > 1:
         middle = (low + high) // 2
         try:
-            rebuild(variant, seed, first_dealer, log[:middle], hold=hold)
+            rebuild(variant, seed, first_dealer, log[:middle], hold=hold, muggins_rules=rules)
         except REPLAY_ERRORS as failure:
             high, err = middle, failure
         else:

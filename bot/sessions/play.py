@@ -27,8 +27,17 @@ import logging
 from collections.abc import Callable, Iterable
 from types import MappingProxyType
 
-from bot.engine import Action, Card, Game, IllegalAction, NextDeal, Phase, Play, Variant
-from bot.engine.muggins import check
+from bot.engine import (
+    Action,
+    Card,
+    Game,
+    IllegalAction,
+    NextDeal,
+    Phase,
+    Play,
+    Variant,
+    muggins_rulebook,
+)
 from bot.engine.nextdeal import ALREADY_READY
 from db import ActionWrite, Finish
 from db.games import Games
@@ -372,7 +381,7 @@ def show_refusal(game: Game, seat: int, action: Action) -> str | None:
     """Why a seat that is not to act may not make ``action`` in a muggins show (the engine's
     words: "Only an opponent can call muggins on that count.", ...); None if it does not say."""
     try:
-        check(game, seat, action)
+        muggins_rulebook.of(game).check(game, seat, action)
     except IllegalAction as err:
         return str(err)
     return None

@@ -14,7 +14,7 @@ import pytest
 
 from bot.engine import Claim, Claimed, CountSettled, Game, LetGo, Muggins, Phase, Shown, Variant
 from bot.engine.muggins import MugginsRules, breakdown_of, counter
-from bot.sessions import Replay
+from bot.sessions import Move, Refusal, Replay
 from bot.sessions.history import muggins_rules_of, rebuild
 from db import ActionRecord
 from tests.support.sessions import play_one, play_to_end, running
@@ -147,6 +147,11 @@ async def test_the_release_databases_muggins_game_plays_on_by_its_rules(tmp_path
         view = manager.live.view(game_id)
         assert view is not None and view.muggins_counter == game.dealer
         assert game.dealer not in view.to_act and view.to_act == (game.pone,)
+        # the dealer who claims his crib now is told why he waits, by the rules of his game
+        dealer = view.seats[game.dealer].user_id
+        early = await manager.play.act(Move(game_id, dealer, Claim(0), step=view.step))
+        assert isinstance(early, Refusal) and early.message.startswith("Wait: "), early
+        assert manager.live[game_id].game == game  # and nothing changed
     async with running(copy, verify_sample=0) as manager:
         assert await manager.loader.verify(game_id) == "ok"  # the log replays to the snapshot
         resumed = manager.live[game_id].game
