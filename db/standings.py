@@ -25,13 +25,17 @@ four rating updates, each a separate rating with its own history.
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
-from .sql_connection import Connection
+from sqlalchemy import Insert, and_, bindparam, insert, literal_column, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from . import schema as t
+from .archive import indexed_by
+from .connection import Connection, Dialect
 
 log = logging.getLogger(__name__)
 
@@ -79,35 +83,87 @@ class Rater(Protocol):
     ) -> Sequence[Sequence[NewRating]]: ...
 
 
-PENDING = (  # the partial index holds only the games due, in order: never a scan of games
-    "SELECT id, guild_id, target FROM games INDEXED BY games_to_rate "
-    "WHERE status = 'finished' AND rated_at IS NULL ORDER BY ended_at, id LIMIT ?"
+_g, _r, _s, _st = t.games.c, t.results.c, t.seats.c, t.standings.c
+#: The finished games not rated yet, oldest first. The partial index ``games_to_rate`` holds
+#: only these, in order: never a scan of games (its condition written as constants, which
+#: SQLite needs to choose a partial index).
+_PENDING = (
+    indexed_by(select(_g.id, _g.guild_id, _g.target), t.games, "games_to_rate")
+    .where(_g.status == literal_column("'finished'"), _g.rated_at.is_(None))
+    .order_by(_g.ended_at, _g.id)
+    .limit(bindparam("limit"))
 )
-SEATS = (
-    "SELECT r.side, r.outcome, r.final_score, r.skunk_given, r.skunk_taken, s.user_id, "
-    "s.computer FROM results r JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat "
-    "WHERE r.game_id = ? ORDER BY r.side, r.seat"
+_SEATS = (
+    select(_r.side, _r.outcome, _r.final_score, _r.skunk_given, _r.skunk_taken)
+    .add_columns(_s.user_id, _s.computer)
+    .select_from(t.results.join(t.seats, and_(_s.game_id == _r.game_id, _s.seat == _r.seat)))
+    .where(_r.game_id == bindparam("game"))
+    .order_by(_r.side, _r.seat)
 )
-CURRENT = (
-    "SELECT player, mu, sigma FROM standings "
-    "WHERE pool = ? AND scope = ? AND player IN (SELECT value FROM json_each(?))"
+#: A game has at most four players (four seats; a computer level counts once): the ratings of
+#: fewer are read with the last one repeated.
+_MOST_PLAYERS = 4
+_CURRENT = select(_st.player, _st.mu, _st.sigma).where(
+    _st.pool == bindparam("pool"),
+    _st.scope == bindparam("scope"),
+    _st.player.in_([bindparam(f"player{n}") for n in range(_MOST_PLAYERS)]),
 )
-UPSERT = """
-    INSERT INTO standings (pool, scope, player, mu, sigma, ordinal, games, wins, forfeits,
-                           skunks_given, skunks_taken, last_game)
-    VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
-    ON CONFLICT (pool, scope, player) DO UPDATE SET
-        mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal,
-        games = standings.games + 1,
-        wins = standings.wins + excluded.wins,
-        forfeits = standings.forfeits + excluded.forfeits,
-        skunks_given = standings.skunks_given + excluded.skunks_given,
-        skunks_taken = standings.skunks_taken + excluded.skunks_taken,
-        last_game = excluded.last_game
-"""
-HISTORY = (
-    "INSERT INTO rating_history (game_id, scope, player, pool, mu_before, sigma_before, "
-    "mu_after, sigma_after, rated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+
+def _upsert(dialect_insert: Any) -> Insert:
+    """A player's new rating in a pool and scope, with one more game in the running totals."""
+    statement = dialect_insert(t.standings).values(
+        pool=bindparam("pool"),
+        scope=bindparam("scope"),
+        player=bindparam("player"),
+        mu=bindparam("mu"),
+        sigma=bindparam("sigma"),
+        ordinal=bindparam("ordinal"),
+        games=1,
+        wins=bindparam("wins"),
+        forfeits=bindparam("forfeits"),
+        skunks_given=bindparam("skunks_given"),
+        skunks_taken=bindparam("skunks_taken"),
+        last_game=bindparam("last_game"),
+    )
+    new = statement.excluded
+    upsert: Insert = statement.on_conflict_do_update(
+        index_elements=[_st.pool, _st.scope, _st.player],
+        set_={
+            "mu": new.mu,
+            "sigma": new.sigma,
+            "ordinal": new.ordinal,
+            "games": _st.games + 1,
+            "wins": _st.wins + new.wins,
+            "forfeits": _st.forfeits + new.forfeits,
+            "skunks_given": _st.skunks_given + new.skunks_given,
+            "skunks_taken": _st.skunks_taken + new.skunks_taken,
+            "last_game": new.last_game,
+        },
+    )
+    return upsert
+
+
+#: :func:`_upsert` per dialect (the same ``INSERT ... ON CONFLICT``, each dialect's construct).
+_UPSERT: dict[Dialect, Insert] = {
+    "sqlite": _upsert(sqlite.insert),
+    "postgresql": _upsert(postgresql.insert),
+}
+_HISTORY = insert(t.rating_history).values(
+    game_id=bindparam("game_id"),
+    scope=bindparam("scope"),
+    player=bindparam("player"),
+    pool=bindparam("pool"),
+    mu_before=bindparam("mu_before"),
+    sigma_before=bindparam("sigma_before"),
+    mu_after=bindparam("mu_after"),
+    sigma_after=bindparam("sigma_after"),
+    rated_at=bindparam("now"),
+)
+_RATED = (
+    update(t.games)
+    .where(_g.id == bindparam("game"), _g.rated_at.is_(None))
+    .values(rated_at=bindparam("now"))
 )
 
 
@@ -131,17 +187,17 @@ async def rate_pending(conn: Connection, rater: Rater, now: float, *, limit: int
     """
     if conn.dialect == "postgresql":  # processes sharing PostgreSQL rate one at a time
         await conn.transaction_lock("ratings")
-    await conn.execute("SAVEPOINT rating")
+    await conn.driver_sql("SAVEPOINT rating")
     rated = 0
     try:
-        for game_id, guild_id, target in await conn.execute_fetchall(PENDING, (limit,)):
+        for game_id, guild_id, target in await conn.execute_fetchall(_PENDING, {"limit": limit}):
             await rate_game(conn, rater, game_id, guild_id, target, now)
             rated += 1
     except Exception:
         log.exception("Rating finished games failed; they stay due and are retried later")
-        await conn.execute("ROLLBACK TO rating")
+        await conn.driver_sql("ROLLBACK TO rating")
         rated = 0
-    await conn.execute("RELEASE rating")
+    await conn.driver_sql("RELEASE rating")
     return rated
 
 
@@ -162,7 +218,7 @@ async def rate_game(
     tallies: dict[int, _Tally] = {}
     own_pool = PEOPLE
     for side, outcome, score, given, taken, user_id, computer in await conn.execute_fetchall(
-        SEATS, (game_id,)
+        _SEATS, {"game": game_id}
     ):
         if user_id is None:
             own_pool = COMPUTERS
@@ -182,12 +238,15 @@ async def rate_game(
         raise ValueError(f"Game {game_id} has {len(sides)} sides in its results")
     order = sorted(sides)
     players = sorted(tallies)
+    if len(players) > _MOST_PLAYERS:
+        raise ValueError(f"Game {game_id} has {len(players)} players in its results")
+    asked = {f"player{n}": players[min(n, len(players) - 1)] for n in range(_MOST_PLAYERS)}
     scopes = (EVERYWHERE,) if guild_id is None else (EVERYWHERE, guild_id)
     for pool, scope in itertools.product((own_pool, ALL), scopes):
         current = {
             player: (mu, sigma)
             for player, mu, sigma in await conn.execute_fetchall(
-                CURRENT, (pool, scope, json.dumps(players))
+                _CURRENT, {"pool": pool, "scope": scope, **asked}
             )
         }
         rated_sides = [
@@ -207,23 +266,45 @@ async def rate_game(
         for rated_side, ratings in zip(rated_sides, new, strict=True):
             for player, rating in zip(rated_side.players, ratings, strict=True):
                 entries.setdefault(player, []).append(rating)
-        upserts, history = [], []
+        upserts: list[dict[str, Any]] = []
+        history: list[dict[str, Any]] = []
         for player in players:
             # a computer level seated twice gets the mean of its two updates
             mu = sum(r.mu for r in entries[player]) / len(entries[player])
             sigma = sum(r.sigma for r in entries[player]) / len(entries[player])
             ordinal = sum(r.ordinal for r in entries[player]) / len(entries[player])
-            t = tallies[player]
+            tally = tallies[player]
             upserts.append(
-                (pool, scope, player, mu, sigma, ordinal, t.won, t.forfeited)
-                + (t.skunk_given, t.skunk_taken, game_id)
+                {
+                    "pool": pool,
+                    "scope": scope,
+                    "player": player,
+                    "mu": mu,
+                    "sigma": sigma,
+                    "ordinal": ordinal,
+                    "wins": tally.won,
+                    "forfeits": tally.forfeited,
+                    "skunks_given": tally.skunk_given,
+                    "skunks_taken": tally.skunk_taken,
+                    "last_game": game_id,
+                }
             )
-            before = current.get(player, rater.default)
-            history.append((game_id, scope, player, pool, *before, mu, sigma, now))
-        await conn.executemany(UPSERT, upserts)
-        await conn.executemany(HISTORY, history)
-    cursor = await conn.execute(
-        "UPDATE games SET rated_at = ? WHERE id = ? AND rated_at IS NULL", (now, game_id)
-    )
+            mu_before, sigma_before = current.get(player, rater.default)
+            history.append(
+                {
+                    "game_id": game_id,
+                    "scope": scope,
+                    "player": player,
+                    "pool": pool,
+                    "mu_before": mu_before,
+                    "sigma_before": sigma_before,
+                    "mu_after": mu,
+                    "sigma_after": sigma,
+                    "now": now,
+                }
+            )
+        await conn.executemany(_UPSERT[conn.dialect], upserts)
+        await conn.executemany(_HISTORY, history)
+    cursor = await conn.execute(_RATED, {"now": now, "game": game_id})
     if cursor.rowcount != 1:
         raise RuntimeError(f"Game {game_id} was rated twice")
