@@ -64,7 +64,7 @@ ARCHIVE_BATCH = 3
 def _table_with_hint(table: Table, compiler: SQLCompiler, **kw: Any) -> str:
     """A table as SQLite reads it, then the hint a select gave it for SQLite (:func:`indexed_by`):
     SQLAlchemy's SQLite dialect keeps a select's hints but writes none."""
-    sql: str = compiler.visit_table(table, **kw)
+    sql: str = compiler.visit_table(table, **kw)  # type: ignore[no-untyped-call]
     hints = kw.get("fromhints")
     if kw.get("asfrom") and hints and table in hints:
         sql += f" {hints[table]}"
