@@ -46,7 +46,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from . import archive
 from . import schema as t
 from . import statements as sql
-from .connection import Database
+from .connection import REFUSED, Connection, Database, Dialect
 from .errors import Conflict, StoreError
 from .leaderboard import Standings
 from .records import (
@@ -60,7 +60,6 @@ from .records import (
     SeatRecord,
 )
 from .shards import shard_filter
-from .sql_connection import REFUSED, Connection, Dialect
 
 log = logging.getLogger(__name__)
 

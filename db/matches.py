@@ -37,10 +37,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from . import schema as t
 from . import statements as sql
-from .connection import Database
+from .connection import Connection, Database, Dialect
 from .errors import Conflict
 from .records import NewGame, SeatRecord
-from .sql_connection import Connection, Dialect
 
 OPEN_MATCH = ("forming", "playing")
 

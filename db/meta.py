@@ -12,8 +12,7 @@ from sqlalchemy import Insert, bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from . import schema as t
-from .connection import Database
-from .sql_connection import Dialect
+from .connection import Database, Dialect
 
 _GET = select(t.meta.c.value).where(t.meta.c.key == bindparam("key"))
 

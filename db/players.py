@@ -39,8 +39,7 @@ from sqlalchemy import Insert, bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from . import schema as t
-from .connection import Database
-from .sql_connection import Dialect
+from .connection import Database, Dialect
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,8 +30,7 @@ from sqlalchemy import Insert, bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from . import schema as t
-from .connection import Database
-from .sql_connection import Dialect
+from .connection import Database, Dialect
 
 #: The longest turn a server may allow, in minutes (a day).
 MAX_TURN_MINUTES = 24 * 60

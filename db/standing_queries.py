@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 
 from . import schema as t
-from .sql_connection import Dialect
+from .connection import Dialect
 
 #: Players with fewer games than this (in the pool and scope shown) are listed as provisional.
 PROVISIONAL_GAMES = 5

@@ -33,9 +33,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from . import archive, logcodec, standings
 from . import schema as t
+from .connection import Connection, Dialect
 from .errors import Conflict
 from .records import ActionWrite, DealPoints, Finish, GameRecord, MessageRef, SeatRecord
-from .sql_connection import Connection, Dialect
 
 _g, _x, _m, _z = t.games.c, t.seats.c, t.game_messages.c, t.game_archive.c
 _a, _sn, _d, _r = t.actions.c, t.snapshots.c, t.deal_points.c, t.results.c

@@ -36,10 +36,9 @@ from typing import Any, Literal
 from sqlalchemy import bindparam, delete, insert, or_, select, update
 
 from . import schema as t
-from .connection import Database
+from .connection import Connection, Database
 from .errors import Conflict
 from .records import NewGame
-from .sql_connection import Connection
 
 TournamentStatus = Literal["signup", "running", "paused", "finished", "cancelled"]
 EntrantStatus = Literal["entered", "dropped", "withdrew"]

@@ -17,8 +17,7 @@ from sqlalchemy import Insert, bindparam, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from . import schema as t
-from .connection import Database
-from .sql_connection import Dialect
+from .connection import Database, Dialect
 
 _m = t.turn_marks.c
 _MARKS = (

@@ -24,8 +24,8 @@ from db import (
     SeatRecord,
     Store,
 )
+from db.connection import Connection
 from db.records import MessageRef
-from db.sql_connection import Connection
 from tests.support.postgres import connect
 from tests.support.sessions import dump_database
 
@@ -352,10 +352,7 @@ CORE_MODULES = {
 def _caller() -> str:
     """The module that asked the connection for a statement (past the store's own layers)."""
     frame: FrameType | None = sys._getframe(2)
-    while frame is not None and frame.f_globals["__name__"] in (
-        "db.connection",
-        "db.sql_connection",
-    ):
+    while frame is not None and frame.f_globals["__name__"] == "db.connection":
         frame = frame.f_back
     return "" if frame is None else frame.f_globals["__name__"]
 
