@@ -26,7 +26,6 @@ import logging
 from typing import Any
 
 from sqlalchemy import (
-    ColumnElement,
     Select,
     Table,
     bindparam,
@@ -88,7 +87,7 @@ _d, _z, _p = t.deal_points.c, t.game_archive.c, t.archive_parts.c
 
 #: The columns of ``deal_points`` a game's archive keeps, in the order :mod:`db.logcodec`
 #: encodes them.
-POINTS = (
+_POINT_COLUMNS = (
     _d.deal,
     _d.seat,
     _d.pegging,
@@ -100,8 +99,6 @@ POINTS = (
     _d.crib_value,
     _d.crib_cards,
 )
-#: :data:`POINTS` as SQL text, for the statements written as text.
-POINTS_COLUMNS = ", ".join(column.name for column in POINTS)
 #: An ended game's statuses, written into the statements as constants: SQLite uses the partial
 #: index ``games_to_archive`` only for a condition that names them as its definition does.
 _ENDED = _g.status.in_([literal_column("'finished'"), literal_column("'abandoned'")])
@@ -110,35 +107,13 @@ _ENDED = _g.status.in_([literal_column("'finished'"), literal_column("'abandoned
 _IN_OPEN_MATCH = exists().where(
     _m.id == _g.match_id, _m.status.in_([literal("forming"), literal("playing")])
 )
-
-
-def deals(game_id: ColumnElement[Any]) -> ColumnElement[Any]:
-    """The number of deals of the game ``game_id`` (a column of the enclosing statement): from
-    its points per deal, or from its archive row once it ended."""
-    played = t.deal_points.alias("played")
-    archived = t.game_archive.alias("archived")
-    return func.coalesce(
-        select(func.max(played.c.deal)).where(played.c.game_id == game_id).scalar_subquery(),
-        select(archived.c.deals).where(archived.c.game_id == game_id).scalar_subquery(),
-    )
-
-
-def deals_of(game: str) -> str:
-    """:func:`deals` as SQL text, for the statements written as text (``game``: an SQL
-    expression)."""
-    return (
-        f"COALESCE((SELECT MAX(d.deal) FROM deal_points d WHERE d.game_id = {game}), "
-        f"(SELECT z.deals FROM game_archive z WHERE z.game_id = {game}))"
-    )
-
-
 _ACTIONS = (
     select(_a.seq, _a.seat, _a.action, _a.created_at)
     .where(_a.game_id == bindparam("game"))
     .order_by(_a.seq)
 )
 _SNAPSHOT = select(_n.seq, _n.state, _n.ready).where(_n.game_id == bindparam("game"))
-_POINTS = select(*POINTS).where(_d.game_id == bindparam("game")).order_by(_d.deal, _d.seat)
+_POINTS = select(*_POINT_COLUMNS).where(_d.game_id == bindparam("game")).order_by(_d.deal, _d.seat)
 _MARK_ARCHIVED = (
     update(t.games).where(_g.id == bindparam("game"), _g.archived == 0, _ENDED).values(archived=1)
 )
