@@ -3,8 +3,9 @@
 :class:`Connection` runs the repositories' statements on the process's one SQLAlchemy connection
 (an :class:`~sqlalchemy.ext.asyncio.AsyncConnection`: ``sqlite+aiosqlite`` for a file,
 ``postgresql+asyncpg`` for a ``postgresql://`` URL; :mod:`db.opening` makes it). A statement is
-a SQLAlchemy Core construct built against :mod:`db.schema`'s tables: on SQLite it is compiled
-once and handed to aiosqlite in one call; on PostgreSQL SQLAlchemy runs it on asyncpg. The
+a SQLAlchemy Core construct built against :mod:`db.schema`'s tables (the frozen migrations and
+SQLite's pragmas are SQLite's text): on SQLite it is compiled once and handed to aiosqlite in
+one call; on PostgreSQL SQLAlchemy runs it on asyncpg. The
 connection is in SQLAlchemy's ``AUTOCOMMIT`` mode: the store writes ``BEGIN IMMEDIATE`` and
 ``COMMIT`` itself, so that SQLite's write lock is taken when the transaction begins, not at its
 first write, and a transaction is exactly the block that asked for it.
@@ -65,8 +66,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 Dialect = Literal["sqlite", "postgresql"]
-#: A statement: a Core construct (select, insert, update, delete, a ``text``) or, until every
-#: repository builds its own, SQLite's text with ``?`` / ``:name`` parameters.
+#: A statement: a Core construct (select, insert, update, delete, a ``text``) or, on SQLite
+#: only, SQLite's own text with ``?`` / ``:name`` parameters (its pragmas, the frozen
+#: migrations); PostgreSQL refuses text (:class:`TypeError`): it runs what SQLAlchemy compiled.
 Statement = Executable | str
 Params = Sequence[Any] | Mapping[str, Any]
 #: A write the schema refused, as a repository sees it inside a transaction: SQLite's
@@ -110,8 +112,8 @@ class Cursor:
 
 class Connection:
     """The process's SQLAlchemy connection, as the repositories use it: :meth:`execute` a Core
-    statement (or SQLite's text), :meth:`executemany`, and on PostgreSQL the advisory locks and
-    notifications of the schema, which need asyncpg's own connection (``driver``). Made by
+    statement (on SQLite its own text too), :meth:`executemany`, and on PostgreSQL the advisory
+    locks and notifications of the schema, which need asyncpg's own connection (``driver``). Made by
     :mod:`db.opening`; the migrations run on it too.
 
     Errors: a driver's exception leaves as the driver's own on SQLite (``sqlite3.Error``, told
@@ -139,9 +141,12 @@ class Connection:
         """Run one statement; its rows (all fetched), ``rowcount`` and ``lastrowid``."""
         if not self._pg:
             return await self._sqlite_execute(statement, parameters)
+        if isinstance(statement, str):
+            raise TypeError(
+                "PostgreSQL runs SQLAlchemy statements, not SQLite's text: build it with "
+                f"sqlalchemy (a Core construct, or text(...)): {statement[:80]!r}"
+            )
         try:
-            if isinstance(statement, str):
-                return await self._execute_text(statement, parameters or ())
             result = await self._run(self.sa.execute(statement, parameters))
         except sa_exc.DBAPIError as err:
             raise self._driver_error(err) from err.orig
@@ -206,22 +211,6 @@ class Connection:
             return Cursor(rows, len(rows), None)
         cursor = await driver.execute(sql, args)
         return Cursor([], cursor.rowcount, cursor.lastrowid)
-
-    async def _execute_text(self, sql: str, parameters: Params) -> Cursor:
-        if not self._pg:
-            if not isinstance(parameters, Mapping):
-                parameters = tuple(parameters)
-            result = await self._run(self.sa.exec_driver_sql(sql, parameters))
-            return self._cursor(result)
-        text, names = pg.compile_sql(sql)
-        if isinstance(parameters, Mapping):
-            parameters = [parameters[name] for name in names]
-        result = await self._run(self.sa.exec_driver_sql(text, tuple(parameters)))
-        cursor = self._cursor(result)
-        if pg.inserts_with_id(text) and cursor._rows:
-            cursor.lastrowid = cursor._rows[-1][0]
-            cursor.rowcount = len(cursor._rows)
-        return cursor
 
     async def _run(self, statement: Awaitable[CursorResult[Any]]) -> CursorResult[Any]:
         """Await one statement; when the caller is cancelled meanwhile, the statement still runs

@@ -1,44 +1,34 @@
-"""PostgreSQL behind the same store: the dialect layer over asyncpg.
+"""What is PostgreSQL's own behind the store: its URL, its advisory locks and notifications,
+and its errors as the store's.
 
 ``CRIBBAGE_DATABASE_URL=postgresql://user:password@host:port/database`` selects PostgreSQL
-(:meth:`db.connection.Database.open` given such a URL); the repositories of :mod:`db` keep writing
-SQLite's dialect and never learn which one they talk to. :class:`PgConnection` offers the part of
-:class:`aiosqlite.Connection` they use (``execute`` with a cursor's ``rowcount``, ``lastrowid``,
-``fetchone``, ``fetchall``; ``executemany``; ``execute_fetchall``) and turns each statement into
-PostgreSQL's (:func:`translate`):
+(:func:`db.opening.open_database` given such a URL, :func:`is_url`); the ``schema`` query
+parameter names the schema the bot's tables live in (default ``cribbage``, :func:`split_url`),
+and :func:`redact` drops the password from what is logged. The repositories write their
+statements once as SQLAlchemy Core, which compiles them for either dialect; where the dialects
+differ (an upsert, a JSON aggregate) a repository writes both side by side.
 
-* ``INDEXED BY`` (SQLite's index hints) goes; placeholders ``?`` (and ``:name``) become
-  ``$1, $2, ...``; ``BEGIN IMMEDIATE`` becomes ``BEGIN`` (one connection per process under
-  the :class:`~db.connection.Database`'s lock, as with SQLite);
-* ``CROSS JOIN t x ON`` (SQLite's join-order hint) becomes ``JOIN t x ON``; the few
-  statements PostgreSQL reads otherwise are written for it beside SQLite's (:func:`override`);
-* ``json_each(?)`` (a JSON list of ids) becomes ``json_array_elements_text(?::json)``;
-  ``json_group_array(json_array(...))`` becomes ``json_agg(json_build_array(...))``;
-* an ``INSERT`` into a table with an ``id`` identity gains ``RETURNING id`` (``lastrowid``);
-* rows come back as tuples, ``NUMERIC`` (PostgreSQL's ``SUM`` of integers) as ``int`` or
-  ``float``, as SQLite gives them;
+* The advisory locks (key :data:`LOCK_SPACE` and the hash of the schema or of a lock's name):
+  :func:`advisory_lock` while the schema is migrated, and the statements of
+  :meth:`db.connection.Connection.try_lock`, ``transaction_lock`` and ``notify``;
 * errors come back as the store's own (:func:`store_error`): a broken constraint or a
   trigger's refusal as :class:`~db.errors.Conflict`, a full disk as
   :class:`~db.errors.DatabaseFull`, a lock or deadlock as :class:`~db.errors.DatabaseBusy`, a
   lost connection as :class:`~db.errors.DatabaseUnavailable`, anything else as
   :class:`~db.errors.StoreError` (each with PostgreSQL's message).
 
-Types (:mod:`db.pg_schema`): ``BIGINT`` for every integer (Discord ids are 64-bit), ``DOUBLE
-PRECISION`` for times and ratings, ``BYTEA`` for the compressed archive; the bot's tables live in
-one schema (the URL's ``schema`` query parameter, default ``cribbage``) with a version table,
-migrated under ``pg_advisory_lock`` so that processes starting together migrate once.
+Types (:mod:`db.schema`, :mod:`db.pg_schema` for the frozen migrations): ``BIGINT`` for every
+integer (Discord ids are 64-bit), ``DOUBLE PRECISION`` for times and ratings, ``BYTEA`` for the
+compressed archive.
 
->>> translate("SELECT a FROM t WHERE b = ? AND c IN (SELECT value FROM json_each(?))")[26:]
-'$1 AND c IN (SELECT value::bigint FROM json_array_elements_text($2::json))'
->>> translate("INSERT INTO games (x) VALUES (?)")
-'INSERT INTO games (x) VALUES ($1) RETURNING id'
 >>> split_url("postgresql://u@h:5/db?schema=t1")
 ('postgresql://u@h:5/db', 't1')
+>>> redact("postgresql://bot:secret@h/db")
+'postgresql://bot:***@h/db'
 """
 
 from __future__ import annotations
 
-import functools
 import re
 import urllib.parse
 from collections.abc import AsyncIterator
@@ -56,28 +46,14 @@ from .errors import (
     StoreError,
 )
 
-#: Tables whose rows get their ``id`` from PostgreSQL (SQLite's ``INTEGER PRIMARY KEY``).
-IDENTITY_TABLES = ("games", "matches", "archive_parts")
 DEFAULT_SCHEMA = "cribbage"
 #: The first key of the bot's advisory locks ("CRIB", as SQLite's application id); the second
-#: is the hash of the schema (migrating) or of ``schema/name`` (:meth:`PgConnection.try_lock`).
+#: is the hash of the schema (migrating) or of ``schema/name`` (:meth:`Connection.try_lock
+#: <db.connection.Connection.try_lock>`).
 LOCK_SPACE = 0x43524942
 SCHEMES = ("postgresql://", "postgres://")
 
-_INSERT_WITH_ID = re.compile(rf"^\s*INSERT\s+INTO\s+({'|'.join(IDENTITY_TABLES)})\b", re.I)
-_JSON_EACH = re.compile(r"SELECT\s+value\s+FROM\s+json_each\(\?\)", re.I)
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-#: Statements PostgreSQL cannot read even translated, by their SQLite text (:func:`override`).
-_OVERRIDES: dict[str, str] = {}
-
-
-def override(sqlite_sql: str, postgresql_sql: str) -> str:
-    """Run ``postgresql_sql`` (still with ``?``/``:name`` parameters) on PostgreSQL wherever a
-    repository runs ``sqlite_sql``: for a statement SQLite's idioms shape (``SUM`` of a
-    comparison, say). Returns ``sqlite_sql``, so a module writes
-    ``STATS = pg.override(sqlite_text, postgresql_text)``."""
-    _OVERRIDES[sqlite_sql] = postgresql_sql
-    return sqlite_sql
 
 
 def is_url(target: object) -> bool:
@@ -103,61 +79,6 @@ def redact(url: str) -> str:
         return url
     netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
     return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
-
-
-def translate(sql: str) -> str:
-    """One statement of SQLite's dialect (as :mod:`db` writes them) in PostgreSQL's."""
-    return compile_sql(sql)[0]
-
-
-def sum_of_truths(sql: str, *conditions: str) -> str:
-    """``sql`` with each ``SUM(condition)`` (SQLite: a comparison is 0 or 1) as PostgreSQL's
-    ``SUM((condition)::int)``."""
-    for condition in conditions:
-        sql = sql.replace(f"SUM({condition})", f"SUM(({condition})::int)")
-    return sql
-
-
-_NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
-
-
-@functools.lru_cache(maxsize=1024)
-def compile_sql(sql: str) -> tuple[str, tuple[str, ...]]:
-    """The statement in PostgreSQL's dialect, and the names of its ``:name`` parameters in the
-    order of their numbers (empty for ``?`` parameters)."""
-    sql = _OVERRIDES.get(sql, sql)
-    sql = re.sub(r"--[^\n]*", "", sql)  # comments (their apostrophes are no quotes)
-    # SQLite's CROSS JOIN ... ON fixes the join order; PostgreSQL's planner chooses its own.
-    sql = re.sub(r"\bCROSS\s+JOIN(\s+\w+\s+\w+\s+ON)\b", r"JOIN\1", sql, flags=re.I)
-    sql = re.sub(r"^\s*BEGIN\s+IMMEDIATE\b", "BEGIN", sql, flags=re.I)
-    sql = re.sub(r"\s+(INDEXED\s+BY\s+\w+|NOT\s+INDEXED)\b", "", sql, flags=re.I)
-    sql = _JSON_EACH.sub("SELECT value::bigint FROM json_array_elements_text(?::json)", sql)
-    sql = sql.replace("json_group_array(json_array(", "json_agg(json_build_array(")
-    out: list[str] = []
-    names: list[str] = []
-    number = 0
-    for i, piece in enumerate(sql.split("'")):
-        if i % 2:  # inside a string literal
-            out.append(piece)
-            continue
-        chars: list[str] = []
-        for char in piece:
-            if char == "?":
-                number += 1
-                chars.append(f"${number}")
-            else:
-                chars.append(char)
-        out.append(_NAMED.sub(lambda m: _name(m.group(1), names), "".join(chars)))
-    sql = "'".join(out)
-    if _INSERT_WITH_ID.match(sql) and not re.search(r"\bRETURNING\b", sql, re.I):
-        sql = sql.rstrip().rstrip(";") + " RETURNING id"
-    return sql, tuple(names)
-
-
-def _name(name: str, names: list[str]) -> str:
-    if name not in names:
-        names.append(name)
-    return f"${names.index(name) + 1}"
 
 
 #: What asyncpg raises: the server's refusals, the client's (a connection closed, an operation
@@ -201,12 +122,6 @@ def store_error(err: BaseException) -> StoreError:
     if isinstance(err, _UNAVAILABLE):
         return DatabaseUnavailable(f"The PostgreSQL server cannot be reached now ({message}).")
     return StoreError(f"The database refused ({message}).")
-
-
-def inserts_with_id(sql: str) -> bool:
-    """Whether the (translated) statement inserts into a table whose ``id`` PostgreSQL numbers,
-    returning it."""
-    return bool(_INSERT_WITH_ID.match(sql))
 
 
 _SPACE = bindparam("space", type_=Integer)

@@ -241,3 +241,19 @@ async def test_a_transaction_cancelled_mid_statement_is_rolled_back(url):
         assert await store.meta.get("half") is None
     finally:
         await store.close()
+
+
+async def test_sqlite_text_is_refused_on_postgresql_and_changes_nothing(url):
+    """PostgreSQL runs what SQLAlchemy compiled: a statement written as SQLite's text is a
+    programming error, refused before it reaches the server; the transaction rolls back."""
+    store = await Store.open(url)
+    try:
+        with pytest.raises(TypeError, match="not SQLite's text"):
+            async with store._database.write() as conn:
+                await conn.execute(text("INSERT INTO meta (key, value) VALUES ('k', 'v')"))
+                await conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", ("k2", "v"))
+        assert await store.meta.get("k") is None
+        await store.meta.set("k", "v")
+        assert await store.meta.get("k") == "v"
+    finally:
+        await store.close()
