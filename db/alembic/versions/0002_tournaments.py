@@ -25,7 +25,9 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 INT = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
-FLOAT = sa.REAL().with_variant(postgresql.DOUBLE_PRECISION(), "postgresql")
+FLOAT: sa.types.TypeEngine[float] = sa.REAL[float]().with_variant(
+    postgresql.DOUBLE_PRECISION(), "postgresql"
+)
 TEXT = sa.Text()
 STRICT: dict[str, Any] = {"sqlite_strict": True}
 KEYED: dict[str, Any] = {"sqlite_strict": True, "sqlite_with_rowid": False}
