@@ -43,9 +43,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 
-from . import archive
+from . import archive, standings
+from . import game_reads as reads
 from . import schema as t
-from . import statements as sql
 from .connection import REFUSED, Connection, Database, Dialect
 from .errors import Conflict, StoreError
 from .leaderboard import Standings
@@ -64,6 +64,7 @@ from .shards import shard_filter
 log = logging.getLogger(__name__)
 
 _g, _s, _m = t.games.c, t.seats.c, t.game_messages.c
+_sn, _d = t.snapshots.c, t.deal_points.c
 #: A new lobby; its id (SQLite's rowid, PostgreSQL's identity) comes back.
 _NEW_LOBBY = (
     insert(t.games)
@@ -143,7 +144,7 @@ _FIRST_SNAPSHOT = insert(t.snapshots).values(
 )
 _MOVE = (
     update(t.games)
-    .where(_g.id == bindparam("game"), sql.OPEN)
+    .where(_g.id == bindparam("game"), reads.OPEN)
     .values(channel_id=bindparam("new_channel"))
 )
 _REPAIR_SNAPSHOT = (
@@ -200,10 +201,12 @@ _LOG_PRUNED = select(t.game_archive.c.game_id).where(
 )
 #: One game, by id; the open games (lobbies and active games): with or without the archive.
 _ONE_GAME = {
-    archived: sql.game_query(_g.id == bindparam("game"), archived=archived)
+    archived: reads.game_query(_g.id == bindparam("game"), archived=archived)
     for archived in (True, False)
 }
-_OPEN_GAMES = {archived: sql.game_query(sql.OPEN, archived=archived) for archived in (True, False)}
+_OPEN_GAMES = {
+    archived: reads.game_query(reads.OPEN, archived=archived) for archived in (True, False)
+}
 
 
 def _of_shards(shard_count: int, shard_ids: Collection[int] | None) -> ColumnElement[bool] | None:
@@ -241,6 +244,262 @@ _SET_MESSAGE: dict[Dialect, Insert] = {
     "sqlite": _set_message(sqlite.insert),
     "postgresql": _set_message(postgresql.insert),
 }
+
+
+# ------------------------------------------------------------------ the log of a game
+
+_DEAL_COLUMNS = (
+    "game_id",
+    "deal",
+    "seat",
+    "pegging",
+    "hand",
+    "crib",
+    "heels",
+    "hand_value",
+    "hand_cards",
+    "crib_value",
+    "crib_cards",
+)
+
+
+def _deal_points_upsert(dialect_insert: Any) -> Insert:
+    """A deal's points for a seat, added to what the deal already has (a deal's pegging comes
+    in several actions; its hand and crib once shown)."""
+    statement = dialect_insert(t.deal_points).values(
+        {name: bindparam(name) for name in _DEAL_COLUMNS}
+    )
+    new, old = statement.excluded, t.deal_points.c
+    upsert: Insert = statement.on_conflict_do_update(
+        index_elements=[old.game_id, old.deal, old.seat],
+        set_={
+            "pegging": old.pegging + new.pegging,
+            "hand": old.hand + new.hand,
+            "crib": old.crib + new.crib,
+            "heels": old.heels + new.heels,
+            "hand_value": func.coalesce(new.hand_value, old.hand_value),
+            "hand_cards": func.coalesce(new.hand_cards, old.hand_cards),
+            "crib_value": func.coalesce(new.crib_value, old.crib_value),
+            "crib_cards": func.coalesce(new.crib_cards, old.crib_cards),
+        },
+    )
+    return upsert
+
+
+#: The upsert of the points per deal, per dialect (their ``INSERT ... ON CONFLICT`` is the same
+#: text, but each dialect's construct is its own).
+DEAL_POINTS_UPSERT: dict[Dialect, Insert] = {
+    "sqlite": _deal_points_upsert(sqlite.insert),
+    "postgresql": _deal_points_upsert(postgresql.insert),
+}
+_INSERT_ACTION = insert(t.actions).values(
+    game_id=bindparam("game_id"),
+    seq=bindparam("seq"),
+    seat=bindparam("seat"),
+    action=bindparam("action"),
+    created_at=bindparam("at"),
+)
+_ADVANCE_SNAPSHOT = (
+    update(t.snapshots)
+    .where(t.snapshots.c.game_id == bindparam("game"), t.snapshots.c.seq == bindparam("after"))
+    .values(seq=bindparam("step"), state=bindparam("new_state"), ready=bindparam("new_ready"))
+)
+_ADVANCE_GAME = (
+    update(t.games)
+    .where(t.games.c.id == bindparam("game"), t.games.c.status == "active")
+    .values(step=bindparam("step"), updated_at=bindparam("at"), warned_at=None)
+)
+
+
+_SNAPSHOT_STEP = select(_sn.seq).where(_sn.game_id == bindparam("game"))
+_FINISH = (
+    update(t.games)
+    .where(_g.id == bindparam("game"), _g.status == "active")
+    .values(
+        status=bindparam("ended_as"),
+        end_reason=bindparam("reason"),
+        winner_side=bindparam("winner"),
+        forfeit_seat=bindparam("forfeiter"),
+        ended_at=bindparam("now"),
+        updated_at=bindparam("now"),
+    )
+)
+#: Each seat's points of a game, summed over its deals.
+_POINT_SUMS = (
+    select(_d.seat, func.sum(_d.pegging), func.sum(_d.hand), func.sum(_d.crib), func.sum(_d.heels))
+    .where(_d.game_id == bindparam("game"))
+    .group_by(_d.seat)
+)
+_SHOWN_HANDS = (
+    select(_d.seat, _d.hand_value, _d.hand_cards)
+    .where(_d.game_id == bindparam("game"), _d.hand_value.is_not(None))
+    .order_by(_d.deal)
+)
+_RESULT_COLUMNS = (
+    "game_id",
+    "seat",
+    "side",
+    "outcome",
+    "won",
+    "final_score",
+    "skunk_given",
+    "skunk_taken",
+    "pegging",
+    "hand",
+    "crib",
+    "heels",
+    "best_hand",
+    "best_hand_cards",
+)
+_INSERT_RESULT = insert(t.results).values({name: bindparam(name) for name in _RESULT_COLUMNS})
+
+
+
+def log_time(at: float) -> float:
+    """An action's time as logged: to the millisecond (what the compact log keeps in two
+    bytes or so; a finer time costs 8), e.g. ``1700000000.1234567`` -> ``1700000000.123``."""
+    return round(at, 3)
+
+
+async def write_actions(
+    conn: Connection,
+    writes: Sequence[ActionWrite],
+    rater: standings.Rater | None = None,
+) -> None:
+    """Append actions with their snapshots, steps, per-deal points and (final actions) results.
+
+    Call inside a write transaction. Raises :class:`Conflict` when a write does not follow its
+    game's snapshot or its game is not active (the caller rolls back). An action's time is
+    kept to the millisecond (:func:`log_time`).
+    """
+    await conn.executemany(
+        _INSERT_ACTION,
+        [
+            {
+                "game_id": w.game_id,
+                "seq": w.seq,
+                "seat": w.seat,
+                "action": reads.dumps(w.action),
+                "at": log_time(w.at),
+            }
+            for w in writes
+        ],
+    )
+    cursor = await conn.executemany(
+        _ADVANCE_SNAPSHOT,
+        [
+            {
+                "step": w.seq,
+                "new_state": reads.dumps(w.state),
+                "new_ready": reads.dumps(list(w.ready)),
+                "game": w.game_id,
+                "after": w.seq - 1,
+            }
+            for w in writes
+        ],
+    )
+    if cursor.rowcount != len(writes):
+        astray = await _astray(conn, writes)
+        raise Conflict(f"An action does not follow its game's latest snapshot ({astray}).")
+    cursor = await conn.executemany(
+        _ADVANCE_GAME, [{"step": w.seq, "at": w.at, "game": w.game_id} for w in writes]
+    )
+    if cursor.rowcount != len(writes):
+        raise Conflict("An action was written for a game that is not active.")
+    points = [(w.game_id, p) for w in writes for p in w.deal_points]
+    if points:
+        await conn.executemany(
+            DEAL_POINTS_UPSERT[conn.dialect],
+            [dict(zip(_DEAL_COLUMNS, deal_row(g, p), strict=True)) for g, p in points],
+        )
+    for write in writes:
+        if write.finish is not None:
+            await finish_game(conn, write.game_id, write.finish, write.at, rater)
+
+
+async def _astray(conn: Connection, writes: Sequence[ActionWrite]) -> str:
+    """Which writes did not follow their game's snapshot (for the error message)."""
+    snapshots: dict[int, int] = {}
+    for game_id in dict.fromkeys(w.game_id for w in writes):
+        step = (await conn.execute(_SNAPSHOT_STEP, {"game": game_id})).scalar()
+        if step is not None:
+            snapshots[game_id] = step
+    return ", ".join(
+        f"game {w.game_id} step {w.seq} after "
+        + (f"step {snapshots[w.game_id]}" if w.game_id in snapshots else "no snapshot")
+        for w in writes
+        if snapshots.get(w.game_id) != w.seq
+    )
+
+
+async def finish_game(
+    conn: Connection,
+    game_id: int,
+    finish: Finish,
+    now: float,
+    rater: standings.Rater | None = None,
+) -> None:
+    """End an active game: status, reason, winner, and one results row per seat (with the
+    point sums and best hand from ``deal_points``); with a ``rater``, a finished game is rated
+    at once (:func:`db.standings.rate_pending`). Then its log, snapshot and points per deal are
+    compacted into its archive row (:func:`db.archive.archive_or_keep`: if they cannot be, they
+    stay as rows and the game still ends). Call inside a write transaction."""
+    cursor = await conn.execute(
+        _FINISH,
+        {
+            "ended_as": finish.status,
+            # an aborted game (a forfeit before the first show) is stored as abandoned, with
+            # its forfeit_seat (the games table's CHECK has no 'aborted')
+            "reason": "abandoned" if finish.end_reason == "aborted" else finish.end_reason,
+            "winner": finish.winner_side,
+            "forfeiter": finish.forfeit_seat,
+            "now": now,
+            "game": game_id,
+        },
+    )
+    if cursor.rowcount != 1:
+        raise Conflict(f"Game {game_id} is not active.")
+    sums = {row[0]: row[1:] for row in await conn.execute_fetchall(_POINT_SUMS, {"game": game_id})}
+    best: dict[int, tuple[int, str]] = {}
+    for seat, value, cards in await conn.execute_fetchall(_SHOWN_HANDS, {"game": game_id}):
+        if seat not in best or value > best[seat][0]:
+            best[seat] = (value, cards)
+    rows: list[dict[str, Any]] = []
+    for s in finish.seats:
+        pegging, hand, crib, heels = sums.get(s.seat, (0, 0, 0, 0))
+        best_value, best_cards = best.get(s.seat, (None, None))
+        rows.append(
+            {
+                "game_id": game_id,
+                "seat": s.seat,
+                "side": s.side,
+                "outcome": s.outcome,
+                "won": int(s.won),
+                "final_score": s.final_score,
+                "skunk_given": s.skunk_given,
+                "skunk_taken": s.skunk_taken,
+                "pegging": pegging,
+                "hand": hand,
+                "crib": crib,
+                "heels": heels,
+                "best_hand": best_value,
+                "best_hand_cards": best_cards,
+            }
+        )
+    await conn.executemany(_INSERT_RESULT, rows)
+    if rater is not None and finish.status == "finished":
+        await standings.rate_pending(conn, rater, now)
+    await archive.archive_or_keep(conn, game_id)
+
+
+
+def deal_row(game_id: int, p: DealPoints) -> tuple[Any, ...]:
+    return (game_id, p.deal, p.seat, p.pegging, p.hand, p.crib, p.heels) + (
+        p.hand_value,
+        p.hand_cards,
+        p.crib_value,
+        p.crib_cards,
+    )
 
 
 class Games:
@@ -405,7 +664,11 @@ class Games:
             )
             await conn.execute(
                 _FIRST_SNAPSHOT,
-                {"game_id": game_id, "state": sql.dumps(state), "ready": sql.dumps(list(ready))},
+                {
+                    "game_id": game_id,
+                    "state": reads.dumps(state),
+                    "ready": reads.dumps(list(ready)),
+                },
             )
 
     # ------------------------------------------------------------------ the action log
@@ -423,14 +686,14 @@ class Games:
         return self._actions.submit(write)
 
     async def _write_actions(self, conn: Connection, writes: Sequence[ActionWrite]) -> None:
-        await sql.write_actions(conn, writes, self._standings.rater)
+        await write_actions(conn, writes, self._standings.rater)
 
     # ------------------------------------------------------------------ endings and results
 
     async def record_result(self, game_id: int, finish: Finish, *, now: float) -> None:
         """End an active game without a final action (forfeit, abandoned) and write its results."""
         async with self._database.write() as conn:
-            await sql.finish_game(conn, game_id, finish, now, self._standings.rater)
+            await finish_game(conn, game_id, finish, now, self._standings.rater)
 
     # ------------------------------------------------------------------ small updates
 
@@ -472,8 +735,8 @@ class Games:
                 _REPAIR_SNAPSHOT,
                 {
                     "new_seq": seq,
-                    "new_state": sql.dumps(state),
-                    "new_ready": sql.dumps(list(ready)),
+                    "new_state": reads.dumps(state),
+                    "new_ready": reads.dumps(list(ready)),
                     "game": game_id,
                 },
             )
@@ -491,15 +754,15 @@ class Games:
         if shards is None:
             query = _OPEN_GAMES[self._archived]
         else:  # built for these shards (once, at a start)
-            query = sql.game_query(sql.OPEN & shards, archived=self._archived)
+            query = reads.game_query(reads.OPEN & shards, archived=self._archived)
         async with self._database.read() as conn:
-            return await sql.select_games(conn, query)
+            return await reads.select_games(conn, query)
 
     async def load_game(self, game_id: int) -> GameRecord | None:
         """One game in any status, or ``None`` (an ended game's last snapshot comes from its
         archive: the same record as before it was compacted)."""
         async with self._database.read() as conn:
-            games = await sql.select_games(conn, _ONE_GAME[self._archived], {"game": game_id})
+            games = await reads.select_games(conn, _ONE_GAME[self._archived], {"game": game_id})
         return games[0] if games else None
 
     async def load_actions(self, game_id: int) -> list[ActionRecord]:

@@ -365,7 +365,7 @@ def _inflate(blob: bytes, zdict: bytes | None) -> bytes:
 
 
 def _dumps(data: Any) -> str:
-    """JSON as the store writes it (``db.statements.dumps``)."""
+    """JSON as the store writes it (``db.game_reads.dumps``)."""
     return json.dumps(data, separators=(",", ":"))
 
 

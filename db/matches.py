@@ -36,9 +36,9 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 
 from . import schema as t
-from . import statements as sql
 from .connection import Connection, Database, Dialect
 from .errors import Conflict
+from .game_reads import dumps
 from .records import NewGame, SeatRecord
 
 OPEN_MATCH = ("forming", "playing")
@@ -246,7 +246,7 @@ class Matches:
                 _BEGIN_MATCH,
                 {
                     "new_seats": _seats_json(seats),
-                    "new_wins": sql.dumps([0] * sides),
+                    "new_wins": dumps([0] * sides),
                     "match": match_id,
                 },
             )
@@ -269,7 +269,7 @@ class Matches:
         """
         async with self._database.write() as conn:
             cursor = await conn.execute(
-                _TALLY, {"new_wins": sql.dumps(list(wins)), "match": match_id}
+                _TALLY, {"new_wins": dumps(list(wins)), "match": match_id}
             )
             if cursor.rowcount != 1:
                 raise Conflict(f"Match {match_id} is not being played.")
@@ -278,7 +278,7 @@ class Matches:
             )
             await conn.execute(
                 _FIRST_SNAPSHOT,
-                {"game_id": game_id, "state": sql.dumps(state), "ready": sql.dumps(list(ready))},
+                {"game_id": game_id, "state": dumps(state), "ready": dumps(list(ready))},
             )
         return game_id
 
@@ -297,7 +297,7 @@ class Matches:
                 _END_MATCH,
                 {
                     "new_status": status,
-                    "new_wins": sql.dumps(list(wins)),
+                    "new_wins": dumps(list(wins)),
                     "new_winner": winner_side,
                     "now": now,
                     "match": match_id,
@@ -446,4 +446,4 @@ async def _insert_game(
 
 
 def _seats_json(seats: Sequence[SeatRecord]) -> str:
-    return sql.dumps([[s.seat, s.user_id, s.computer] for s in sorted(seats, key=lambda s: s.seat)])
+    return dumps([[s.seat, s.user_id, s.computer] for s in sorted(seats, key=lambda s: s.seat)])

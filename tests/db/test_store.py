@@ -341,7 +341,7 @@ async def test_a_path_that_cannot_be_opened_says_so(tmp_path):
 #: PostgreSQL would need translated).
 CORE_MODULES = {
     "db.games",
-    "db.statements",
+    "db.game_reads",
     "db.players",
     "db.settings",
     "db.leaderboard",

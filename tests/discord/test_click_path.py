@@ -8,8 +8,9 @@ in. Those are the modules the click passes through; a function called on the way
 before (the witness learning the clicker's name, the guard's checks, ``place_of``) was asked,
 not passed through, and is listed apart.
 
-The assertion is about the cogs and the session manager only (``cogs/``, ``bot/sessions/``); the
-store's own part is printed, not held.
+The cogs and the session manager (``cogs/``, ``bot/sessions/``) hand it through four files; the
+store through two more: the write's chain when its first statement runs (the group commit's
+writer, the games' write, the statement runner) is ``db/connection.py`` and ``db/games.py``.
 
 The hand's items are drawn in ``cogs/cribbage/hand.py`` and read back by their items in
 ``cogs/cribbage/hand_clicks.py``: the second part of this file holds every drawn id to its item.
@@ -86,10 +87,11 @@ def call_chain(frame: FrameType) -> list[str]:
     return [m for i, m in enumerate(modules) if i == 0 or modules[i - 1] != m]
 
 
-async def play_click(club: Driver) -> tuple[list[str], list[str], list[str]]:
+async def play_click(club: Driver) -> tuple[list[str], list[str], list[str], list[str]]:
     """Play a card by a click on its hand; return the chain of modules the click is handed
-    through when it reaches the store, every module of ``OURS`` whose code ran before, and
-    the modules of the store that ran for the click (the writer's too)."""
+    through when it reaches the store, every module of ``OURS`` whose code ran before, the
+    modules of the store that ran for the click (the writer's too), and the chain of the
+    write's first statement."""
     alice, bob = club.users[:2]
     await club.start_game(alice, [bob])
     seats = {alice.id: Seat(alice), bob.id: Seat(bob)}
@@ -112,11 +114,14 @@ async def play_click(club: Driver) -> tuple[list[str], list[str], list[str]]:
     chain: list[str] = []
     ran: list[str] = []
     store: list[str] = []
+    written: list[str] = []
 
     def profile(frame: FrameType, event: str, arg: object) -> None:
         if event != "call" or (module := module_of(frame)) is None:
             return
         if module.startswith("db/"):
+            if chain and not written and frame.f_code.co_name == "executemany":
+                written.extend(call_chain(frame))  # the write's first statement
             if not chain:
                 found = call_chain(frame)
                 if "cogs/utils/items.py" in found:  # on the click's behalf (not a loop's)
@@ -134,11 +139,11 @@ async def play_click(club: Driver) -> tuple[list[str], list[str], list[str]]:
         sys.setprofile(before)
     view = club.bot.manager.live.view(club.game_id())
     assert view is not None and card_from_code(card.custom_id.split(":")[-1]) in view.pile
-    return chain, ran, store
+    return chain, ran, store, written
 
 
 async def test_a_play_click_is_handed_through_four_files_of_the_cogs_and_sessions(club):
-    chain, ran, store = await play_click(club)
+    chain, ran, store, written = await play_click(club)
     ours = [m for m in chain if m.startswith(OURS)]
     print("the click's chain at the store:", " -> ".join(chain))
     print("our modules whose code ran before it:", ", ".join(ran))
@@ -149,6 +154,10 @@ async def test_a_play_click_is_handed_through_four_files_of_the_cogs_and_session
     assert ours[-1] == "bot/sessions/play.py", ours  # the part that commits a move
     assert len(set(ours)) <= MAX_FILES, ours
     assert chain[-1].startswith("db/")
+    # the store: the group commit's writer runs the games' write, which runs its statements
+    print("the write's chain at its first statement:", " -> ".join(written))
+    assert set(written) == {"db/connection.py", "db/games.py"}, written
+    assert len(set(ours) | set(written)) <= 6
 
 
 # ---------------------------------------------------------------- drawn ids and their items
