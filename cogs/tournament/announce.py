@@ -90,6 +90,7 @@ FINISHED = "It's over: the final placings are below."
 TOO_FEW = "Cancelled: fewer than 2 players had joined by the start time."
 ENDS_KEPT = 512  # the newest game ends shown by the table, remembered (see Announcer.shown)
 SHOWN_WITHIN = 5.0  # seconds a pairing's news waits for the table to show its game's end
+RETRY_AFTER = 60.0  # seconds before a pairing that could not be opened is tried again
 
 
 class PingBook(Protocol):
@@ -124,7 +125,10 @@ class Announcer:
         self.manager = manager
         self.names = names
         self._locks: dict[int, asyncio.Lock] = {}
-        self._retry: set[int] = set()  # tournaments with a pairing still to open
+        # tournament -> when (the event loop's clock) to try again to open its pairings
+        self._retry: dict[int, float] = {}
+        self._warned: set[tuple[int, int]] = set()  # (tournament, round) told of no threads
+        self.retry_after = RETRY_AFTER
         # game -> set once the table has shown how it ended (the newest ENDS_KEPT)
         self._ends: OrderedDict[int, asyncio.Event] = OrderedDict()
 
@@ -203,7 +207,7 @@ class Announcer:
             await self._tell(news, about, game_end)
         if view.status in ("finished", "cancelled"):
             self._locks.pop(view.tournament_id, None)
-            self._retry.discard(view.tournament_id)
+            self._retry.pop(view.tournament_id, None)
 
     async def _tell(self, news: TournamentOutcome, about: int | None, game_end: bool) -> None:
         view, what = news.view, news.what
@@ -337,7 +341,7 @@ class Announcer:
             else:
                 threads[p.table] = thread
         if failed:
-            self._retry.add(view.tournament_id)
+            self._retry[view.tournament_id] = self._clock() + self.retry_after
         if threads:
             await self._drop_notices(view.channel_id, set(threads.values()))
         return threads
@@ -371,7 +375,8 @@ class Announcer:
         except discord.HTTPException as exc:
             log.info("tournament %d: no thread for table %d (%s)", view.tournament_id,
                      p.table, exc)  # fmt: skip
-            if view.tournament_id not in self._retry:
+            if (view.tournament_id, p.round) not in self._warned:  # once a round
+                self._warned.add((view.tournament_id, p.round))
                 await self._post(view.channel_id, NO_THREADS)
             return None
         request = OpenPairing(view.tournament_id, p.round, p.table, thread.id)
@@ -422,15 +427,21 @@ class Announcer:
         except discord.HTTPException:  # no Read Message History: the notices stay
             log.info("could not remove the thread notices in channel %d", channel_id)
 
+    @staticmethod
+    def _clock() -> float:
+        return asyncio.get_running_loop().time()
+
     async def retry(self) -> None:
-        """Open the pairings whose thread or game could not be opened before."""
-        for tournament_id in list(self._retry):
+        """Open the pairings whose thread or game could not be opened before (each
+        tournament at most every ``retry_after`` seconds)."""
+        for tournament_id, due in list(self._retry.items()):
             view = self.manager.tournaments.view(tournament_id)
-            if view is None or view.status != "running":
-                if view is None:
-                    self._retry.discard(tournament_id)
+            if view is None:
+                del self._retry[tournament_id]
                 continue
-            self._retry.discard(tournament_id)
+            if view.status != "running" or due > self._clock():
+                continue
+            del self._retry[tournament_id]
             waiting = [p for p in view.current if p.state == "waiting" and p.second is not None]
             if waiting:
                 async with self._lock(tournament_id):
@@ -441,7 +452,7 @@ class Announcer:
         pairings opened by the next :meth:`retry`."""
         for view in views:
             if any(p.state == "waiting" and p.second is not None for p in view.current):
-                self._retry.add(view.tournament_id)
+                self._retry[view.tournament_id] = self._clock()
 
     # ------------------------------------------------------------------ standings
 

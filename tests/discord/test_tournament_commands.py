@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from discord_emulator.threads import CREATE_PUBLIC_THREADS
 from tests.discord.test_tournament_flow import Clock, Club, club_of
 from tests.support.sessions import dump_database
 
@@ -181,3 +182,23 @@ async def test_a_best_of_3_plays_its_next_game_in_the_same_thread_and_names_stay
         # one ping each for the round, nobody else pinged, and never a mass mention
         assert [len(club.emu.pings_for(u)) for u in (ann, evil, bob)] == [1, 1, 0]
         assert not [p for p in club.emu.pings if p.reason == "everyone"]
+
+
+async def test_without_thread_permission_the_round_waits_and_opens_once_allowed(tmp_path):
+    async with club_of(tmp_path, players=2) as club:
+        emu = club.emu
+        signup = await club.create(format="swiss", rounds=1)
+        await club.sign_up(signup)
+        emu.set_permissions(club.channel, emu.bot_user, deny=CREATE_PUBLIC_THREADS)
+        club.cog.announcer.retry_after = 0.0  # (a minute between tries, else)
+        await club.start()
+        assert not club.threads(1)
+        warned = [m for m in club.posts() if "Create Public Threads" in (m.content or "")]
+        assert len(warned) == 1
+        await club.cog.tick()  # still refused: tried again, told no second time
+        assert len([m for m in club.posts() if "Create Public Threads" in (m.content or "")]) == 1
+        emu.set_permissions(club.channel, emu.bot_user, allow=CREATE_PUBLIC_THREADS)
+        await club.cog.tick()
+        (thread,) = club.threads(1)
+        assert club.bot.manager.live.in_channel(thread.id) is not None  # its game is on
+        assert [len(emu.pings_for(u)) for u in club.players] == [1, 1]
