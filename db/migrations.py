@@ -22,9 +22,11 @@ written by a newer cribbage-bot: it is refused (:class:`DatabaseTooNew`), as is 
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import sqlite3
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -564,11 +566,28 @@ async def upgrade(conn: Connection, where: str) -> tuple[str | None, str]:
     else:
         numbered = await _pragma(conn, "user_version")
     try:
-        return await conn.sa.run_sync(_upgrade, numbered == LATEST_VERSION)
+        async with _alembic_lock():
+            return await conn.sa.run_sync(_upgrade, numbered == LATEST_VERSION)
     except sa_exc.DBAPIError as err:
         if isinstance(err.orig, sqlite3.Error):
             raise err.orig from None
         raise conn._driver_error(err) from err.orig
+
+
+#: One lock per event loop: Alembic's environment is a module-global proxy (``alembic.context``)
+#: that each run installs and removes, and a run waits on the database inside it, so two
+#: stores migrating at once in one process would remove each other's.
+_ALEMBIC_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _alembic_lock() -> asyncio.Lock:
+    loop = asyncio.get_running_loop()
+    lock = _ALEMBIC_LOCKS.get(loop)
+    if lock is None:
+        lock = _ALEMBIC_LOCKS[loop] = asyncio.Lock()
+    return lock
 
 
 def _upgrade(sync: SyncConnection, numbered_done: bool) -> tuple[str | None, str]:
