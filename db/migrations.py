@@ -1,11 +1,11 @@
 """The schema's migrations: Alembic revisions (``db/alembic/versions``) on both dialects,
-after the frozen numbered migrations of the releases before them.
+after, on SQLite, the frozen numbered migrations of the releases before them.
 
 A cribbage-bot SQLite database is recognised by ``PRAGMA application_id``
-(:data:`APPLICATION_ID`). Up to release 0.1.0 the schema grew by numbered migrations
-(:data:`MIGRATIONS`, ``PRAGMA user_version`` 1 to :data:`LATEST_VERSION`; PostgreSQL's
-``schema_version`` row, :mod:`db.pg_schema`): they are frozen, and a database of an older release
-runs them, each in its own transaction with its version bump, up to :data:`LATEST_VERSION`.
+(:data:`APPLICATION_ID`). Up to release 0.1.0 an SQLite file's schema grew by numbered migrations
+(:data:`MIGRATIONS`, ``PRAGMA user_version`` 1 to :data:`LATEST_VERSION`): they are frozen, and
+a file of an older release runs them, each in its own transaction with its version bump, up to
+:data:`LATEST_VERSION`.
 
 From there on Alembic keeps the schema (:func:`upgrade`): revision :data:`BASE_REVISION` is
 release 0.1.0's schema, created whole on a fresh database, stamped on one the numbered migrations
@@ -13,20 +13,28 @@ made. Every revision still missing runs in one transaction with the ``alembic_ve
 under the store's lock (SQLite's ``BEGIN IMMEDIATE``, PostgreSQL's advisory lock), so one process
 migrates, and a crash halfway leaves the revision the database had: the next start runs them again.
 
+PostgreSQL (:func:`migrate_postgresql`) has only Alembic: its support began at
+:data:`LATEST_VERSION`, so a schema is either empty (created at the head revision), release
+0.1.0's (a ``schema_version`` row of :data:`LATEST_VERSION` and no ``alembic_version``: stamped
+at :data:`BASE_REVISION`, then upgraded) or already Alembic's. A lower ``schema_version`` was
+made by a development build before that release, and is refused as one no release can upgrade.
+
 To change the schema, add an Alembic revision to ``db/alembic/versions`` (its form:
 ``db/alembic/script.py.mako``, ``down_revision`` the current head), written for both dialects,
 and change :mod:`db.schema` to match. A database at a revision this code does not know was
-written by a newer cribbage-bot: it is refused (:class:`DatabaseTooNew`), as is a
-``user_version`` above :data:`LATEST_VERSION`.
+written by a newer cribbage-bot: it is refused (:class:`DatabaseTooNew`), as is a version above
+:data:`LATEST_VERSION`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import sqlite3
 import weakref
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,9 +45,10 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import exc as sa_exc
 from sqlalchemy import text
+from sqlalchemy.schema import CreateSchema
 
-from . import diagnosis
-from .errors import DatabaseTooNew, NotACribbageDatabase
+from . import diagnosis, pg
+from .errors import DatabaseTooNew, NotACribbageDatabase, StoreError
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection as SyncConnection
@@ -360,7 +369,8 @@ MIGRATIONS: tuple[Migration, ...] = (
 )
 
 #: The last numbered version (release 0.1.0's): SQLite's ``user_version`` stays at it, as
-#: PostgreSQL's ``schema_version`` row does; Alembic's revisions follow.
+#: PostgreSQL's ``schema_version`` row does (the only version a PostgreSQL schema of a release
+#: has had); Alembic's revisions follow.
 LATEST_VERSION = MIGRATIONS[-1].version
 #: Alembic's script directory (env.py, the revisions).
 ALEMBIC_DIR = Path(__file__).parent / "alembic"
@@ -478,6 +488,105 @@ async def migrate_numbered(conn: Connection, up_to: int) -> int:
     return version
 
 
+# ---------------------------------------------------------------------- PostgreSQL
+
+_PG_TABLES = text("SELECT table_name FROM information_schema.tables WHERE table_schema = :schema")
+_PG_VERSION = text("SELECT version FROM schema_version")
+
+
+async def migrate_postgresql(conn: Connection) -> int:
+    """Create the connection's PostgreSQL schema, or bring it to the head revision, under the
+    advisory lock (processes starting together: one migrates, the others find it done); return
+    its version, :data:`LATEST_VERSION`.
+
+    An empty schema gets every revision; release 0.1.0's (``schema_version`` at
+    :data:`LATEST_VERSION`, no ``alembic_version``) is stamped at :data:`BASE_REVISION` and
+    upgraded; the missing revisions run in one transaction with their version row. Raises,
+    before writing anything, :class:`NotACribbageDatabase` (another application's tables),
+    :class:`DatabaseTooNew`, or :class:`StoreError` for a version no release made.
+    """
+    where = f"The PostgreSQL schema {conn.schema}"
+    async with _pg_migration_lock(conn):
+        await conn.execute(CreateSchema(conn.schema, if_not_exists=True))
+        await _pg_version(conn, where)  # read again under the lock
+        await conn.driver_sql("BEGIN")
+        try:
+            await upgrade(conn, where)
+            await conn.driver_sql("COMMIT")
+        except BaseException:
+            with contextlib.suppress(StoreError):  # a lost connection has rolled it back
+                await conn.driver_sql("ROLLBACK")
+            raise
+    return LATEST_VERSION
+
+
+async def current_postgresql(conn: Connection) -> int:
+    """The PostgreSQL schema's version, migrating nothing (a read-only opening). Refuses what
+    :func:`migrate_postgresql` refuses, a revision this code does not know, and a schema
+    holding no cribbage tables (:class:`NotACribbageDatabase`)."""
+    where = f"The PostgreSQL schema {conn.schema}"
+    version = await _pg_version(conn, where)
+    if version is None:
+        raise NotACribbageDatabase(f"{where} holds no cribbage tables.")
+    await _check_known(conn, where)
+    return version
+
+
+async def _pg_version(conn: Connection, where: str) -> int | None:
+    """The schema's ``schema_version`` (:data:`LATEST_VERSION` for every schema a release
+    made); ``None`` when the schema holds no table at all. Refuses another application's
+    tables, a newer version and one below :data:`LATEST_VERSION`."""
+    tables = sorted(str(name) for (name,) in await conn.execute_fetchall(
+        _PG_TABLES, {"schema": conn.schema}
+    ))  # fmt: skip
+    if "schema_version" not in tables:
+        if tables:
+            held = ", ".join(tables[:8]) + (", ..." if len(tables) > 8 else "")
+            raise NotACribbageDatabase(
+                f"{where} holds tables that are not cribbage-bot's ({held}). It was not "
+                "changed. Choose another schema (?schema=... in CRIBBAGE_DATABASE_URL) or "
+                "database."
+            )
+        return None
+    rows = await conn.execute_fetchall(_PG_VERSION)
+    version = int(rows[0][0]) if rows else 0
+    if version > LATEST_VERSION:
+        raise DatabaseTooNew(
+            f"{where} was written by a newer cribbage-bot (schema version {version}; this "
+            f"version understands up to {LATEST_VERSION}). It was not changed. Upgrade "
+            "cribbage-bot."
+        )
+    if version < LATEST_VERSION:
+        raise StoreError(unreleased_message(where, conn.schema, version))
+    return version
+
+
+def unreleased_message(where: str, schema: str, version: int) -> str:
+    """Why a PostgreSQL schema below :data:`LATEST_VERSION` is refused, and what to do."""
+    return (
+        f"{where} is at schema version {version}, which no release of cribbage-bot made: "
+        f"PostgreSQL support was released at version {LATEST_VERSION} (release 0.1.0), so a "
+        "development build made it, and no release can upgrade it. It was not changed. To "
+        f"keep what it holds, save it with `pg_dump --schema={schema}`; then point "
+        "CRIBBAGE_DATABASE_URL at a new schema (?schema=...) or an empty database, where the "
+        f"bot creates its current schema (or drop the schema {schema} and start the bot "
+        "again)."
+    )
+
+
+@contextlib.asynccontextmanager
+async def _pg_migration_lock(conn: Connection) -> AsyncIterator[None]:
+    """The session's advisory lock on the schema (:data:`~db.pg.LOCK_SPACE`, the hash of its
+    name) while the block runs."""
+    key = {"space": pg.LOCK_SPACE, "key": conn.schema}
+    await conn.execute(pg.lock_statement(), key)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(StoreError):  # a lost connection has let it go
+            await conn.execute(pg.unlock_statement(), key)
+
+
 # ---------------------------------------------------------------------- Alembic
 
 
@@ -560,7 +669,7 @@ async def upgrade(conn: Connection, where: str) -> tuple[str | None, str]:
     await _check_known(conn, where)  # read again under the lock
     if conn.dialect == "postgresql":
         legacy = await _pg_has_table(conn, "schema_version") and await conn.execute_fetchall(
-            text("SELECT version FROM schema_version")
+            _PG_VERSION
         )
         numbered = int(legacy[0][0]) if legacy else 0
     else:

@@ -4,8 +4,8 @@
 for a file, ``postgresql+asyncpg`` for a ``postgresql://`` URL, :func:`connect_sqlite` and
 :func:`connect_postgresql`), checks, before any game is loaded, that the file is a cribbage-bot
 database (or new) and that it can be written (a write inside a transaction that is rolled back),
-sets SQLite's rules, and migrates (:mod:`db.migrations`, :mod:`db.pg_schema`). What runs on the
-open database afterwards is :mod:`db.connection`'s.
+sets SQLite's rules, and migrates (:mod:`db.migrations`, for both). What runs on the open
+database afterwards is :mod:`db.connection`'s.
 
 Rules of an SQLite connection: WAL journal, ``synchronous=FULL`` (a committed transaction
 survives the process being killed *and* the machine losing power: SQLite syncs the WAL to the
@@ -46,7 +46,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
-from . import diagnosis, migrations, pg, pg_schema
+from . import diagnosis, migrations, pg
 from .connection import Connection, Database, Dialect
 from .errors import CannotOpenDatabase, DatabaseBusy, DatabaseNotWritable, StoreError
 
@@ -142,15 +142,16 @@ async def _open_sqlite(
 
 
 async def _open_postgresql(url: str, *, read_only: bool) -> Database:
-    """Connect and migrate (:mod:`db.pg_schema`); ``read_only``: a read-only session."""
+    """Connect and migrate (:func:`db.migrations.migrate_postgresql`); ``read_only``: a
+    read-only session."""
     conn = await connect_postgresql(url)
     try:
         if read_only:  # every read sees one moment, as SQLite's read-only opening does
             await conn.driver_sql("SET default_transaction_read_only = on")
             await conn.driver_sql("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            version = await pg_schema.current(conn)
+            version = await migrations.current_postgresql(conn)
         else:
-            version = await pg_schema.migrate(conn)
+            version = await migrations.migrate_postgresql(conn)
         revision = await migrations.current_revision(conn)
     except pg.DRIVER_ERRORS as err:
         await conn.close()

@@ -9,17 +9,17 @@ statements once as SQLAlchemy Core, which compiles them for either dialect; wher
 differ (an upsert, a JSON aggregate) a repository writes both side by side.
 
 * The advisory locks (key :data:`LOCK_SPACE` and the hash of the schema or of a lock's name):
-  :func:`advisory_lock` while the schema is migrated, and the statements of
-  :meth:`db.connection.Connection.try_lock`, ``transaction_lock`` and ``notify``;
+  :func:`lock_statement` while the schema is migrated (:func:`db.migrations.migrate_postgresql`),
+  and the statements of :meth:`db.connection.Connection.try_lock`, ``transaction_lock`` and
+  ``notify``;
 * errors come back as the store's own (:func:`store_error`): a broken constraint or a
   trigger's refusal as :class:`~db.errors.Conflict`, a full disk as
   :class:`~db.errors.DatabaseFull`, a lock or deadlock as :class:`~db.errors.DatabaseBusy`, a
   lost connection as :class:`~db.errors.DatabaseUnavailable`, anything else as
   :class:`~db.errors.StoreError` (each with PostgreSQL's message).
 
-Types (:mod:`db.schema`, :mod:`db.pg_schema` for the frozen migrations): ``BIGINT`` for every
-integer (Discord ids are 64-bit), ``DOUBLE PRECISION`` for times and ratings, ``BYTEA`` for the
-compressed archive.
+Types (:mod:`db.schema`): ``BIGINT`` for every integer (Discord ids are 64-bit), ``DOUBLE
+PRECISION`` for times and ratings, ``BYTEA`` for the compressed archive.
 
 >>> split_url("postgresql://u@h:5/db?schema=t1")
 ('postgresql://u@h:5/db', 't1')
@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import re
 import urllib.parse
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
@@ -126,10 +124,17 @@ def store_error(err: BaseException) -> StoreError:
 
 _SPACE = bindparam("space", type_=Integer)
 _KEY = func.hashtext(bindparam("key", type_=Text))
+_LOCK = select(func.pg_advisory_lock(_SPACE, _KEY))
 _XACT_LOCK = select(func.pg_advisory_xact_lock(_SPACE, _KEY))
 _TRY_LOCK = select(func.pg_try_advisory_lock(_SPACE, _KEY))
 _UNLOCK = select(func.pg_advisory_unlock(_SPACE, _KEY))
 _NOTIFY = select(func.pg_notify(bindparam("channel", type_=Text), bindparam("payload", type_=Text)))
+
+
+def lock_statement() -> Select[Any]:
+    """``pg_advisory_lock(:space, hashtext(:key))``: waited for, then held until unlocked (or
+    the connection ends)."""
+    return _LOCK
 
 
 def xact_lock_statement() -> Select[Any]:
@@ -149,13 +154,3 @@ def unlock_statement() -> Select[Any]:
 def notify_statement() -> Select[Any]:
     """``pg_notify(:channel, :payload)``: sent when the transaction commits."""
     return _NOTIFY
-
-
-@asynccontextmanager
-async def advisory_lock(conn: asyncpg.Connection, key: int, schema: str) -> AsyncIterator[None]:
-    """``pg_advisory_lock(key, hashtext(schema))`` held while the block runs."""
-    await conn.execute("SELECT pg_advisory_lock($1, hashtext($2))", key, schema)
-    try:
-        yield
-    finally:
-        await conn.execute("SELECT pg_advisory_unlock($1, hashtext($2))", key, schema)

@@ -2,10 +2,12 @@
 :class:`~sqlalchemy.Table` objects of :data:`metadata`, and the rules SQLAlchemy has no portable
 form for (the append-only action log, the kept archive) as triggers written per dialect.
 
-This is the schema of version :data:`VERSION` (release 0.1.0's: :mod:`db.migrations` builds the
-same on SQLite step by step, :mod:`db.pg_schema` on PostgreSQL). ``metadata.create_all`` on an
-empty database makes it whole; ``tests/db/test_schema.py`` checks, on both dialects, that it
-matches what the migrations make, table by table, index by index, trigger by trigger.
+This is the schema of version :data:`VERSION` (release 0.1.0's: on SQLite :mod:`db.migrations`
+builds the same step by step from an older release's file) and of the Alembic revisions after
+it. ``metadata.create_all`` on an empty database makes it whole, triggers included (they are
+attached to :data:`metadata`, each run only on its dialect: this module is their one home);
+``tests/db/test_schema.py`` checks, on both dialects, that it matches what the migrations make,
+table by table, index by index, trigger by trigger.
 
 Types, chosen per dialect where they differ (``with_variant``):
 

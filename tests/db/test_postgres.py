@@ -1,22 +1,39 @@
 """PostgreSQL behind the store: what only PostgreSQL has to prove. The behaviour both
 backends share is proven by the store, session, standings, matches, settings and timer suites,
-which run on each (the ``database`` fixture)."""
+which run on each (the ``database`` fixture).
+
+A PostgreSQL schema of a release is release 0.1.0's (PostgreSQL support was released at schema
+version 8): :func:`_release_schema` builds one as that release left it, holding the games of
+release 0.1.0's own database (``fixtures/release-0.1.0.db``)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import insert, text
+from sqlalchemy.schema import CreateSchema
 
+import db.migrations
 from bot.app.config import ConfigError, database_target
 from bot.ratings import RATER
-from db import DatabaseTooNew, MessageRef, NotACribbageDatabase, Store, StoreError
+from db import DatabaseTooNew, MessageRef, NotACribbageDatabase, Store, StoreError, pg
 from db.errors import CannotOpenDatabase
-from db.migrations import LATEST_VERSION
+from db.migrations import BASE_REVISION, LATEST_VERSION, head_revision
+from db.schema import metadata
+from tests.db.fixtures.make_v8 import replays
+from tests.db.test_schema import _engine
 from tests.support import postgres
 from tests.support.leaderboard import record_game
 from tests.support.postgres import connect
+
+FIXTURES = Path(__file__).parent / "fixtures"
+#: The tables release 0.1.0 had: what Alembic's first revision creates.
+RELEASE_TABLES: tuple[str, ...] = db.migrations.script().get_revision(BASE_REVISION).module.TABLES
 
 # Discord's snowflakes use all 64 bits but the sign: far past a float's 2**53 and an INTEGER's
 # 2**31 (Discord: "Reference", Snowflakes).
@@ -257,3 +274,128 @@ async def test_sqlite_text_is_refused_on_postgresql_and_changes_nothing(url):
         assert await store.meta.get("k") == "v"
     finally:
         await store.close()
+
+
+# ---------------------------------------------------------------------- release 0.1.0's schema
+
+
+def _fill_release_schema(sync: Any, schema: str, version: int, rows_of: Path | None) -> None:
+    """Release 0.1.0's tables and triggers (what Alembic's first revision creates), its
+    ``schema_version`` row at ``version`` and no ``alembic_version``; the rows of the SQLite
+    database ``rows_of``, every identity going on after them as the release's would."""
+    sync.execute(CreateSchema(schema, if_not_exists=True))
+    tables = [t for t in metadata.sorted_tables if t.name in RELEASE_TABLES]
+    metadata.create_all(sync, tables=tables, checkfirst=False)  # with the triggers
+    sync.execute(text("CREATE TABLE schema_version (version BIGINT NOT NULL)"))
+    sync.execute(text("INSERT INTO schema_version VALUES (:v)"), {"v": version})
+    if rows_of is None:
+        return
+    source = sqlite3.connect(rows_of)
+    source.row_factory = sqlite3.Row
+    try:
+        for table in tables:  # parents before children
+            rows = [dict(r) for r in source.execute(f"SELECT * FROM {table.name} ORDER BY 1")]
+            if rows:
+                sync.execute(insert(table), rows)
+            if "id" in table.c and table.c.id.identity is not None:
+                sync.execute(
+                    text(
+                        "SELECT setval(pg_get_serial_sequence(:t, 'id'), "
+                        "(SELECT COALESCE(MAX(id), 0) + 1 FROM " + table.name + "), false)"
+                    ),
+                    {"t": table.name},
+                )
+    finally:
+        source.close()
+
+
+async def _release_schema(url: str, *, version: int = 8, rows_of: Path | None = None) -> None:
+    """Build, at ``url``'s schema, the PostgreSQL schema release 0.1.0 made (``version``: the
+    ``schema_version`` it says instead)."""
+    engine = _engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(_fill_release_schema, pg.split_url(url)[1], version, rows_of)
+    finally:
+        await engine.dispose()
+
+
+def _tables(url: str) -> set[str]:
+    conn = connect(url)
+    try:
+        rows = conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        ).fetchall()
+        return {name for (name,) in rows}
+    finally:
+        conn.close()
+
+
+async def test_a_release_0_1_0_schema_is_stamped_upgraded_and_its_games_load(url):
+    await _release_schema(url, rows_of=FIXTURES / "release-0.1.0.db")
+    assert "alembic_version" not in _tables(url)
+    before = await Store.open(url, read_only=True)  # `cribbage-bot check` reads it as it is
+    assert (before.schema_version, before.revision) == (LATEST_VERSION, None)
+    await before.close()
+    stores = await asyncio.gather(*(Store.open(url) for _ in range(3)))  # starting together
+    try:
+        assert {(s.schema_version, s.revision) for s in stores} == {
+            (LATEST_VERSION, head_revision())
+        }
+        assert await stores[0].tournaments.load_open() == []  # the tournaments' tables work
+    finally:
+        for store in stores:
+            await store.close()
+    tables = _tables(url)
+    assert {"tournaments", "tournament_players", "tournament_pairings"} <= tables
+    conn = connect(url)
+    try:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            (head_revision(),)
+        ]
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(8,)]
+    finally:
+        conn.close()
+    expected = json.loads((FIXTURES / "release-0.1.0.json").read_text())
+    statuses = {facts["status"] for facts in expected["games"].values()}
+    assert {"active", "finished"} <= statuses  # games in progress and ended ones
+    assert (await replays(url))["games"] == expected["games"]
+
+
+async def test_a_crash_while_stamping_a_release_schema_leaves_it_unstamped(url, monkeypatch):
+    await _release_schema(url)
+
+    def crash(self: Any) -> None:  # after the stamp, before the transaction commits
+        raise RuntimeError("the power went out")
+
+    monkeypatch.setattr(db.migrations.ScriptDirectory, "run_env", crash)
+    with pytest.raises(RuntimeError, match="power"):
+        await Store.open(url)
+    monkeypatch.undo()
+    assert "alembic_version" not in _tables(url)  # the stamp went with its transaction
+    store = await Store.open(url)
+    try:
+        assert store.revision == head_revision()
+    finally:
+        await store.close()
+
+
+async def test_a_schema_older_than_any_release_is_refused_untouched(url):
+    """No release made a PostgreSQL schema below version 8 (a development build did): the
+    store refuses it, saying how to keep its data and start anew, and changes nothing."""
+    await _release_schema(url, version=5)
+    tables = _tables(url)
+    for read_only in (False, True):
+        with pytest.raises(StoreError, match="no release of cribbage-bot made") as caught:
+            await Store.open(url, read_only=read_only)
+        message = str(caught.value)
+        assert "schema version 5" in message and "It was not changed" in message
+        assert "pg_dump" in message and "?schema=" in message
+        assert "\n" not in message  # one paragraph
+        assert not isinstance(caught.value, (NotACribbageDatabase, DatabaseTooNew))
+    assert _tables(url) == tables
+    conn = connect(url)
+    try:
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(5,)]
+    finally:
+        conn.close()
