@@ -17,7 +17,8 @@ Statistics, ratings and the leaderboard count finished games only; the history a
 abandoned ones, among them the *aborted* games (a forfeit before the first show, stored as
 abandoned with the seat that left: its ``end_reason`` reads ``'aborted'`` here).
 
-Scopes: ``0`` is everywhere, any other number a guild id. Pools: ``"people"`` (games where only
+Scopes: ``0`` is everywhere, a negative number a season (:func:`db.seasons.scope_of`), any
+other number a guild id. Pools: ``"people"`` (games where only
 people sat), ``"computers"`` (games with a computer seat) and ``"all"`` (every game).
 """
 
@@ -31,7 +32,14 @@ from typing import Any, ClassVar, Literal
 
 from . import standings
 from .connection import Database
-from .standing_queries import HISTORY, LEADERBOARD, PROVISIONAL_GAMES, RATING_HISTORY, STATS
+from .standing_queries import (
+    HISTORY,
+    LEADERBOARD,
+    PROVISIONAL_GAMES,
+    RATING_HISTORY,
+    SEASON_BOUNDS,
+    STATS,
+)
 from .standings import ALL, COMPUTERS, EVERYWHERE, PEOPLE, Rater
 
 PAGE_SIZE = 10
@@ -242,8 +250,9 @@ class Standings:
 
     async def player_stats(self, user_id: int, *, scope: int = EVERYWHERE) -> PlayerStats:
         """Games, wins, skunks, points per deal, best hand, streak, rival and rating."""
+        games = await self._games_of(scope)
         (row,) = await self._database.fetchall(
-            STATS[self._database.dialect], {"user": user_id, "scope": scope}
+            STATS[self._database.dialect], {"user": user_id, "scope": scope, **games}
         )
         (games, wins, forfeits, given, taken, cgames, cwins, deals) = row[:8]
         pegging, hand, crib, heels, best, best_cards, best_game, last_won, streak = row[8:17]
@@ -281,10 +290,24 @@ class Standings:
         self, user_id: int, *, scope: int = EVERYWHERE, limit: int = 10
     ) -> list[HistoryEntry]:
         """The player's latest ended games (finished or abandoned), newest first."""
+        games = await self._games_of(scope)
         rows = await self._database.fetchall(
-            HISTORY[self._database.dialect], {"user": user_id, "scope": scope, "limit": limit}
+            HISTORY[self._database.dialect],
+            {"user": user_id, "scope": scope, "limit": limit, **games},
         )
         return [_history_entry(row) for row in rows]
+
+    async def _games_of(self, scope: int) -> dict[str, Any]:
+        """Which games a scope holds, as the statistics and history ask: a server (``guild``,
+        ``0`` for any) and the times they ended between (``since``, ``until``; ``None``: no
+        bound). A season's are its server's games that ended while it was open."""
+        if scope >= 0:
+            return {"guild": scope, "since": None, "until": None}
+        rows = await self._database.fetchall(SEASON_BOUNDS, {"season": -scope})
+        if not rows:
+            raise ValueError(f"No season of scope {scope}")
+        guild, since, until = rows[0]
+        return {"guild": guild, "since": since, "until": until}
 
     async def rating_history(
         self, player: int, *, pool: Pool = PEOPLE, scope: int = EVERYWHERE

@@ -714,3 +714,28 @@ Index(
     tournament_pairings.c.deadline_at,
     **_open("state <> 'decided'"),
 )
+
+# ---------------------------------------------------------------------- seasons
+
+# A server's seasons (db/seasons.py): `ended_at` NULL while open, one open season per server.
+# While a season is open, each rated game of its server is rated a third time, in the season's
+# own scope of `standings` and `rating_history`: the scope `-id` (a negative number, so never 0
+# nor a guild's snowflake). `carry`: where a player's first rating of the season starts, 'reset'
+# (a new player's) or 'soft' (their server rating, its sigma multiplied by `widen`, at most a
+# new player's).
+seasons = Table(
+    "seasons",
+    metadata,
+    _id(),
+    Column("guild_id", INT, nullable=False),
+    Column("name", TEXT, CheckConstraint("length(name) BETWEEN 1 AND 50"), nullable=False),
+    Column("carry", TEXT, CheckConstraint("carry IN ('soft', 'reset')"), nullable=False),
+    Column("widen", FLOAT, CheckConstraint("widen >= 1"), nullable=False),
+    Column("started_by", INT, nullable=False),
+    Column("started_at", FLOAT, nullable=False),
+    Column("ended_at", FLOAT),
+    **_STRICT,
+)
+Index("seasons_by_name", seasons.c.guild_id, seasons.c.name, unique=True)
+Index("seasons_by_start", seasons.c.guild_id, seasons.c.started_at)
+Index("seasons_one_open", seasons.c.guild_id, unique=True, **_open("ended_at IS NULL"))

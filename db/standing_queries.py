@@ -5,6 +5,11 @@ built once: nothing from users reaches the SQL but bound parameters.
 The leaderboard and the rating changes are SQLAlchemy Core. A player's statistics and history
 are one ``text`` per dialect (their joins, window and JSON functions read better as SQL), side
 by side: they differ only where the dialects do (:data:`IN_ORDER`, :data:`JSON_ROWS`).
+
+Which games a scope holds: everywhere (``0``) every game; a server's, its games; a season's
+(a negative scope, :mod:`db.seasons`), the games of its server that ended while it was open.
+The statistics and history are told this as ``:guild`` (``0``: any) and ``:since`` /
+``:until`` (``NULL``: no bound); the ratings they show are the ``:scope``'s own rows.
 """
 
 from __future__ import annotations
@@ -173,7 +178,8 @@ _STATS = """
         FROM seats s
         {in_order} games g ON g.id = s.game_id
         {in_order} results r ON r.game_id = s.game_id AND r.seat = s.seat
-        WHERE s.user_id = :user AND g.status = 'finished' AND (:scope = 0 OR g.guild_id = :scope)
+        WHERE s.user_id = :user AND g.status = 'finished' AND (:guild = 0 OR g.guild_id = :guild)
+          AND (:since IS NULL OR g.ended_at >= :since) AND (:until IS NULL OR g.ended_at < :until)
     ),
     ordered AS MATERIALIZED (
         SELECT won, ROW_NUMBER() OVER (ORDER BY ended_at DESC, game_id DESC) AS n FROM mine
@@ -228,7 +234,8 @@ _HISTORY = """
         FROM seats s
         {in_order} games g ON g.id = s.game_id
         WHERE s.user_id = :user AND g.status IN ('finished', 'abandoned')
-          AND (:scope = 0 OR g.guild_id = :scope)
+          AND (:guild = 0 OR g.guild_id = :guild)
+          AND (:since IS NULL OR g.ended_at >= :since) AND (:until IS NULL OR g.ended_at < :until)
         ORDER BY g.ended_at DESC, g.id DESC
         LIMIT :limit
     )
@@ -247,11 +254,14 @@ _HISTORY = """
     ORDER BY g.ended_at DESC, g.id DESC
 """
 
-#: Parameters PostgreSQL must be told the type of (``:scope = 0`` alone would make it a
-#: 32-bit integer, too small for a guild id).
+#: Parameters PostgreSQL must be told the type of (``:guild = 0`` alone would make it a
+#: 32-bit integer, too small for a guild id; ``:since IS NULL`` alone, of no type at all).
 _BINDS = (
     bindparam("user", type_=BigInteger()),
     bindparam("scope", type_=BigInteger()),
+    bindparam("guild", type_=BigInteger()),
+    bindparam("since", type_=t.FLOAT),
+    bindparam("until", type_=t.FLOAT),
     bindparam("limit", type_=Integer()),
 )
 
@@ -273,3 +283,9 @@ HISTORY: dict[Dialect, TextClause] = {
         _HISTORY, in_order=IN_ORDER["postgresql"], json_rows=JSON_ROWS["postgresql"]
     ),
 }
+
+_se = t.seasons.c
+#: A season's server and the times its games ended between (``ended_at`` NULL: open).
+SEASON_BOUNDS: Select[Any] = select(_se.guild_id, _se.started_at, _se.ended_at).where(
+    _se.id == bindparam("season")
+)

@@ -18,8 +18,14 @@ later.
 Each game counts in two pools: ``people`` when only people sat or ``computers`` when a computer
 did (kept apart from the rankings of people; computers are rated there too, as players ``-1``
 easy, ``-2`` standard, ``-3`` expert), and ``all`` (every game, for servers that count games
-with computers). And in two scopes: everywhere (``0``) and its server. So a game makes up to
-four rating updates, each a separate rating with its own history.
+with computers). And in two scopes: everywhere (``0``) and its server; a game of a server that
+ends while one of its seasons is open (:mod:`db.seasons`) counts in a third, the season's
+(``-`` its id). So a game makes up to six rating updates, each a separate rating with its own
+history.
+
+A player's first game of a season starts from a new player's rating when the season resets,
+or, when it carries softly, from their rating in the server just before that game, its sigma
+multiplied by the season's ``widen`` (never past a new player's sigma): :func:`_starting`.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from sqlalchemy import Insert, and_, bindparam, insert, literal_column, select, update
+from sqlalchemy import Insert, and_, bindparam, insert, literal_column, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from . import schema as t
@@ -83,12 +89,12 @@ class Rater(Protocol):
     ) -> Sequence[Sequence[NewRating]]: ...
 
 
-_g, _r, _s, _st = t.games.c, t.results.c, t.seats.c, t.standings.c
+_g, _r, _s, _st, _se = t.games.c, t.results.c, t.seats.c, t.standings.c, t.seasons.c
 #: The finished games not rated yet, oldest first. The partial index ``games_to_rate`` holds
 #: only these, in order: never a scan of games (its condition written as constants, which
 #: SQLite needs to choose a partial index).
 _PENDING = (
-    indexed_by(select(_g.id, _g.guild_id, _g.target), t.games, "games_to_rate")
+    indexed_by(select(_g.id, _g.guild_id, _g.target, _g.ended_at), t.games, "games_to_rate")
     .where(_g.status == literal_column("'finished'"), _g.rated_at.is_(None))
     .order_by(_g.ended_at, _g.id)
     .limit(bindparam("limit"))
@@ -103,6 +109,17 @@ _SEATS = (
 #: A game has at most four players (four seats; a computer level counts once): the ratings of
 #: fewer are read with the last one repeated.
 _MOST_PLAYERS = 4
+#: The season of a server a game that ended at ``ended`` counts in (the one open then).
+_SEASON = (
+    select(_se.id, _se.carry, _se.widen)
+    .where(
+        _se.guild_id == bindparam("guild"),
+        _se.started_at <= bindparam("ended"),
+        or_(_se.ended_at.is_(None), _se.ended_at > bindparam("ended")),
+    )
+    .order_by(_se.started_at.desc())
+    .limit(1)
+)
 _CURRENT = select(_st.player, _st.mu, _st.sigma).where(
     _st.pool == bindparam("pool"),
     _st.scope == bindparam("scope"),
@@ -190,8 +207,9 @@ async def rate_pending(conn: Connection, rater: Rater, now: float, *, limit: int
     await conn.driver_sql("SAVEPOINT rating")
     rated = 0
     try:
-        for game_id, guild_id, target in await conn.execute_fetchall(_PENDING, {"limit": limit}):
-            await rate_game(conn, rater, game_id, guild_id, target, now)
+        pending = await conn.execute_fetchall(_PENDING, {"limit": limit})
+        for game_id, guild_id, target, ended_at in pending:
+            await rate_game(conn, rater, game_id, guild_id, target, now, ended_at=ended_at)
             rated += 1
     except Exception:
         log.exception("Rating finished games failed; they stay due and are retried later")
@@ -208,8 +226,11 @@ async def rate_game(
     guild_id: int | None,
     target: int,
     now: float,
+    *,
+    ended_at: float | None = None,
 ) -> None:
-    """Count one finished game in its pool and in ``all``, everywhere and in its server."""
+    """Count one finished game in its pool and in ``all``, everywhere, in its server and in the
+    server's season open when it ended (``ended_at``)."""
     sides: dict[int, list[int]] = {}
     scores: dict[int, int] = {}
     won: dict[int, bool] = {}
@@ -241,14 +262,29 @@ async def rate_game(
     if len(players) > _MOST_PLAYERS:
         raise ValueError(f"Game {game_id} has {len(players)} players in its results")
     asked = {f"player{n}": players[min(n, len(players) - 1)] for n in range(_MOST_PLAYERS)}
-    scopes = (EVERYWHERE,) if guild_id is None else (EVERYWHERE, guild_id)
+    scopes = [EVERYWHERE] if guild_id is None else [EVERYWHERE, guild_id]
+    season = None
+    if guild_id is not None and ended_at is not None:
+        found = await conn.execute_fetchall(_SEASON, {"guild": guild_id, "ended": ended_at})
+        season = found[0] if found else None
+    if season is not None:
+        scopes.append(-season[0])
+    # every rating before the game, read before any is written (a soft season starts from
+    # the server's rating before this game)
+    before: dict[tuple[str, int], dict[int, tuple[float, float]]] = {}
     for pool, scope in itertools.product((own_pool, ALL), scopes):
-        current = {
+        before[pool, scope] = {
             player: (mu, sigma)
             for player, mu, sigma in await conn.execute_fetchall(
                 _CURRENT, {"pool": pool, "scope": scope, **asked}
             )
         }
+    for pool, scope in itertools.product((own_pool, ALL), scopes):
+        current = before[pool, scope]
+        if season is not None and scope == -season[0]:
+            _, carry, widen = season
+            assert guild_id is not None
+            current = _starting(current, before[pool, guild_id], players, carry, widen, rater)
         rated_sides = [
             RatedSide(
                 side=side,
@@ -308,3 +344,27 @@ async def rate_game(
     cursor = await conn.execute(_RATED, {"now": now, "game": game_id})
     if cursor.rowcount != 1:
         raise RuntimeError(f"Game {game_id} was rated twice")
+
+
+def _starting(
+    season: dict[int, tuple[float, float]],
+    server: dict[int, tuple[float, float]],
+    players: Sequence[int],
+    carry: str,
+    widen: float,
+    rater: Rater,
+) -> dict[int, tuple[float, float]]:
+    """The season's ratings of ``players`` before a game: their own where they have one; for a
+    player's first game of the season, a new player's (``reset``) or their server rating with
+    its sigma widened (``soft``; a new player's when they have none there either)."""
+    default_sigma = rater.default[1]
+    start = dict(season)
+    for player in players:
+        if player in start:
+            continue
+        if carry == "soft" and player in server:
+            mu, sigma = server[player]
+            start[player] = (mu, min(default_sigma, max(sigma, sigma * widen)))
+        else:
+            start[player] = rater.default
+    return start

@@ -12,6 +12,7 @@ and transactions, the group-commit writer) and hands it to one repository per gr
 * ``store.matches`` (:class:`~db.matches.Matches`): matches and rematches;
 * ``store.settings`` (:class:`~db.settings.GuildSettings`): each server's settings;
 * ``store.players`` (:class:`~db.players.Players`): each person's own settings;
+* ``store.seasons`` (:class:`~db.seasons.Seasons`): each server's seasons;
 * ``store.turns`` (:class:`~db.turns.TurnMarks`): the turn timers' marks;
 * ``store.meta`` (:class:`~db.meta.Meta`): the facts the bot keeps about itself;
 * ``store.maintenance`` (:class:`~db.maintenance.Maintenance`): integrity checks, the list of
@@ -42,6 +43,7 @@ from .matches import Matches
 from .meta import Meta
 from .opening import Synchronous, open_database
 from .players import Players
+from .seasons import Seasons
 from .settings import GuildSettings
 from .tournaments import Tournaments
 from .turns import TurnMarks
@@ -60,6 +62,7 @@ class Store:
         self.turns = TurnMarks(database)
         self.meta = Meta(database)
         self.tournaments = Tournaments(database)
+        self.seasons = Seasons(database)
         self.maintenance = Maintenance(database)
 
     @classmethod

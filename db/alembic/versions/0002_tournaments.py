@@ -1,9 +1,9 @@
-"""Tournaments: the tournament, its players and its pairings
+"""Tournaments: the tournament, its players and its pairings; seasons
 
-The three tables of :mod:`db.tournaments`, written out here as they are at this revision (not
-taken from :mod:`db.schema`), so that a later change of the schema module does not change what
-this revision creates. ``tests/db/test_schema.py`` holds a database migrated to the head equal to
-:mod:`db.schema`'s tables, on both dialects.
+The three tables of :mod:`db.tournaments` and the table of :mod:`db.seasons`, written out here
+as they are at this revision (not taken from :mod:`db.schema`), so that a later change of the
+schema module does not change what this revision creates. ``tests/db/test_schema.py`` holds a
+database migrated to the head equal to :mod:`db.schema`'s tables, on both dialects.
 
 Revision ID: 0002_tournaments
 Revises: 0001_release_0_1_0
@@ -186,6 +186,26 @@ def upgrade() -> None:
         "tournament_pairings",
         ["deadline_at"],
         **_where("state <> 'decided'"),
+    )
+
+    op.create_table(
+        "seasons",
+        sa.Column("id", INT, sa.Identity(), primary_key=True),
+        sa.Column("guild_id", INT, nullable=False),
+        sa.Column(
+            "name", TEXT, sa.CheckConstraint("length(name) BETWEEN 1 AND 50"), nullable=False
+        ),
+        sa.Column("carry", TEXT, sa.CheckConstraint("carry IN ('soft', 'reset')"), nullable=False),
+        sa.Column("widen", FLOAT, sa.CheckConstraint("widen >= 1"), nullable=False),
+        sa.Column("started_by", INT, nullable=False),
+        sa.Column("started_at", FLOAT, nullable=False),
+        sa.Column("ended_at", FLOAT),
+        **STRICT,
+    )
+    op.create_index("seasons_by_name", "seasons", ["guild_id", "name"], unique=True)
+    op.create_index("seasons_by_start", "seasons", ["guild_id", "started_at"])
+    op.create_index(
+        "seasons_one_open", "seasons", ["guild_id"], unique=True, **_where("ended_at IS NULL")
     )
 
 
