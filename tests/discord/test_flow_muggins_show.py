@@ -118,7 +118,6 @@ async def test_each_count_shows_the_cards_counted_and_the_starter(club):
     assert not crib and picture == counting_picture(cards, starter, False)
     picture, kept, starter, crib, _ = await claim(club, dealer)
     assert not crib and picture == counting_picture(kept, starter, False)
-    cog = club.bot.get_cog("Cribbage")
     # the dealer counts the crib at once: the text and the picture show the crib, not his kept hand
     picture, cards, starter, crib, _ = await claim(club, dealer)
     assert crib and set(cards).isdisjoint(kept)

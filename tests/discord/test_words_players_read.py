@@ -56,7 +56,8 @@ async def test_a_whole_game_of_three_or_four_reads_in_order(tmp_path, players):
         # ...and marks, there only, each side that finished below the skunk line (31 in 61)
         result_line = next(x for x in result.text.split("\n") if "wins with 61" in x)
         assert told in re.sub(r" \((double )?skunked\)", "", result_line)
-        for name, score, mark in re.findall(r"(\w+) ([0-9]+)( \((?:double )?skunked\))?", result_line):
+        scored = re.findall(r"(\w+) ([0-9]+)( \((?:double )?skunked\))?", result_line)
+        for name, score, mark in scored:
             assert bool(mark) == (int(score) < 31), (name, score, result_line)
         # every deal's record fits a screen and names its double runs as players do
         deals = records(club)
