@@ -49,8 +49,9 @@ picked up by the next sweep.
 
 Restarts: :meth:`~TournamentDirector.load` (from ``manager.resume``, after the games are loaded)
 reloads every tournament not over; their games resume as all games do; a pairing whose game
-ended while the bot was down is recorded then, a round completed meanwhile opens the next, and
-the deadlines are the stored ones, which the sweeps keep checking.
+ended while the bot was down is recorded then, a pairing decided while its game was still being
+played (a deadline, a drop) has that game forfeited then, a round completed meanwhile opens the
+next, and the deadlines are the stored ones, which the sweeps keep checking.
 """
 
 from __future__ import annotations
@@ -1005,14 +1006,20 @@ class TournamentDirector:
         news += heard
         for live in list(self._open.values()):
             async with live.lock:
+                games = []
+                for p in live.current():  # decided, but stopped before its game was ended
+                    if p.state == "decided" and p.game_id is not None:
+                        ended = await self._end_game(p, p.forfeited_by)
+                        games += [] if ended is None else [ended]
                 later = await self._advance(live)
-                if later.opened or later.finished:
+                if later.opened or later.finished or games:
                     news.append(
                         self._outcome(
                             live,
-                            "finished" if later.finished else "round",
+                            "finished" if later.finished else "round" if later.opened else "result",
                             opened=later.opened,
                             finished=later.finished,
+                            games=games,
                         )
                     )
         self.resumed = tuple(news)

@@ -4,6 +4,7 @@ a restart in the middle of a round, and every refusal changing nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 
@@ -282,6 +283,34 @@ async def test_a_game_that_ended_while_the_bot_was_down_is_recorded_at_the_resta
         (news,) = run.director.resumed
         assert news.finished and news.view.status == "finished"
         assert news.view.standings[0].player == str(p.second)
+    finally:
+        await run.store.close()
+
+
+@pytest.mark.sqlite_only
+async def test_a_pairing_decided_before_its_game_was_ended_ends_the_game_at_the_restart(database):
+    """Killed between storing a deadline's verdict and forfeiting the game it stopped: the
+    restart forfeits the game for the side that lost the pairing, and the tournament goes on."""
+    run = await running(database)
+    tid = await entered(run, "swiss", players=PLAYERS[:2], rounds=1)
+    started = await run.director.start(StartTournament(tid, ORGANISER))
+    (p,) = started.opened
+    game = await run.open(p)
+    stored = next(q for q in (await run.store.tournaments.load(tid)).pairings)
+    verdict = dataclasses.replace(
+        stored, state="decided", forfeited_by=p.second, decided_by="deadline", decided_at=1.0
+    )
+    await run.store.tournaments.save_pairing(tid, verdict)  # and then the process died
+    await run.store.close()
+
+    run = await running(database)
+    try:
+        assert run.manager.live.view(game.game_id) is None  # no longer played
+        (news,) = run.director.resumed
+        assert news.finished and [g.game_id for g in news.games] == [game.game_id]
+        assert news.games[0].finished is not None
+        assert news.games[0].finished.forfeit_seat == 1  # the second place's seat
+        assert news.view.standings[0].player == str(p.first)
     finally:
         await run.store.close()
 
