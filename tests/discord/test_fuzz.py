@@ -28,6 +28,7 @@ import sqlite3
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -35,7 +36,7 @@ from bot.engine import Phase
 from bot.engine.muggins import window_waiting
 from bot.sessions import ShowHand
 from discord_emulator import DiscordEmulator, EmulatorError
-from tests.discord.forgeries import Forger, Game
+from tests.discord.forgeries import ODD_DIGITS, Forger, Game
 from tests.support.discord_players import Driver, Seat, make_bot
 from tests.support.sessions import dump_database
 
@@ -127,6 +128,14 @@ async def world(tmp_path):
             )
             places = dict(home=home, lobby=lobby_channel, quiet=quiet, other=other)
             assert board.followups[0].public  # one more message to forge clicks on
+            # a tournament in sign-up in #quiet, olga's, alice and bob entered
+            await emu.slash(olga, quiet, "cribbage tournament create", name="Club night",
+                            format="swiss")  # fmt: skip
+            signup = emu.last_public(quiet)
+            for user in (alice, bob):
+                await emu.click(user, signup, "Join")
+            tournament = manager.tournaments.in_channel(quiet.id)
+            assert tournament is not None and len(tournament.entrants) == 2
 
             def sources():  # the bot's messages a forged click may come from, as they are now
                 return [
@@ -146,7 +155,109 @@ async def world(tmp_path):
                 peek=peek,
                 game_step=game_step,
             )
+            forger.draw = TournamentForgeries(forger, tournament.tournament_id).draw  # type: ignore[method-assign]
             yield emu, driver, forger, database
+
+
+# ---------------------------------------------------------------------- tournaments
+
+TOURNAMENT_IDS = (0, 1, 2**31, 2**53 + 1, 2**63 - 1, 2**63, 2**64, 10**20 - 1)
+#: options of /cribbage tournament create out of their ranges or choices
+CREATE_BAD = {
+    "name": ("", "x" * 101),
+    "format": ("knockout", "Swiss", ""),
+    "rounds": (0, 12, -1, 2**40),
+    "target": (100, 0, -121),
+    "best_of": (2, 7, 0),
+    "cap": (1, 257, 0, 2**63),
+    "starts_in": (0, 10081, -5),
+    "deadline_hours": (0, 169, -1),
+    "deadline_rule": ("coinflip", "FORFEIT"),
+    "spread_cap": (0, 122, -3),
+    "bye_spread": (-1, 122),
+    "forfeit_spread": (-1, 122, 2**63),
+}
+CREATE_FINE = {"name": "Night", "format": "swiss", "target": 61, "cap": 8}
+#: the tournament commands that change a sign-up, and who may change it by them
+ORGANISERS_ONLY = ("start", "pause", "resume", "cancel", "extend", "drop", "replace")
+
+
+class TournamentForgeries:
+    """Forged interactions on the tournament of #quiet (olga organises it, alice and bob
+    entered) drawn among the forger's own: its Join and Leave buttons with forged ids and from
+    the wrong places, and ``/cribbage tournament ...`` with options out of their ranges or by
+    people who may not. A request that would be a legitimate change (carol joining in #quiet,
+    olga starting it) is sent from another channel instead."""
+
+    def __init__(self, forger: Forger, tournament_id: int) -> None:
+        self.forger, self.rng, self.tid = forger, forger.rng, tournament_id
+        self.base = forger.draw
+        self.quiet = forger.places["quiet"]
+        self.entered = {forger.people["alice"], forger.people["bob"]}
+        self.olga = forger.people["olga"]
+
+    def draw(self) -> Any:
+        kinds = ((self.base, 12), (self.signup_click, 3), (self.command, 3), (self.create, 2))
+        return self.rng.choices([k for k, _ in kinds], [w for _, w in kinds])[0]()
+
+    def _elsewhere(self, user: Any) -> Any:
+        return self.forger._place(user, not_in=self.quiet)
+
+    def _legit(self, verb: str, user: Any) -> bool:
+        """Whether ``verb`` by ``user`` in #quiet would rightly change the sign-up."""
+        if verb == "join":
+            return user not in self.entered and user in self.members()
+        if verb in ("leave", "withdraw"):
+            return user in self.entered
+        return verb in ORGANISERS_ONLY and user is self.olga
+
+    def members(self) -> set[Any]:
+        return {self.forger.people[n] for n in ("alice", "bob", "carol", "dave", "olga")}
+
+    def signup_click(self) -> Any:
+        r, f = self.rng, self.forger
+        verb = r.choice(("join", "leave"))
+        tid = r.choice((self.tid, self.tid, self.tid + 1, *TOURNAMENT_IDS,
+                        *(g.id for g in f.games.values())))  # fmt: skip
+        user = f._user()
+        place = f._place(user)
+        if tid == self.tid and place is self.quiet and self._legit(verb, user):
+            place = self._elsewhere(user)
+        if r.random() < 0.15:
+            return f._click("tournament odd id", user, place,
+                            f"crib:t{verb[0]}:{r.choice(ODD_DIGITS)}")  # fmt: skip
+        return f._click("tournament click", user, place, f"crib:t{verb[0]}:{tid}")
+
+    def command(self) -> Any:
+        r, f = self.rng, self.forger
+        verb = r.choice(("join", "leave", "withdraw", *ORGANISERS_ONLY, "standings"))
+        user = f._user()
+        place = f._place(user)
+        if place is self.quiet and self._legit(verb, user):
+            place = self._elsewhere(user)
+        options: dict[str, Any] = {}
+        if verb == "extend":
+            options["hours"] = r.choice((0, -1, 169, 2**53, 1))
+        elif verb in ("drop", "replace"):
+            options["player"] = r.choice(list(f.people.values()))
+            if verb == "replace":
+                options["by"] = r.choice(list(f.people.values()))
+        elif verb == "standings" and r.random() < 0.7:
+            options["page"] = r.choice((0, 14, -1, 10**6, 1))
+        category = "standings tournament" if verb == "standings" else "tournament command"
+        return f._slash(category, user, place, f"cribbage tournament {verb}", options)
+
+    def create(self) -> Any:
+        r, f = self.rng, self.forger
+        user = f._user()
+        options = dict(CREATE_FINE)
+        for name in r.sample(sorted(CREATE_BAD), r.randint(0, 2)):
+            options[name] = r.choice(CREATE_BAD[name])
+        place = f._place(user)
+        fine = options.keys() == CREATE_FINE.keys()
+        if fine and user is self.olga:  # a legitimate tournament, unless #quiet has one
+            place = r.choice((self.quiet, f.emu.dm_channel(user)))
+        return f._slash("tournament create", user, place, "cribbage tournament create", options)
 
 
 def home_game(driver: Driver):
