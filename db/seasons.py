@@ -104,10 +104,19 @@ _ALL = (
 )
 _END = (
     update(t.seasons)
-    .where(_s.guild_id == bindparam("guild"), _s.ended_at.is_(None))
+    .where(_s.id == bindparam("season"), _s.ended_at.is_(None))
     .values(ended_at=bindparam("now"))
-    .returning(_s.id)
 )
+_st, _g = t.standings.c, t.games.c
+#: When the latest game rated in a season ended: the last game of one of its players (games are
+#: rated in the order they ended), read along the standings' primary key.
+_LATEST_GAME = (
+    select(func.max(_g.ended_at))
+    .select_from(t.standings.join(t.games, _g.id == _st.last_game))
+    .where(_st.pool == "all", _st.scope == bindparam("scope"))
+)
+#: When the server's last season ended.
+_LAST_END = select(func.max(_s.ended_at)).where(_s.guild_id == bindparam("guild"))
 
 
 def _season(row: Any) -> Season:
@@ -146,6 +155,8 @@ class Seasons:
                 raise Conflict(f"Server {guild_id} already has an open season.")
             if (await conn.execute(_NAMED, {"guild": guild_id, "name": name})).first():
                 raise Conflict(f"Server {guild_id} already had a season named {name!r}.")
+            last_end = (await conn.execute(_LAST_END, {"guild": guild_id})).scalar()
+            now = now if last_end is None else max(now, last_end)  # seasons never overlap
             params = {
                 "guild": guild_id,
                 "name": name,
@@ -160,12 +171,20 @@ class Seasons:
 
     async def end(self, guild_id: int, *, now: float) -> Season | None:
         """End the server's open season; the season ended (``None``: none was open). Games
-        that end from now on count in the server's standings only."""
+        that end from now on count in the server's standings only.
+
+        It ends at ``now``, or when the latest game rated in it ended if that is later (a
+        clock of another process a little ahead): every game rated in a season lies within
+        its start and end, as its statistics and history read it."""
         async with self._database.write() as conn:
-            ended = (await conn.execute(_END, {"guild": guild_id, "now": now})).scalar()
-            if ended is None:
+            row = (await conn.execute(_OPEN, {"guild": guild_id})).first()
+            if row is None:
                 return None
-            row = (await conn.execute(_BY_ID, {"id": ended})).first()
+            season = _season(row)
+            latest = (await conn.execute(_LATEST_GAME, {"scope": season.scope})).scalar()
+            end = now if latest is None else max(now, latest)
+            await conn.execute(_END, {"season": season.id, "now": end})
+            row = (await conn.execute(_BY_ID, {"id": season.id})).first()
         return _season(row)
 
     async def current(self, guild_id: int) -> Season | None:

@@ -9,7 +9,8 @@ by side: they differ only where the dialects do (:data:`IN_ORDER`, :data:`JSON_R
 Which games a scope holds: everywhere (``0``) every game; a server's, its games; a season's
 (a negative scope, :mod:`db.seasons`), the games of its server that ended while it was open.
 The statistics and history are told this as ``:guild`` (``0``: any) and ``:since`` /
-``:until`` (``NULL``: no bound); the ratings they show are the ``:scope``'s own rows.
+``:until`` (both included; ``NULL``: no bound); the ratings they show are the ``:scope``'s own
+rows.
 """
 
 from __future__ import annotations
@@ -179,7 +180,7 @@ _STATS = """
         {in_order} games g ON g.id = s.game_id
         {in_order} results r ON r.game_id = s.game_id AND r.seat = s.seat
         WHERE s.user_id = :user AND g.status = 'finished' AND (:guild = 0 OR g.guild_id = :guild)
-          AND (:since IS NULL OR g.ended_at >= :since) AND (:until IS NULL OR g.ended_at < :until)
+          AND (:since IS NULL OR g.ended_at >= :since) AND (:until IS NULL OR g.ended_at <= :until)
     ),
     ordered AS MATERIALIZED (
         SELECT won, ROW_NUMBER() OVER (ORDER BY ended_at DESC, game_id DESC) AS n FROM mine
@@ -235,7 +236,7 @@ _HISTORY = """
         {in_order} games g ON g.id = s.game_id
         WHERE s.user_id = :user AND g.status IN ('finished', 'abandoned')
           AND (:guild = 0 OR g.guild_id = :guild)
-          AND (:since IS NULL OR g.ended_at >= :since) AND (:until IS NULL OR g.ended_at < :until)
+          AND (:since IS NULL OR g.ended_at >= :since) AND (:until IS NULL OR g.ended_at <= :until)
         ORDER BY g.ended_at DESC, g.id DESC
         LIMIT :limit
     )

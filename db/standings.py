@@ -109,13 +109,14 @@ _SEATS = (
 #: A game has at most four players (four seats; a computer level counts once): the ratings of
 #: fewer are read with the last one repeated.
 _MOST_PLAYERS = 4
-#: The season of a server a game that ended at ``ended`` counts in (the one open then).
+#: The season of a server a game that ended at ``ended`` counts in (the one open then: from
+#: its start to its end, both included; the later one at a shared instant).
 _SEASON = (
     select(_se.id, _se.carry, _se.widen)
     .where(
         _se.guild_id == bindparam("guild"),
         _se.started_at <= bindparam("ended"),
-        or_(_se.ended_at.is_(None), _se.ended_at > bindparam("ended")),
+        or_(_se.ended_at.is_(None), _se.ended_at >= bindparam("ended")),
     )
     .order_by(_se.started_at.desc())
     .limit(1)

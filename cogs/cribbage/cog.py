@@ -57,7 +57,7 @@ from cogs.cribbage.table import Table
 from cogs.cribbage.threads import GameThreads, players_text, side_names
 from cogs.cribbage.timers import TurnKeeper, deal_round
 from cogs.cribbage.watch import Watch
-from cogs.standings import Against, Scope, SortChoice, StandingsDesk
+from cogs.standings import SCOPE_OPTION, SEASON_OPTION, Against, Scope, SortChoice, StandingsDesk
 from cogs.standings.buttons import STANDINGS, STANDINGS_ITEMS
 from cogs.utils.checks import check_command
 from cogs.utils.items import WITNESS, answerers_of, custom_id_of, handled
@@ -116,7 +116,7 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         self.deals = deal_round(bot, manager, self.table)  # the pause between deals: timers.py
         # claims, muggins calls, their windows: muggins.py
         self.muggins = MugginsKeeper(bot, manager, self.table, self.hands)
-        self.standings = StandingsDesk(bot.store.standings, names)  # cogs/standings
+        self.standings = StandingsDesk(bot.store.standings, names, bot.store.seasons)
         self.replays = Replays(manager, names, bot.store.standings)  # replays.py
         self.idle = Ticker(  # the idle sweep, every SWEEP_EVERY seconds
             bot, self.sweep, seconds=SWEEP_EVERY, failure="The idle sweep failed", logger=log
@@ -457,10 +457,11 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
 
     @app_commands.command(name="leaderboard", description="The best cribbage players")
     @app_commands.describe(
-        scope="This server's players, or everyone's",
+        scope="This server's players, everyone's, or this server's open season",
         sort="What to rank by",
         against="Games among people, games with a computer, or every game (default: the "
         "server's setting: people only unless computer games count here)",
+        season=SEASON_OPTION,
     )
     async def leaderboard(
         self,
@@ -468,32 +469,43 @@ class Cribbage(commands.GroupCog, group_name="cribbage", group_description="Play
         scope: Scope = "server",
         sort: SortChoice = "rating",
         against: Against | None = None,
+        season: str | None = None,
     ) -> None:
         if against is None:
             work = self.manager.settings.server(interaction.guild_id)
             settings = await in_time(interaction, work, ephemeral=True, thinking=True)
             against = "anyone" if settings.computer_games_count else "people"
-        await self.standings.leaderboard(interaction, scope=scope, sort=sort, against=against)
+        await self.standings.leaderboard(
+            interaction, scope=scope, sort=sort, against=against, season=season
+        )
 
     @app_commands.command(name="stats", description="A player's record, averages and best hand")
-    @app_commands.describe(user="Whose stats (you, if left out)", scope="Everywhere, or here")
+    @app_commands.describe(
+        user="Whose stats (you, if left out)", scope=SCOPE_OPTION, season=SEASON_OPTION
+    )
     async def stats(
         self,
         interaction: discord.Interaction,
         user: discord.User | None = None,
         scope: Scope = "global",
+        season: str | None = None,
     ) -> None:
-        await self.standings.stats(interaction, user or interaction.user, scope=scope)
+        who = user or interaction.user
+        await self.standings.stats(interaction, who, scope=scope, season=season)
 
     @app_commands.command(name="history", description="A player's last games")
-    @app_commands.describe(user="Whose games (you, if left out)", scope="Everywhere, or here")
+    @app_commands.describe(
+        user="Whose games (you, if left out)", scope=SCOPE_OPTION, season=SEASON_OPTION
+    )
     async def history(
         self,
         interaction: discord.Interaction,
         user: discord.User | None = None,
         scope: Scope = "global",
+        season: str | None = None,
     ) -> None:
-        await self.standings.history(interaction, user or interaction.user, scope=scope)
+        who = user or interaction.user
+        await self.standings.history(interaction, who, scope=scope, season=season)
 
 
 def board_answer(view: GameView, names: Sequence[str], *, thread_id: int | None = None) -> str:

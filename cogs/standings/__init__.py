@@ -26,6 +26,11 @@ message they are on (the private copy keeps its Share button, the public one has
 The buttons (leaderboard pages, Share) and their custom ids are in
 :mod:`cogs.standings.buttons`.
 
+Seasons (:mod:`cogs.standings.seasons`, ``/cribbage season start|end|list``, added to the
+``/cribbage`` group when this extension loads): each command reads ``scope: season`` as the
+server's open season and ``season: <name>`` as any season of the server, open or ended; a
+season that cannot be found is a private refusal that changes nothing.
+
 A **user** option that Discord's own client sends always comes with the person's data
 (``resolved.users``). A forged one (a bare id with no data, or text) is refused privately
 before discord.py reads the options (:func:`unresolved_person`, checked by the tree): a text
@@ -61,6 +66,7 @@ from cogs.standings.buttons import (
     share_of,
     shown_view,
 )
+from cogs.standings.seasons import add_season_commands
 from cogs.utils.names import COMPUTER_NAMES, NameBook, markdown_name
 from cogs.utils.payloads import to_discord
 from cogs.utils.replies import in_time, say, tell
@@ -68,6 +74,7 @@ from cogs.utils.replies import in_time, say, tell
 if TYPE_CHECKING:
     from bot.app.client import CribbageBot
     from db.leaderboard import Standings
+    from db.seasons import Seasons
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -86,6 +93,14 @@ NOTHING_TO_SHARE = "There's nothing here to share: only a private answer has a S
 NOT_A_PERSON = (
     "**{name}** must be a person picked from Discord's list (not `{value}`). Nothing was done."
 )
+SCOPE_OPTION = "Everywhere, here, or this server's open season"
+SEASON_OPTION = "A season of this server, open or past, by name (instead of the scope)"
+NO_OPEN_SEASON = (
+    "No season is open in this server. An organiser starts one with `/cribbage season start`; "
+    "`/cribbage season list` shows the past ones."
+)
+NO_SUCH_SEASON = "This server has no season named **{name}**. `/cribbage season list` shows them."
+SEASON_IN_A_SERVER = "Seasons belong to a server: ask in one of its channels."
 PERSON_OPTIONS = (6, 9)  # Discord's option types USER and MENTIONABLE
 SUBCOMMANDS = (1, 2)  # SUB_COMMAND and SUB_COMMAND_GROUP: their options are nested
 
@@ -149,9 +164,12 @@ class StandingsDesk:
     """Answers the standings commands and their clicks (the cog's commands call it), from the
     store's standings handed over at set-up."""
 
-    def __init__(self, standings: Standings, names: NameBook) -> None:
+    def __init__(
+        self, standings: Standings, names: NameBook, seasons: Seasons | None = None
+    ) -> None:
         self.standings = standings
         self.names = names
+        self.seasons = seasons  # the server's seasons (None: a desk without them)
         # private answers shared by this process: message id -> the public copy's link ("" while
         # it is being posted); the message itself says "Shared ✓" once updated
         self._shared: OrderedDict[int, str] = OrderedDict()
@@ -168,12 +186,21 @@ class StandingsDesk:
         page: int = 0,
         owner: int | None = None,
         edit: bool = False,
+        season: str | None = None,
+        season_id: int | None = None,
     ) -> None:
         """Send privately (or, for a page click, redraw where it is) a leaderboard page with
-        the owner's row."""
+        the owner's row. ``season``: a season of the server by name; ``season_id``: by id (a
+        page button's)."""
         self.names.learn(interaction.user)
         owner = interaction.user.id if owner is None else owner
-        scope_id, where = self._scope(interaction, scope)
+        place = await self._place(interaction, scope, season, season_id)
+        if isinstance(place, str):
+            await say(interaction, place)
+            return
+        scope_id, where, season_id = place
+        if season_id is not None:
+            scope = "season"
         message = interaction.message if edit else None
         # a private copy keeps its Share button (as it is); a public one has none
         share = share_of(message) if edit else ShareButton("b", owner)
@@ -193,20 +220,31 @@ class StandingsDesk:
             embed = leaderboard_embed(
                 board, names, where=where, provisional_games=provisional, owner=owner
             )
-            pages = page_buttons(owner, scope, sort, against, board.page, board.pages)
+            pages = page_buttons(
+                owner, scope, sort, against, board.page, board.pages, season_id=season_id
+            )
             return {"embed": to_discord(embed), "view": shown_view(*pages, share)}
 
         payload = await self._within(interaction, prepare())
         await self._answer(interaction, edit=edit, **payload)
 
     async def stats(
-        self, interaction: discord.Interaction, user: discord.abc.User, *, scope: Scope = "global"
+        self,
+        interaction: discord.Interaction,
+        user: discord.abc.User,
+        *,
+        scope: Scope = "global",
+        season: str | None = None,
     ) -> None:
         """A player's record, rating, averages, best hand, streak and favourite opponent."""
         if not await self._a_person(interaction, user):
             return
         self.names.learn(user)
-        scope_id, where = self._scope(interaction, scope)
+        place = await self._place(interaction, scope, season)
+        if isinstance(place, str):
+            await say(interaction, place)
+            return
+        scope_id, where, _ = place
 
         async def prepare() -> discord.Embed:
             stats = await self.standings.player_stats(user.id, scope=scope_id)
@@ -227,13 +265,22 @@ class StandingsDesk:
         )
 
     async def history(
-        self, interaction: discord.Interaction, user: discord.abc.User, *, scope: Scope = "global"
+        self,
+        interaction: discord.Interaction,
+        user: discord.abc.User,
+        *,
+        scope: Scope = "global",
+        season: str | None = None,
     ) -> None:
         """A player's last games: result, scores, opponents, rating change."""
         if not await self._a_person(interaction, user):
             return
         self.names.learn(user)
-        scope_id, where = self._scope(interaction, scope)
+        place = await self._place(interaction, scope, season)
+        if isinstance(place, str):
+            await say(interaction, place)
+            return
+        scope_id, where, _ = place
 
         async def prepare() -> discord.Embed:
             entries = await self.standings.player_history(
@@ -313,6 +360,37 @@ class StandingsDesk:
         await say(interaction, NOT_A_PERSON.format(name="user", value=shown))
         return False
 
+    async def _place(
+        self,
+        interaction: discord.Interaction,
+        scope: Scope,
+        season: str | None = None,
+        season_id: int | None = None,
+    ) -> tuple[int, str, int | None] | str:
+        """(the store's scope, the words for it, the season's id if one) of what was asked, or
+        why it cannot be shown. A season, by name (``season``), by id (a page button's) or
+        ``scope: season`` (the server's open one), is a season of this server."""
+        if season is None and season_id is None and scope != "season":
+            return (*self._scope(interaction, scope), None)
+        guild_id = interaction.guild_id
+        if guild_id is None or self.seasons is None:
+            return SEASON_IN_A_SERVER
+        seasons = self.seasons
+
+        async def find() -> Any:
+            if season_id is not None:
+                return await seasons.get(season_id)
+            if season is not None:
+                return await seasons.named(guild_id, season)
+            return await seasons.current(guild_id)
+
+        found = await self._within(interaction, find())
+        if found is None or found.guild_id != guild_id:
+            if season is not None:
+                return NO_SUCH_SEASON.format(name=escape(" ".join(season.split())[:50]))
+            return NO_OPEN_SEASON
+        return found.scope, f"season {escape(found.name)}", found.id
+
     def _scope(self, interaction: discord.Interaction, scope: Scope) -> tuple[int, str]:
         """(the store's scope, the words for it): a server's id, or 0 for everywhere."""
         if scope == "server" and interaction.guild_id is not None:
@@ -375,6 +453,7 @@ async def setup(bot: CribbageBot) -> None:
     """The extension: persistent page and Share buttons, and ratings on (catching up first)."""
     bot.add_dynamic_items(*STANDINGS_ITEMS)
     _guard_tree(bot.tree)
+    add_season_commands(bot)
     caught_up = await bot.store.standings.enable_ratings(RATER)
     if caught_up:
         log.info("Rated %d finished games that had not been rated yet", caught_up)

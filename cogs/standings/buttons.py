@@ -6,7 +6,7 @@ under Discord's 100 characters)::
 
     crib:b:{owner}:{scope}{sort}{pool}:{page}:{direction}      a leaderboard page
         owner      the user whose own row is shown (who asked)
-        scope      s: this server, g: everywhere
+        scope      s: this server, g: everywhere, n{id}: the server's season of that id
         sort       r: rating, w: wins, p: win rate, s: skunks
         pool       h: games among people, c: games with a computer, a: every game
         page       the page to show, from 0
@@ -28,7 +28,7 @@ from cogs.utils.items import Answerers, CribItem, Role, view_of
 
 K = TypeVar("K", bound=str)
 
-Scope = Literal["server", "global"]
+Scope = Literal["server", "global", "season"]
 SortChoice = Literal["rating", "wins", "win rate", "skunks"]
 Against = Literal["people", "computers", "anyone"]
 Kind = Literal["b", "s", "h"]  # what a Share button shares: a leaderboard, stats, a history
@@ -47,6 +47,8 @@ class StandingsAnswers(Protocol):
         page: int = 0,
         owner: int | None = None,
         edit: bool = False,
+        season: str | None = None,
+        season_id: int | None = None,
     ) -> None: ...
 
     async def share(self, interaction: discord.Interaction, button: ShareButton) -> None: ...
@@ -54,7 +56,7 @@ class StandingsAnswers(Protocol):
 
 STANDINGS: Role[StandingsAnswers] = Role("standings")
 
-SCOPE_CODES: dict[Scope, str] = {"server": "s", "global": "g"}
+SCOPE_CODES: dict[Scope, str] = {"server": "s", "global": "g", "season": "n"}
 SORT_CODES: dict[SortChoice, str] = {"rating": "r", "wins": "w", "win rate": "p", "skunks": "s"}
 POOL_CODES: dict[Against, str] = {"people": "h", "computers": "c", "anyone": "a"}
 
@@ -65,10 +67,12 @@ def _decode(codes: Mapping[K, str], code: str) -> K:
 
 class LeaderboardPageButton(
     CribItem[discord.ui.Button],
-    template=r"crib:b:(?P<owner>[0-9]{1,20}):(?P<scope>[sg])(?P<sort>[rwps])(?P<pool>[hca])"
+    template=r"crib:b:(?P<owner>[0-9]{1,20}):(?P<scope>[sg]|n(?P<season>[0-9]{1,12}))"
+    r"(?P<sort>[rwps])(?P<pool>[hca])"
     r":(?P<page>[0-9]{1,6}):(?P<direction>[pn])",
 ):
-    """◀ / ▶ on a leaderboard: redraws the message at another page."""
+    """◀ / ▶ on a leaderboard: redraws the message at another page (a season's board: of the
+    season it showed, by id, even once another has started)."""
 
     def __init__(
         self,
@@ -80,8 +84,10 @@ class LeaderboardPageButton(
         direction: str,
         *,
         disabled: bool = False,
+        season_id: int | None = None,
     ) -> None:
-        code = SCOPE_CODES[scope] + SORT_CODES[sort] + POOL_CODES[against]
+        where = SCOPE_CODES[scope] + (str(season_id) if scope == "season" else "")
+        code = where + SORT_CODES[sort] + POOL_CODES[against]
         super().__init__(
             discord.ui.Button(
                 label="◀ Previous" if direction == "p" else "Next ▶",
@@ -91,19 +97,20 @@ class LeaderboardPageButton(
             )
         )
         self.owner, self.scope, self.sort, self.against = owner, scope, sort, against
-        self.page, self.direction = page, direction
+        self.page, self.direction, self.season_id = page, direction, season_id
 
     @classmethod
     def parse(cls, match: re.Match[str], *, disabled: bool = False) -> LeaderboardPageButton:
         """The button a custom id matching the template names."""
         return cls(
             int(match["owner"]),
-            _decode(SCOPE_CODES, match["scope"]),
+            _decode(SCOPE_CODES, match["scope"][0]),
             _decode(SORT_CODES, match["sort"]),
             _decode(POOL_CODES, match["pool"]),
             int(match["page"]),
             match["direction"],
             disabled=disabled,
+            season_id=None if match["season"] is None else int(match["season"]),
         )
 
     @classmethod
@@ -121,6 +128,7 @@ class LeaderboardPageButton(
             page=self.page,
             owner=self.owner,
             edit=True,
+            season_id=self.season_id,
         )
 
 
@@ -156,17 +164,32 @@ class ShareButton(
 
 
 def page_buttons(
-    owner: int, scope: Scope, sort: SortChoice, against: Against, page: int, pages: int
+    owner: int,
+    scope: Scope,
+    sort: SortChoice,
+    against: Against,
+    page: int,
+    pages: int,
+    *,
+    season_id: int | None = None,
 ) -> list[LeaderboardPageButton]:
     """◀ / ▶ for a leaderboard of ``pages`` pages (none when one page holds everyone)."""
     if pages <= 1:
         return []
+    first, last = page <= 0, page >= pages - 1
     return [
         LeaderboardPageButton(
-            owner, scope, sort, against, max(0, page - 1), "p", disabled=page <= 0
+            owner, scope, sort, against, max(0, page - 1), "p", disabled=first, season_id=season_id
         ),
         LeaderboardPageButton(
-            owner, scope, sort, against, min(pages - 1, page + 1), "n", disabled=page >= pages - 1
+            owner,
+            scope,
+            sort,
+            against,
+            min(pages - 1, page + 1),
+            "n",
+            disabled=last,
+            season_id=season_id,
         ),
     ]
 
