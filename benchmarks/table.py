@@ -22,11 +22,16 @@ for each table size (``_2p``, ``_4p``):
   (every click, Next deal included; the interaction callback and webhooks are exempt from
   Discord's global limit and not counted) and the 429s the emulator answered;
 - ``private_in_channel_per_game``: private messages (hands) that landed in that channel while
-  the game played elsewhere (a follow-up goes where its interaction was: should be 0).
+  the game played elsewhere (a follow-up goes where its interaction was: should be 0);
+- ``board_uploads_per_deal`` / ``hand_uploads_per_player_per_deal`` /
+  ``show_uploads_per_deal``: picture files the bot uploaded (a multipart ``files[n]`` part of a
+  message create or edit, by its file name: ``board.png``, ``hand-*.png``, ``show.png``) per
+  deal; an edit that keeps its attachment (``attachments: [{id}]``) uploads nothing.
 
 The goals: 0 ghost pings; at most 2 pings per player per game with hands open;
 at most 5.5 clicks per player per deal in 2-player games; 0 messages below the hand at each
-deal's first click; public edits per deal no more than 12.4.
+deal's first click; public edits per deal no more than 12.4; at most 1.2 board uploads a deal
+in 2-player games.
 
 It runs on older trees too (for a baseline: copy ``discord_emulator`` and this
 file into a worktree of the older commit): it needs only ``Driver.start_game``/``play_out``,
@@ -75,6 +80,13 @@ class Game:
     channel_lines: int = 0
     private_in_channel: int = 0
     seconds: float = 0.0
+    uploads: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # by picture
+
+
+def picture_kind(filename: str) -> str:
+    """Which picture a file is: ``board``, ``hand``, ``show`` (else its own name)."""
+    stem = filename.rsplit(".", 1)[0]
+    return stem.split("-", 1)[0]
 
 
 class Meter:
@@ -97,6 +109,15 @@ class Meter:
         table.publish = counting
         for name in ("click", "select"):
             setattr(emu, name, self._watch(getattr(emu, name)))
+        attachments = emu._attachments  # every create and edit builds its attachments here
+
+        def counting_uploads(body: Any, uploads: list[Any], existing: Any) -> Any:
+            if self.game is not None:
+                for upload in uploads:
+                    self.game.uploads[picture_kind(upload.filename)] += 1
+            return attachments(body, uploads, existing)
+
+        emu._attachments = counting_uploads
 
     def _watch(self, act: Any) -> Any:
         async def watched(user: Any, message: Any, *args: Any, **kwargs: Any) -> Any:
@@ -202,6 +223,14 @@ def report(label: str, games: list[Game]) -> None:
     print(f"channel_lines_per_game_{label}: {lines:.1f} messages")
     private = statistics.mean(g.private_in_channel for g in games)
     print(f"private_in_channel_per_game_{label}: {private:.1f} messages")
+    board = statistics.mean(g.uploads["board"] / d for g, d in zip(games, deals, strict=True))
+    hands = statistics.mean(
+        g.uploads["hand"] / d / g.players for g, d in zip(games, deals, strict=True)
+    )
+    shows = statistics.mean(g.uploads["show"] / d for g, d in zip(games, deals, strict=True))
+    print(f"board_uploads_per_deal_{label}: {board:.2f} uploads")
+    print(f"hand_uploads_per_player_per_deal_{label}: {hands:.2f} uploads")
+    print(f"show_uploads_per_deal_{label}: {shows:.2f} uploads")
     print(f"game_seconds_{label}: {statistics.mean(g.seconds for g in games):.2f} s")
 
 
