@@ -335,6 +335,7 @@ class TournamentDirector:
         self._open: dict[int, _Running] = {}
         self._pairing_of: dict[int, tuple[int, int, int]] = {}  # game -> (tournament, round, table)
         self._ended: dict[int, _Ended] = {}
+        self._closed_games: set[int] = set()  # the games of tournaments over in this process
         self.listeners: list[Listener] = []
         self.resumed: tuple[TournamentOutcome, ...] = ()
         events = tables.events
@@ -368,6 +369,12 @@ class TournamentDirector:
         key = self._pairing_of.get(game_id)
         live = None if key is None else self._open.get(key[0])
         return None if live is None else live.view()
+
+    def is_pairing_game(self, game_id: int) -> bool:
+        """Whether ``game_id`` was a game of a tournament's pairing: one not over, or one that
+        ended in this process (the last game of a tournament ends it before its result is
+        shown)."""
+        return game_id in self._pairing_of or game_id in self._closed_games
 
     # ------------------------------------------------------------------ sign-up
 
@@ -686,6 +693,7 @@ class TournamentDirector:
         del self._open[live.id]
         for game_id in [g for g, key in self._pairing_of.items() if key[0] == live.id]:
             del self._pairing_of[game_id]
+            self._closed_games.add(game_id)
         log.info("tournament %d: %s", live.id, status)
 
     # ------------------------------------------------------------------ deadlines

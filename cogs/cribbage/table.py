@@ -39,7 +39,7 @@ from bot.render.matches import add_match_field, add_match_result
 from bot.render.text import tell
 from bot.render.timers import timeout_lines
 from bot.sessions import GameSessionManager, GameStatus, GameView, Outcome
-from cogs.cribbage.buttons import DealCutButton, HandButton
+from cogs.cribbage.buttons import DealCutButton, HandButton, RematchButton
 from cogs.cribbage.courier import Courier, Shown
 from cogs.cribbage.delivery import HandPost
 from cogs.cribbage.hand import PublicTable, game_over_text
@@ -494,7 +494,10 @@ class Table:
         match_over = view.match is None or view.match.over  # else its next game starts now
         rematch: dict[str, Any] = {}  # the Rematch button, when there is a rematch to offer
         if view.user_ids and match_over:
-            rematch["view"] = view_of(*after_game_buttons(view.game_id, over is not None))
+            buttons = after_game_buttons(view.game_id, over is not None)
+            if self.manager.tournaments.is_pairing_game(view.game_id):  # its pairing decides
+                buttons = [b for b in buttons if not isinstance(b, RematchButton)]
+            rematch["view"] = view_of(*buttons) if buttons else None
         await self.channel(view.channel_id).send(
             embed=to_discord(embed), files=files, allowed_mentions=NO_PINGS, **rematch
         )

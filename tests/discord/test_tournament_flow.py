@@ -167,6 +167,11 @@ async def test_a_swiss_of_8_runs_3_rounds_to_its_final_standings(tmp_path):
                 assert len(told) == 1
                 assert said.index(told[0]) == len(said) - 1
                 assert any(m.embeds and m.embeds[0].get("title") for m in said[:-1])
+                # a pairing's result offers no Rematch: the pairing decides who plays whom
+                labels = [b.label for m in said for b in m.buttons]
+                assert "Rematch" not in labels, labels
+                if number == 1 and i == 0:  # a game played out keeps its Replay
+                    assert "Replay" in labels, labels
                 next_ = "the next round" if number < 3 else "The final standings"
                 assert next_ in told[0].content and f"<#{club.channel.id}>" in told[0].content
             if number < 3:
