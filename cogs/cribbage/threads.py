@@ -174,7 +174,7 @@ class GameThreads:
         lobby = view.messages.get("lobby")
         if not outcome.settings.threads or lobby is None or view.status is not GameStatus.ACTIVE:
             return outcome
-        if self._line_of(view) is not None or await self._own_thread(view.channel_id):
+        if self._line_of(view) is not None or await self._own_thread(view.channel_id, view.game_id):
             # a rematch in a game's own thread: it plays there
             await self._edit_line(view.channel_id, game_line(view, names, view.channel_id, None))
             return outcome
@@ -212,7 +212,9 @@ class GameThreads:
         view = outcome.view
         if view.status.is_open or view.phase is None:
             return
-        if self._line_of(view) is None and not await self._own_thread(view.channel_id):
+        if self._line_of(view) is None and not await self._own_thread(
+            view.channel_id, view.game_id
+        ):
             return
         ending = result_text(outcome, names)
         await self._edit_line(view.channel_id, game_line(view, names, view.channel_id, ending))
@@ -220,10 +222,14 @@ class GameThreads:
             # the line is final (a rematch finds it again from the thread: _own_thread)
             self._lines.pop(view.channel_id, None)
 
-    async def _own_thread(self, channel_id: int) -> bool:
-        """Whether ``channel_id`` is a thread the bot opened from a lobby message of its own (a
-        thread started from a message shares the message's id); if so its line is remembered
-        again (a rematch there, after the line of the game before was let go)."""
+    async def _own_thread(self, channel_id: int, game_id: int) -> bool:
+        """Whether ``channel_id``, where ``game_id`` is played, is a thread the bot opened from
+        a lobby message of its own (a thread started from a message shares the message's id);
+        if so its line is remembered again (a rematch there, after the line of the game before
+        was let go). A tournament pairing's thread was started from no message: it is not
+        looked up (the lookup would be a 404 for every game of every pairing)."""
+        if self.manager.tournaments.is_pairing_game(game_id):
+            return False
         bot = self.table.bot
         thread, me = bot.get_channel(channel_id), bot.user
         if not isinstance(thread, discord.Thread) or me is None or thread.owner_id != me.id:

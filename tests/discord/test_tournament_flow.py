@@ -203,6 +203,14 @@ async def test_a_swiss_of_8_runs_3_rounds_to_its_final_standings(tmp_path):
 
 async def test_a_round_robin_of_5_gives_each_player_one_bye_and_meets_everyone(tmp_path):
     async with club_of(tmp_path, players=5) as club:
+        fetched: list[int] = []  # the messages the bot asked Discord for
+        get_message = club.bot.http.get_message
+
+        def counted(channel_id, message_id):
+            fetched.append(int(message_id))
+            return get_message(channel_id, message_id)
+
+        club.bot.http.get_message = counted
         signup = await club.create(format="round robin", bye_spread=10)
         await club.sign_up(signup)
         await club.start()
@@ -219,6 +227,9 @@ async def test_a_round_robin_of_5_gives_each_player_one_bye_and_meets_everyone(t
                 met[frozenset((first.id, second.id))] += 1
                 await club.forfeit(thread, second)
         assert byes == Counter({name: 1 for name in NAMES[:5]})
+        # a pairing's thread was started from no message: none is looked up as its starter
+        threads = {t.id for n in range(1, 6) for t in club.threads(n)}
+        assert len(threads) == 10 and not threads & set(fetched), fetched
         assert len(met) == 10 and set(met.values()) == {1}  # every pair met once
         (final,) = club.titled("standings, final")
         assert "1 bye" in final.embeds[0]["description"]
