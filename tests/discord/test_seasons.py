@@ -116,3 +116,29 @@ async def test_a_season_from_start_to_its_end_and_the_next(tmp_path):
             summer_line, spring_line = listed.content.splitlines()
             assert summer_line.startswith("**Summer**") and "**open**" in summer_line
             assert spring_line.startswith("**Spring**") and "reset" in spring_line
+
+
+async def test_a_season_boards_pages_stay_on_that_season(tmp_path):
+    """◀ / ▶ on a season's leaderboard page through that season (its id is in the buttons),
+    even once it has ended and another has started."""
+    async with DiscordEmulator(rate_limits=False) as emu:
+        guild = emu.add_guild("Cribbage Club")
+        channel = emu.add_text_channel(guild, "cribbage")
+        managers = emu.add_role(guild, "Managers", permissions=MANAGE_GUILD)
+        olga = emu.add_user("olga", roles=[managers])
+        async with emu.running(make_bot(tmp_path / "cribbage.db")) as bot:
+            await emu.slash(olga, channel, "cribbage season start", name="League")
+            league = await bot.store.seasons.current(guild.id)
+            players = list(range(7000, 7012))  # twelve: two pages
+            for i in range(0, 12, 2):
+                await record_game(bot.store, players[i : i + 2], [121, 100], winner=0,
+                                  guild_id=guild.id, now=time.time())  # fmt: skip
+            board = await private(emu, olga, channel, "cribbage leaderboard", scope="season")
+            ids = [b.custom_id for b in board.buttons if b.custom_id.startswith("crib:b:")]
+            assert ids and all(f":n{league.id}r" in custom_id for custom_id in ids)
+            await emu.slash(olga, channel, "cribbage season end")
+            await emu.slash(olga, channel, "cribbage season start", name="Next")
+            await emu.click(olga, board, "Next ▶")
+            assert "season League" in board.embeds[0]["title"]
+            assert "Page 2 of 2" in board.embeds[0]["footer"]["text"]
+            assert len(lines(board)) == 2
