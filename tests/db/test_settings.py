@@ -89,6 +89,7 @@ async def test_a_bad_value_is_refused_and_changes_nothing(store, changes):
     assert await store.settings.get(7) == ServerSettings(7, target=61)
 
 
+@pytest.mark.sqlite_only  # the numbered migrations are SQLite's alone
 async def test_an_older_database_gains_the_settings_table(databases, monkeypatch):
     path = databases("old", fresh=True)
     mine = next(m for m in db.migrations.MIGRATIONS if "server settings" in m.title)
@@ -126,6 +127,7 @@ async def test_the_pause_between_deals_and_threads_are_stored(databases):
         await store.close()
 
 
+@pytest.mark.sqlite_only  # the numbered migrations are SQLite's alone
 async def test_a_version_7_database_gains_the_pause_threads_and_player_settings(
     databases, monkeypatch
 ):

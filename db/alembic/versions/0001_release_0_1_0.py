@@ -23,13 +23,17 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from db.migrations import APPLICATION_ID, LATEST_VERSION
+from db.migrations import APPLICATION_ID
 from db.schema import metadata
 
 revision: str = "0001_release_0_1_0"
 down_revision: str | Sequence[str] | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+
+#: Release 0.1.0's numbered schema version, frozen here (an older release reads it and refuses a
+#: newer file by it).
+RELEASE_VERSION = 8
 
 #: Release 0.1.0's tables, each still defined as it was then by :mod:`db.schema`.
 TABLES = (
@@ -61,11 +65,11 @@ def upgrade() -> None:
         # Ours, at the last numbered version: older releases recognise the file and refuse it
         # as newer than they understand instead of taking it for another application's.
         op.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        op.execute(f"PRAGMA user_version = {LATEST_VERSION}")
+        op.execute(f"PRAGMA user_version = {RELEASE_VERSION}")
     else:
         op.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
         op.execute("DELETE FROM schema_version")
-        op.execute(f"INSERT INTO schema_version VALUES ({LATEST_VERSION})")
+        op.execute(f"INSERT INTO schema_version VALUES ({RELEASE_VERSION})")
 
 
 def downgrade() -> None:
