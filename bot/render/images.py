@@ -318,8 +318,12 @@ def show_rows(events: Sequence[Event], names: Sequence[str]) -> tuple[ShowRow, .
 
 @dataclass(frozen=True, slots=True)
 class HandPicture:
-    """A hand to draw (see :func:`render_hand`); equal pictures draw the same PNG, so a message
-    already showing this one needs no new upload."""
+    """A hand to draw (see :func:`render_hand`): its cards, those greyed out, the starter.
+    Equal pictures draw the same PNG, so a message already showing this one needs no new upload.
+
+    ``title`` says what the cards are ("Your hand - lay away 2"); the hand message's text says
+    it, so it is neither drawn nor in the alt text or the file name: a hand whose heading
+    changes while its cards do not keeps the picture it has (no new upload, no flicker)."""
 
     cards: tuple[Card, ...]
     dimmed: frozenset[Card] = frozenset()
@@ -327,18 +331,19 @@ class HandPicture:
     starter: Card | None = None  # drawn after the cards (in the show)
 
     def __call__(self) -> bytes:
-        return render_hand(self.cards, self.dimmed, self.title, self.starter)
+        return render_hand(self.cards, self.dimmed, "", self.starter)
 
     @property
     def alt(self) -> str:
         """PRIVATE: the picture in words (it names the cards: its owner's message only).
-        ``'Your hand: 5 of hearts, jack of clubs. Greyed out (past 31): king of spades.'``"""
-        title = self.title.replace(" - ", ", ") or "Cards"
-        text = f"{title}: {cards_words(self.cards)}."
+        ``'Cards: 5 of hearts, jack of clubs. Greyed out (past 31): king of spades.'``"""
+        text = f"Cards: {cards_words(self.cards)}."
         if self.starter is not None:
             text += f" Starter: {card_words(self.starter)}."
         dimmed = [c for c in self.cards if c in self.dimmed]
-        if dimmed and len(dimmed) < len(self.cards):  # all dimmed: all laid, as the title says
+        if dimmed and len(dimmed) == len(self.cards):
+            text += " All greyed out: all laid."
+        elif dimmed:
             text += f" Greyed out (past 31): {cards_words(dimmed)}."
         return _alt(text)
 
@@ -351,7 +356,7 @@ class HandPicture:
             + " ".join(sorted(c.code for c in self.dimmed))
             + ("" if self.starter is None else "|+" + self.starter.code)
         )
-        digest = hashlib.blake2s(f"{key}|{self.title}".encode(), digest_size=6).hexdigest()
+        digest = hashlib.blake2s(key.encode(), digest_size=6).hexdigest()
         return f"hand-{digest}.png"
 
 

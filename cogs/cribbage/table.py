@@ -196,19 +196,29 @@ class Table:
         story: Sequence[str],
         new_message: bool = False,
     ) -> dict[str, Any]:
-        """The live table. The board image is drawn and sent only when the scores it shows
-        changed (or on a new message); otherwise the edit keeps the attached one."""
+        """The live table. The board picture is drawn and sent with each new table (a deal's
+        table is a new message: the board as the deal begins, its back pegs where each side
+        stood a deal before) and kept by every edit of it: what is pegged during the deal is
+        in the table's text (the scores in words, the story), and the text says the picture is
+        the deal's start once they differ. So a deal uploads its board about once, and the
+        picture does not reload in the players' clients at each peg."""
         st = self.state(view.game_id)
         public = PublicTable(view)
         embed = game_embed(public, names, story=story, board_image="board.png" if images else None)
         embed = add_match_field(embed, view, names)
         files = []
-        if images and (new_message or st.board_scores != tuple(view.scores)):
+        scores = tuple(view.scores)
+        if images and (new_message or st.board_scores is None):
             back_pegs = self._back_pegs(st, view)
             board = board_picture(public, names, back_pegs)
             alt = board_alt(public, names, back_pegs)
             files.append(await attachment(board, "board.png", description=alt))
-            st.board_scores = tuple(view.scores)
+            st.board_scores = scores
+        elif not images:  # the edit removes the picture: turned back on, it is sent again
+            st.board_scores = None
+        shown = to_discord(embed)
+        if images and st.board_scores != scores and shown.description:
+            shown.description += "\n-# The board shows the scores as this deal began."
         content = ""
         waiting = owing(view)  # named, never notified: the table is sent with no mentions
         if view.status is GameStatus.ACTIVE and waiting:
@@ -218,7 +228,7 @@ class Table:
             content = f"{content}\n{line}".strip()
         payload: dict[str, Any] = {
             "content": content or None,
-            "embed": to_discord(embed),
+            "embed": shown,
             "view": view_of(*self._table_buttons(view)),
         }
         if files or not images:

@@ -53,16 +53,20 @@ def test_a_hand_picture_says_its_cards_the_starter_and_what_is_greyed_out():
     cards = tuple(parse_cards("AS 5H 10D KS"))
     playing = HandPicture(cards, frozenset(cards[2:]), "Your hand")
     assert playing.alt == (
-        "Your hand: ace of spades, 5 of hearts, 10 of diamonds, king of spades. "
+        "Cards: ace of spades, 5 of hearts, 10 of diamonds, king of spades. "
         "Greyed out (past 31): 10 of diamonds, king of spades."
     )
     laid = HandPicture(cards, frozenset(cards), "All your cards are laid")
-    assert laid.alt.startswith("All your cards are laid: ace of spades") and "Grey" not in laid.alt
+    assert laid.alt.startswith("Cards: ace of spades") and laid.alt.endswith("all laid.")
     kept = HandPicture(cards, frozenset(), "You kept + the starter", Card.parse("JC"))
     assert kept.alt.endswith("king of spades. Starter: jack of clubs.")
-    assert HandPicture(cards, title="Your hand - lay away 2").alt.startswith(
-        "Your hand, lay away 2: ace of spades"
-    )
+    # the heading is the message's text: the same cards keep one picture and one alt text
+    discarding = HandPicture(cards, title="Your hand - lay away 2")
+    kept_now = HandPicture(cards, title="You kept")
+    assert discarding.alt == kept_now.alt == "Cards: " + kept.alt.split(": ", 1)[1].split(
+        " Starter"
+    )[0]
+    assert discarding.filename == kept_now.filename and discarding() == kept_now()
 
 
 def test_the_show_says_each_hand_its_cards_and_its_count():
