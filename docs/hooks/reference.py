@@ -5,7 +5,7 @@ what the code defines today, so the pages cannot fall behind it:
 
 * ``commands``: every ``/cribbage`` subcommand and option, from the bot's own command tree (the
   :class:`cogs.cribbage.Cribbage` cog built on a :class:`bot.app.client.CribbageBot` that never
-  connects);
+  connects, with the tournament and season groups other cogs add to it);
 * ``cli``: every subcommand and argument of ``cribbage-bot`` / ``python -m bot``, from its
   argparse parser (``bot.__main__.build_parser()``);
 * ``environment``: every environment variable the code reads (found in the source of ``bot/``,
@@ -90,6 +90,8 @@ async def _build_commands() -> list[SlashCommand]:
     from bot.app.config import Config
     from bot.sessions import GameSessionManager
     from cogs.cribbage import Cribbage
+    from cogs.standings.seasons import SeasonCommands
+    from cogs.tournament.cog import Tournaments
     from db import Store
 
     with tempfile.TemporaryDirectory() as folder:
@@ -102,6 +104,10 @@ async def _build_commands() -> list[SlashCommand]:
             bot._manager = GameSessionManager(store, strategy=lambda *_: None, coach=None)
             group = Cribbage(bot).app_command
             assert group is not None
+            # the groups other cogs add to /cribbage when they load, built the same way
+            tournaments = Tournaments(bot)
+            group.add_command(tournaments.group)
+            group.add_command(SeasonCommands(store.seasons, store.standings))
             found: list[SlashCommand] = []
 
             def walk(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> None:
