@@ -178,18 +178,21 @@ class TournamentOutcome:
 
     ``what`` names it: ``created``, ``joined``, ``left``, ``started``, ``paused``, ``resumed``,
     ``extended``, ``dropped``, ``replaced``, ``withdrew``, ``cancelled``, ``result`` (a pairing
-    decided by its games), ``deadline`` (pairings decided by the round's deadline), ``round``
-    (a new round paired) or ``finished``; ``decided``: the pairings decided now; ``opened``:
-    the new round's pairings to open a thread for (byes and walkovers are already decided and
-    are not among them); ``ping``: who to ping about it (the players of ``opened``);
-    ``finished``: the last round was decided now (``view`` holds the final standings or
-    placings); ``games``: the outcomes of the games this ended or started (a forfeit at the
-    deadline, the next game of a match), to render like any other."""
+    decided by its games), ``next game`` (a pairing's next game started), ``deadline``
+    (pairings decided by the round's deadline), ``round`` (a new round paired) or
+    ``finished``; ``decided``: the pairings decided now; ``opened``: the new round's pairings
+    to open a thread for (byes and walkovers are already decided and are not among them);
+    ``playing``: the pairings whose next game (of a best of 3 or 5) started now; ``ping``: who
+    to ping about it (the players of ``opened``); ``finished``: the last round was decided now
+    (``view`` holds the final standings or placings); ``games``: the outcomes of the games
+    this ended or started (a forfeit at the deadline, the next game of a match), to render
+    like any other."""
 
     view: TournamentView
     what: str
     decided: tuple[PairingView, ...] = ()
     opened: tuple[PairingView, ...] = ()
+    playing: tuple[PairingView, ...] = ()
     ping: tuple[int, ...] = ()
     finished: bool = False
     games: tuple[Outcome, ...] = field(default=(), repr=False)

@@ -43,9 +43,9 @@ The course of a tournament:
 Games end on the games' own paths (a click, a forfeit, the turn timers, the idle sweep); this
 part hears of it through the table events (``ended``, then ``follow`` once the game's lock is
 released: the manager's ``follow`` runs first, then this part's). What happens then (a result,
-a new round, the end) is told to :attr:`TournamentDirector.listeners`; the next game of a best
-of 3 or 5 comes back as the game outcome's ``next_game``. A game whose end was not followed is
-picked up by the next sweep.
+a pairing's next game, a new round, the end) is told to :attr:`TournamentDirector.listeners`;
+the next game of a best of 3 or 5 comes back as the game outcome's ``next_game`` too. A game
+whose end was not followed is picked up by the next sweep.
 
 Restarts: :meth:`~TournamentDirector.load` (from ``manager.resume``, after the games are loaded)
 reloads every tournament not over; their games resume as all games do; a pairing whose game
@@ -600,6 +600,9 @@ class TournamentDirector:
                 return None
             try:
                 decided, following = await self._record_game(live, p, game_id, ended)
+                if following is not None:
+                    playing = live.pairings[key[1:]]
+                    news = self._outcome(live, "next game", playing=[playing])
                 if decided is not None:
                     later = await self._advance(live)
                     news = self._outcome(
@@ -1110,6 +1113,7 @@ class TournamentDirector:
         opened: Iterable[PairingRecord] = (),
         finished: bool = False,
         games: Iterable[Outcome] = (),
+        playing: Iterable[PairingRecord] = (),
     ) -> TournamentOutcome:
         opened_views = tuple(live.pairing_view(p) for p in opened)
         return TournamentOutcome(
@@ -1117,6 +1121,7 @@ class TournamentDirector:
             what=what,
             decided=tuple(live.pairing_view(p) for p in decided),
             opened=opened_views,
+            playing=tuple(live.pairing_view(p) for p in playing),
             ping=tuple(u for p in opened_views for u in p.players),
             finished=finished,
             games=tuple(games),

@@ -58,6 +58,7 @@ from bot.tournament import Format, standings
 from cogs.tournament.buttons import signup_view
 from cogs.tournament.words import (
     dropped_of,
+    next_game_line,
     organiser_line,
     pairing_end,
     pairing_of,
@@ -226,6 +227,8 @@ class Announcer:
             await self._replaced(view, about)
         elif (line := await self._organiser_line(what, view, about)) is not None:
             await self._post(view.channel_id, line)
+        for p in news.playing:  # a best of 3 or 5 goes on: below the last game's result
+            await self._next_game(view, p)
         for p in news.decided:
             if game_end:  # the game's own end comes first in the thread
                 await self._game_ended(p)
@@ -288,6 +291,15 @@ class Announcer:
                 log.info("tournament %d: could not edit its message", view.tournament_id)
         if view.round:  # the players of a running tournament are told below, too
             await self._post(view.channel_id, embed=embed)
+
+    async def _next_game(self, view: TournamentView, p: PairingView) -> None:
+        if p.thread_id is None or not p.games:
+            return
+        if self.table() is not None:  # the game before's result first
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._end(p.games[-1][0]).wait(), SHOWN_WITHIN)
+        line = next_game_line(p, await self.names_of(view), view.best_of)
+        await self._post(p.thread_id, line)
 
     async def _pairing_decided(self, view: TournamentView, p: PairingView) -> None:
         if p.thread_id is None:

@@ -113,6 +113,23 @@ def pairing_end(p: PairingView, names: Mapping[str, str], view: TournamentView) 
     return f"{line} The {table} and the next round are posted in <#{view.channel_id}>."
 
 
+def next_game_line(p: PairingView, names: Mapping[str, str], best_of: int) -> str:
+    """What a pairing's thread is told when its next game starts: the game's number and who
+    leads the pairing.
+
+    >>> p = PairingView(1, 1, 7, 8, 7, 8, "playing", 5, 12, None, ((11, 61, 40),), None, None)
+    >>> next_game_line(p, {"7": "ann", "8": "bob"}, 3)
+    '🃏 Game 2 of this best of 3: **ann** leads 1–0.'
+    """
+    first = sum(1 for _, a, b in p.games if a > b)
+    second = len(p.games) - first
+    game = f"🃏 Game {len(p.games) + 1} of this best of {best_of}"
+    if first == second:
+        return f"{game}: level at {first}–{second}."
+    leader = _named(names, str(p.first if first > second else p.second))
+    return f"{game}: {leader} leads {max(first, second)}–{min(first, second)}."
+
+
 def organiser_line(news_what: str, view: TournamentView, who: str | None = None) -> str | None:
     """The channel's line for a change the organiser (or a player) made once the tournament
     started (None: nothing to say). ``who``: the person it is about, plain text."""

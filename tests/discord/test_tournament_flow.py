@@ -241,6 +241,36 @@ async def test_a_round_robin_of_5_gives_each_player_one_bye_and_meets_everyone(t
             assert sorted(count.values()) == [1, 1, 1, 1], number
 
 
+async def test_a_best_of_3_tells_its_thread_who_leads_before_each_next_game(tmp_path):
+    async with club_of(tmp_path, players=2) as club:
+        signup = await club.create(format="round robin", best_of=3)
+        await club.sign_up(signup)
+        await club.start()
+        (thread,) = club.threads(1)
+        first, second = club.seated(thread)
+        first_game = club.game_in(thread)
+        driver = Driver(club.emu, thread, club.bot)
+        seats = {u.id: Seat(u) for u in (first, second)}
+        for _ in range(2000):  # game 1 played out by clicks (game 2 starts in the thread)
+            if club.bot.manager.live.in_channel(thread.id).game_id != first_game:
+                break
+            await driver.round(seats)
+        await club.cog.settled()
+        (p,) = club.view().current
+        (_, a, b) = p.games[0]
+        leader = club.users[p.first_player if a > b else p.second_player]
+        said = [m for m in club.emu.public_messages(thread)]
+        lines = [m.content for m in said if (m.content or "").startswith("🃏 Game 2")]
+        assert lines == [f"🃏 Game 2 of this best of 3: **{leader.name}** leads 1–0."], lines
+        result = next(i for i, m in enumerate(said) if m.embeds and "wins" in str(m.embeds[0]))
+        assert result < said.index(next(m for m in said if m.content == lines[0]))
+        assert club.game_in(thread) != first_game  # game 2 is being played in the thread
+        await club.forfeit(thread, leader)  # conceding game 2 concedes the pairing
+        said = [m.content or "" for m in club.emu.public_messages(thread)]
+        assert not [line for line in said if line.startswith("🃏 Game 3")]
+        assert said[-1].startswith("🏁 Round 1:")
+
+
 # ---------------------------------------------------------------------- elimination
 
 
