@@ -1017,11 +1017,11 @@ class TournamentDirector:
         news += heard
         for live in list(self._open.values()):
             async with live.lock:
-                games = []
+                games: list[Outcome] = []
                 for p in live.current():  # decided, but stopped before its game was ended
                     if p.state == "decided" and p.game_id is not None:
-                        ended = await self._end_game(p, p.forfeited_by)
-                        games += [] if ended is None else [ended]
+                        stopped = await self._end_game(p, p.forfeited_by)
+                        games += [] if stopped is None else [stopped]
                 later = await self._advance(live)
                 if later.opened or later.finished or games:
                     news.append(
