@@ -39,7 +39,10 @@ async def test_the_table_shows_the_scores_once_and_the_count_once(club):
     text = json.dumps(embed, ensure_ascii=False)
     # no bars, no "2/121": the picture has the scores, and one plain sentence for a screen reader
     a, b = view.scores
-    assert embed["description"] == f"Score: alice {a}, bob {b}, playing to 121."
+    score, *note = embed["description"].split("\n")
+    assert score == f"Score: alice {a}, bob {b}, playing to 121."
+    # the board is the deal's start: once a peg moved a score, the text says so
+    assert note in ([], ["-# The board shows the scores as this deal began."])
     assert "/121" not in text and "▰" not in text and "skunk" not in text.lower()
     # the count: "Count 5" beside the pile, not again in "Now" (the story's lines are a log)
     state = [f for f in embed["fields"] if f["name"] != "At the table"]

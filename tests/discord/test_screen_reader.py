@@ -88,7 +88,7 @@ async def test_the_table_and_a_hand_say_the_score_the_turn_and_the_count(club):
     assert f"**Your turn:** the count is {view.count} (" in hand.content
     assert f"Score: alice {a}, bob {b}, playing to 61." in hand.content
     (picture,) = hand.attachments
-    assert picture.description.startswith("Your hand: ")  # its cards, in words
+    assert picture.description.startswith("Cards: ")  # its cards, in words (the text heads them)
 
 
 def board_alt_of(message) -> str:
