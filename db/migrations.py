@@ -33,7 +33,7 @@ import contextlib
 import functools
 import logging
 import sqlite3
-import weakref
+import threading
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -683,20 +683,22 @@ async def upgrade(conn: Connection, where: str) -> tuple[str | None, str]:
         raise conn._driver_error(err) from err.orig
 
 
-#: One lock per event loop: Alembic's environment is a module-global proxy (``alembic.context``)
-#: that each run installs and removes, and a run waits on the database inside it, so two
-#: stores migrating at once in one process would remove each other's.
-_ALEMBIC_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
-    weakref.WeakKeyDictionary()
-)
+#: Alembic's environment is a module-global proxy (``alembic.context``) that each run installs
+#: and removes, and a run waits on the database inside it: two stores migrating at once in one
+#: process (on one event loop or on two threads' loops) would remove each other's. One lock for
+#: the process, polled so that the event loop never blocks on it (and a cancelled wait holds
+#: nothing).
+_ALEMBIC = threading.Lock()
 
 
-def _alembic_lock() -> asyncio.Lock:
-    loop = asyncio.get_running_loop()
-    lock = _ALEMBIC_LOCKS.get(loop)
-    if lock is None:
-        lock = _ALEMBIC_LOCKS[loop] = asyncio.Lock()
-    return lock
+@contextlib.asynccontextmanager
+async def _alembic_lock() -> AsyncIterator[None]:
+    while not _ALEMBIC.acquire(blocking=False):
+        await asyncio.sleep(0.005)
+    try:
+        yield
+    finally:
+        _ALEMBIC.release()
 
 
 def _upgrade(sync: SyncConnection, numbered_done: bool) -> tuple[str | None, str]:
