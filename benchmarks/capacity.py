@@ -61,6 +61,14 @@ holds while the bot's own delays (an edit held back to be coalesced) are short b
 compressed pauses (0.1 to 0.2 s by default): ``--time-factor 0.25 --paced-games 3`` (about two
 and a half minutes) or ``--time-factor 1`` (real time) checks it (when this was written: 0.136
 bot-token requests per click at 0.25, 0.149 at 0.05).
+
+``--profile FILE`` runs the bot process under ``cProfile`` during the paced phase only (the
+profiler starts at the phase's start and stops at its end, by signal) and writes its stats to
+FILE (read them with ``python -m pstats FILE``, then ``sort cumulative`` / ``sort tottime``,
+``stats 40``). Its clock is the event loop thread's CPU time (not wall time, which on a loaded
+machine counts the waits for a core): the painter processes and the database driver's thread
+are not profiled (their CPU is in the figures). The
+profiler slows the bot, so a profiled run's CPU figures are not the bot's.
 """
 
 from __future__ import annotations
@@ -71,6 +79,7 @@ import logging
 import math
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -83,6 +92,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.e2e import bot_process, cpu_seconds, percentile  # noqa: E402
 from discord_emulator import DiscordEmulator  # noqa: E402
 from tests.support.discord_players import Driver, Seat, make_bot  # noqa: E402
+
+# The bot under cProfile: SIGUSR1 starts the profiler, SIGUSR2 stops it and writes the stats.
+PROFILED_BOT = """\
+import cProfile, runpy, signal, sys, time
+
+profiler = cProfile.Profile(time.thread_time)  # the event loop thread's CPU, not wall time
+signal.signal(signal.SIGUSR1, lambda *_: profiler.enable())
+
+
+def dump(*_):
+    profiler.disable()
+    profiler.dump_stats({stats!r})
+
+
+signal.signal(signal.SIGUSR2, dump)
+sys.argv = ["bot"]
+runpy.run_module("bot", run_name="__main__", alter_sys=True)
+"""
 
 GLOBAL_LIMIT = 50  # requests/s per bot token (Discord's "Global Rate Limit")
 TABLES = (10_000, 100_000)  # the projections' table counts
@@ -182,26 +209,41 @@ async def main(args: argparse.Namespace) -> None:
         async with DiscordEmulator(keep_records=2000) as emu:
             guild = emu.add_guild("Capacity")
             database = Path(tmp) / "capacity.db"
+            script = None
+            if args.profile:
+                script = Path(tmp) / "profiled_bot.py"
+                script.write_text(PROFILED_BOT.format(stats=str(Path(args.profile).resolve())))
             if args.in_process:
                 bot = make_bot(database)
                 running = emu.running(bot)
             else:
-                bot, running = None, bot_process(emu, database)
+                bot, running = None, bot_process(emu, database, script and str(script))
             async with running as process:
                 pid = None if args.in_process else process.pid
                 figure("bot_in_own_process", 0 if args.in_process else 1, "bool", 0)
                 limits = emu.rest.limits
                 # 1. human pace, Discord's limits on, every window scaled with the pauses
+                if args.profile:
+                    await profiler_signal(process, signal.SIGUSR1)
                 with limits.scaled(args.time_factor):
                     paced, games = await play_phase(
                         emu, guild, bot, pid, "paced", args.paced_games, think, args.time_factor
                     )
+                if args.profile:
+                    await profiler_signal(process, signal.SIGUSR2)
                 # 2. saturated: no pause, Discord's limits counted but not enforced
                 with limits.scaled(0):
                     saturated, _ = await play_phase(
                         emu, guild, bot, pid, "saturated", args.saturated_games, (0.0, 0.0), 1.0
                     )
     report(args, paced, games, saturated)
+
+
+async def profiler_signal(process, signum: int) -> None:
+    """Send the profiled bot ``signum`` and give it a moment to act on it (its handler runs
+    between two of its bytecodes; the stats take a moment to write)."""
+    process.send_signal(signum)
+    await asyncio.sleep(1.0)
 
 
 def report(args, paced: Phase, games: list[Played], saturated: Phase) -> None:
@@ -303,7 +345,14 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="run the bot in this process (its CPU then includes the emulator's)",
     )
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="profile the bot process (cProfile) during the paced phase, stats to FILE",
+    )
     args = parser.parse_args(argv)
+    if args.profile and args.in_process:
+        parser.error("--profile profiles the bot's own process: not with --in-process")
     if not 0 < args.time_factor <= 1 or min(args.paced_games, args.saturated_games) < 1:
         parser.error("--time-factor in (0, 1], at least one game a phase")
     return args
