@@ -56,6 +56,7 @@ from .records import (
     Finish,
     GameRecord,
     MessageRef,
+    NewGame,
     ResultRecord,
     SeatRecord,
 )
@@ -141,6 +142,29 @@ _SET_TEAM = (
 )
 _FIRST_SNAPSHOT = insert(t.snapshots).values(
     game_id=bindparam("game_id"), seq=0, state=bindparam("state"), ready=bindparam("ready")
+)
+#: A game started with its seats at once (a match's next game, a rematch, a tournament's
+#: pairing: :func:`insert_game`); a lobby is :data:`_NEW_LOBBY`.
+_NEW_GAME = (
+    insert(t.games)
+    .values(
+        guild_id=bindparam("guild_id"),
+        channel_id=bindparam("channel_id"),
+        status=bindparam("status"),
+        players=bindparam("players"),
+        partnerships=bindparam("partnerships"),
+        target=bindparam("target"),
+        seed=bindparam("seed"),
+        first_dealer=bindparam("first_dealer"),
+        host_id=bindparam("host_id"),
+        created_at=bindparam("now"),
+        updated_at=bindparam("now"),
+        started_at=bindparam("started_at"),
+        match_id=bindparam("match_id"),
+        rematch_of=bindparam("rematch_of"),
+        muggins=bindparam("muggins"),
+    )
+    .returning(_g.id)
 )
 _MOVE = (
     update(t.games)
@@ -500,6 +524,64 @@ def deal_row(game_id: int, p: DealPoints) -> tuple[Any, ...]:
         p.crib_value,
         p.crib_cards,
     )
+
+
+async def insert_game(
+    conn: Connection,
+    game: NewGame,
+    *,
+    status: str,
+    now: float,
+    seed: int | None = None,
+    match_id: int | None = None,
+    rematch_of: int | None = None,
+    snapshot: tuple[dict[str, Any], Sequence[int]] | None = None,
+) -> int:
+    """A game made with its seats in one go (``status`` ``'lobby'`` or ``'active'``), and
+    with ``snapshot`` (state, ready) its first snapshot: for the repositories that start a
+    game of their own (a match's next game, a rematch, a tournament's pairing), inside their
+    write transaction. Returns the game's id."""
+    cursor = await conn.execute(
+        _NEW_GAME,
+        {
+            "guild_id": game.guild_id,
+            "channel_id": game.channel_id,
+            "status": status,
+            "players": game.players,
+            "partnerships": int(game.partnerships),
+            "target": game.target,
+            "seed": None if seed is None else str(seed),
+            "first_dealer": game.first_dealer,
+            "host_id": game.host_id,
+            "now": now,
+            "started_at": now if status == "active" else None,
+            "match_id": match_id,
+            "rematch_of": rematch_of,
+            "muggins": int(game.muggins),
+        },
+    )
+    game_id: int = cursor.scalar()
+    await conn.executemany(
+        _NEW_SEAT,
+        [
+            {
+                "game_id": game_id,
+                "seat": s.seat,
+                "user_id": s.user_id,
+                "computer": s.computer,
+                "team": s.team,
+                "now": now,
+            }
+            for s in game.seats
+        ],
+    )
+    if snapshot is not None:
+        state, ready = snapshot
+        await conn.execute(
+            _FIRST_SNAPSHOT,
+            {"game_id": game_id, "state": reads.dumps(state), "ready": reads.dumps(list(ready))},
+        )
+    return game_id
 
 
 class Games:

@@ -39,6 +39,7 @@ from . import schema as t
 from .connection import Connection, Database, Dialect
 from .errors import Conflict
 from .game_reads import dumps
+from .games import insert_game
 from .records import NewGame, SeatRecord
 
 OPEN_MATCH = ("forming", "playing")
@@ -122,38 +123,6 @@ _END_MATCH = (
         winner_side=bindparam("new_winner"),
         ended_at=bindparam("now"),
     )
-)
-_NEW_GAME = (
-    insert(t.games)
-    .values(
-        guild_id=bindparam("guild_id"),
-        channel_id=bindparam("channel_id"),
-        status=bindparam("status"),
-        players=bindparam("players"),
-        partnerships=bindparam("partnerships"),
-        target=bindparam("target"),
-        seed=bindparam("seed"),
-        first_dealer=bindparam("first_dealer"),
-        host_id=bindparam("host_id"),
-        created_at=bindparam("now"),
-        updated_at=bindparam("now"),
-        started_at=bindparam("started_at"),
-        match_id=bindparam("match_id"),
-        rematch_of=bindparam("rematch_of"),
-        muggins=bindparam("muggins"),
-    )
-    .returning(_g.id)
-)
-_NEW_SEAT = insert(t.seats).values(
-    game_id=bindparam("game_id"),
-    seat=bindparam("seat"),
-    user_id=bindparam("user_id"),
-    computer=bindparam("computer"),
-    team=bindparam("team"),
-    joined_at=bindparam("now"),
-)
-_FIRST_SNAPSHOT = insert(t.snapshots).values(
-    game_id=bindparam("game_id"), seq=0, state=bindparam("state"), ready=bindparam("ready")
 )
 
 
@@ -273,12 +242,14 @@ class Matches:
             )
             if cursor.rowcount != 1:
                 raise Conflict(f"Match {match_id} is not being played.")
-            game_id = await _insert_game(
-                conn, game, status="active", now=now, match_id=match_id, seed=seed
-            )
-            await conn.execute(
-                _FIRST_SNAPSHOT,
-                {"game_id": game_id, "state": dumps(state), "ready": dumps(list(ready))},
+            game_id = await insert_game(
+                conn,
+                game,
+                status="active",
+                now=now,
+                match_id=match_id,
+                seed=seed,
+                snapshot=(state, ready),
             )
         return game_id
 
@@ -357,7 +328,7 @@ class Matches:
             match_id = None
             if best_of > 1:
                 match_id = await _insert_match(conn, game.guild_id, game.channel_id, best_of, now)
-            game_id = await _insert_game(
+            game_id = await insert_game(
                 conn, game, status="lobby", now=now, match_id=match_id, rematch_of=of_game
             )
             await conn.execute(_ACCEPT, {"game": game_id, "user": accepted, "now": now})
@@ -396,53 +367,6 @@ async def _insert_match(
     )
     match_id: int = cursor.scalar()
     return match_id
-
-
-async def _insert_game(
-    conn: Connection,
-    game: NewGame,
-    *,
-    status: str,
-    now: float,
-    match_id: int | None,
-    seed: int | None = None,
-    rematch_of: int | None = None,
-) -> int:
-    cursor = await conn.execute(
-        _NEW_GAME,
-        {
-            "guild_id": game.guild_id,
-            "channel_id": game.channel_id,
-            "status": status,
-            "players": game.players,
-            "partnerships": int(game.partnerships),
-            "target": game.target,
-            "seed": None if seed is None else str(seed),
-            "first_dealer": game.first_dealer,
-            "host_id": game.host_id,
-            "now": now,
-            "started_at": now if status == "active" else None,
-            "match_id": match_id,
-            "rematch_of": rematch_of,
-            "muggins": int(game.muggins),
-        },
-    )
-    game_id: int = cursor.scalar()
-    await conn.executemany(
-        _NEW_SEAT,
-        [
-            {
-                "game_id": game_id,
-                "seat": s.seat,
-                "user_id": s.user_id,
-                "computer": s.computer,
-                "team": s.team,
-                "now": now,
-            }
-            for s in game.seats
-        ],
-    )
-    return game_id
 
 
 def _seats_json(seats: Sequence[SeatRecord]) -> str:

@@ -38,6 +38,7 @@ from sqlalchemy import bindparam, delete, insert, or_, select, update
 from . import schema as t
 from .connection import Connection, Database
 from .errors import Conflict
+from .games import insert_game
 from .records import NewGame
 
 TournamentStatus = Literal["signup", "running", "paused", "finished", "cancelled"]
@@ -330,36 +331,6 @@ _SHIFT_DEADLINES = (
     )
     .values(deadline_at=_q.deadline_at + bindparam("seconds"))
 )
-_NEW_GAME = (
-    insert(t.games)
-    .values(
-        guild_id=bindparam("guild_id"),
-        channel_id=bindparam("channel_id"),
-        status="active",
-        players=bindparam("players"),
-        partnerships=0,
-        target=bindparam("target"),
-        seed=bindparam("seed"),
-        first_dealer=bindparam("first_dealer"),
-        host_id=bindparam("host_id"),
-        created_at=bindparam("now"),
-        updated_at=bindparam("now"),
-        started_at=bindparam("now"),
-        muggins=bindparam("muggins"),
-    )
-    .returning(t.games.c.id)
-)
-_NEW_SEAT = insert(t.seats).values(
-    game_id=bindparam("game_id"),
-    seat=bindparam("seat"),
-    user_id=bindparam("user_id"),
-    computer=bindparam("computer"),
-    team=None,
-    joined_at=bindparam("now"),
-)
-_NEW_SNAPSHOT = insert(t.snapshots).values(
-    game_id=bindparam("game_id"), seq=0, state=bindparam("state"), ready=bindparam("ready")
-)
 _RATING = select(_st.ordinal).where(
     _st.pool == "people", _st.scope == bindparam("scope"), _st.player == bindparam("player")
 )
@@ -611,38 +582,8 @@ class Tournaments:
         :class:`Conflict` when the thread already holds an open game."""
         try:
             async with self._database.write() as conn:
-                game_id: int = (
-                    await conn.execute(
-                        _NEW_GAME,
-                        {
-                            "guild_id": game.guild_id,
-                            "channel_id": game.channel_id,
-                            "players": game.players,
-                            "target": game.target,
-                            "seed": str(seed),
-                            "first_dealer": game.first_dealer,
-                            "host_id": game.host_id,
-                            "now": now,
-                            "muggins": int(game.muggins),
-                        },
-                    )
-                ).scalar()
-                await conn.executemany(
-                    _NEW_SEAT,
-                    [
-                        {
-                            "game_id": game_id,
-                            "seat": s.seat,
-                            "user_id": s.user_id,
-                            "computer": s.computer,
-                            "now": now,
-                        }
-                        for s in game.seats
-                    ],
-                )
-                await conn.execute(
-                    _NEW_SNAPSHOT,
-                    {"game_id": game_id, "state": _dumps(state), "ready": _dumps(list(ready))},
+                game_id = await insert_game(
+                    conn, game, status="active", now=now, seed=seed, snapshot=(state, ready)
                 )
                 linked = dataclasses.replace(pairing, game_id=game_id, state="playing")
                 await conn.execute(_SAVE_PAIRING, _saved(tournament_id, linked))
