@@ -217,7 +217,7 @@ async def main(args: argparse.Namespace) -> None:
                 bot = make_bot(database)
                 running = emu.running(bot)
             else:
-                bot, running = None, bot_process(emu, database, script and str(script))
+                bot, running = None, bot_process(emu, database, str(script) if script else None)
             async with running as process:
                 pid = None if args.in_process else process.pid
                 figure("bot_in_own_process", 0 if args.in_process else 1, "bool", 0)
