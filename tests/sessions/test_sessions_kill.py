@@ -23,7 +23,6 @@ import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -33,6 +32,7 @@ import pytest
 
 from bot.engine import Game, Variant, action_from_dict
 from bot.sessions.matchplay import GameResult, tally
+from tests.support.kill_harness import Worker
 from tests.support.postgres import connect
 from tests.support.sessions import play_one, running, started_game, stored_log
 
@@ -42,66 +42,6 @@ KILLS = int(os.environ.get("CRIBBAGE_KILLS", 200))
 QUOTAS = (0, 1, 2, 5, 13, 34, 89, 233, 377)  # acknowledged before the kill
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL and fork")
-
-
-class Worker:
-    """The worker in ``--serve`` mode: one forked process per run, killed by the test."""
-
-    def __init__(self, log: Path) -> None:
-        with log.open("ab") as errors:
-            self.proc = subprocess.Popen(
-                [sys.executable, str(WORKER), "--serve"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=errors,
-                cwd=ROOT,
-            )
-
-    def _send(self, line: str) -> int:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(line.encode() + b"\n")
-        self.proc.stdin.flush()
-        words = self.proc.stdout.readline().decode().split()
-        assert words[:1] == ["CHILD"], words
-        return int(words[1])
-
-    def _until_dead(self, pid: int, lines: list[list[str]]) -> int:
-        assert self.proc.stdout is not None
-        for raw in self.proc.stdout:
-            words = raw.decode().split(" ", 6)
-            if words[0] == "DEAD" and int(words[1]) == pid:
-                return int(words[2])
-            lines.append([w.strip() for w in words])
-        raise AssertionError("the worker server stopped")
-
-    def run(self, path: Path, seed: int, quota: int | None) -> tuple[list[list[str]], int]:
-        """One run: kill it after ``quota`` acknowledgements once READY (None: at once, while
-        it starts and resumes); every line it wrote, and how it died."""
-        pid = self._send(f"RUN {path} {seed}")
-        lines: list[list[str]] = []
-        assert self.proc.stdout is not None
-        ready, acks = False, 0
-        while quota is not None and not (ready and acks >= quota):
-            words = self.proc.stdout.readline().decode().split(" ", 6)
-            words = [w.strip() for w in words]
-            assert words[0] != "DEAD", f"the run died by itself: {lines[-3:]}"
-            lines.append(words)
-            ready = ready or words[0] == "READY"
-            acks += ready and words[0] in ("ACK", "ACT")
-        os.kill(pid, signal.SIGKILL)
-        return lines, self._until_dead(pid, lines)
-
-    def check(self, path: Path) -> list[list[str]]:
-        lines: list[list[str]] = []
-        status = self._until_dead(self._send(f"CHECK {path}"), lines)
-        assert status == 0, lines
-        return lines
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(b"QUIT\n")
-        self.proc.stdin.close()
-        self.proc.wait(timeout=10)
 
 
 class Ledger:
@@ -243,12 +183,12 @@ def test_killed_200_times_nothing_acknowledged_is_lost_or_doubled(tmp_path):
     rng = random.Random(20261124)
     ledger = Ledger()
     last_committed: dict[int, int] = {}
-    worker = Worker(log)
+    worker = Worker(WORKER, log)
     started = time.perf_counter()
     try:
         for run in range(KILLS):
             quota = None if rng.random() < 0.1 else rng.choice(QUOTAS)
-            lines, status = worker.run(path, run, quota)
+            lines, status = worker.run(path, run, quota, counted=("ACK", "ACT"))
             assert status == -signal.SIGKILL, f"run {run} ended by itself ({status}): {lines[-3:]}"
             ledger.counts["kills"] += 1
             assert not [w for w in lines if w[0] == "PROBLEM"], lines

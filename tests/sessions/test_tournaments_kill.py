@@ -33,15 +33,12 @@ forfeited is the seat that forfeited); a finished tournament's announced standin
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import time
-import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +60,7 @@ from bot.sessions.tournament_views import (  # noqa: E402
     final_score,
 )
 from bot.tournament import Format, Result, Scoring, Tournament, placings, standings  # noqa: E402
+from tests.support.kill_harness import Worker, say, serve  # noqa: E402
 
 KILLS = int(os.environ.get("CRIBBAGE_TOURNAMENT_KILLS", 60))
 QUOTAS = (0, 1, 2, 5, 13, 34, 89, 233)  # acknowledged lines before the kill
@@ -74,10 +72,6 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL a
 
 
 # ---------------------------------------------------------------------- the worker
-
-
-def say(*words: object) -> None:
-    os.write(1, (" ".join(str(w) for w in words) + "\n").encode())
 
 
 def field_of(tid: int) -> list[int]:
@@ -232,93 +226,6 @@ async def move(manager, game_id: int, rng: random.Random) -> None:
     assert isinstance(outcome, Outcome), outcome
     say("ACK", game_id, outcome.step)
     game_told(outcome)
-
-
-def child(target: str, seed: int, check: bool) -> None:
-    status = 0
-    try:
-        asyncio.run(worker(target, seed, check))
-    except BaseException as exc:
-        traceback.print_exc()
-        sys.stderr.flush()
-        say("CRASH", type(exc).__name__, str(exc).replace("\n", " ")[:300])
-        status = 1
-    os._exit(status)
-
-
-def serve() -> None:
-    for line in sys.stdin:
-        words = line.split()
-        if not words or words[0] == "QUIT":
-            return
-        check = words[0] == "CHECK"
-        pid = os.fork()
-        if pid == 0:
-            child(words[1], 0 if check else int(words[2]), check)
-        say("CHILD", pid)
-        _, status = os.waitpid(pid, 0)
-        say("DEAD", pid, -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status))
-
-
-# ---------------------------------------------------------------------- the test's side
-
-
-class Worker:
-    def __init__(self, log: Path) -> None:
-        with log.open("ab") as errors:
-            self.proc = subprocess.Popen(
-                [sys.executable, __file__, "--serve"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=errors,
-                cwd=ROOT,
-            )
-
-    def _send(self, line: str) -> int:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(line.encode() + b"\n")
-        self.proc.stdin.flush()
-        words = self.proc.stdout.readline().decode().split()
-        assert words[:1] == ["CHILD"], words
-        return int(words[1])
-
-    def _read(self) -> list[str]:
-        assert self.proc.stdout is not None
-        return self.proc.stdout.readline().decode().rstrip("\n").split(" ", 6)
-
-    def _until_dead(self, pid: int, lines: list[list[str]]) -> int:
-        while True:
-            words = self._read()
-            assert words != [""], "the worker server stopped"
-            if words[0] == "DEAD" and int(words[1]) == pid:
-                return int(words[2])
-            lines.append(words)
-
-    def run(self, target: str, seed: int, quota: int | None) -> tuple[list[list[str]], int]:
-        """Kill the run after ``quota`` lines once READY (None: at once, while it resumes)."""
-        pid = self._send(f"RUN {target} {seed}")
-        lines: list[list[str]] = []
-        ready, count = False, 0
-        while quota is not None and not (ready and count >= quota):
-            words = self._read()
-            assert words[0] != "DEAD", f"the run died by itself: {lines[-3:]}"
-            lines.append(words)
-            count += ready
-            ready = ready or words[0] == "READY"
-        os.kill(pid, signal.SIGKILL)
-        return lines, self._until_dead(pid, lines)
-
-    def check(self, target: str) -> list[list[str]]:
-        lines: list[list[str]] = []
-        status = self._until_dead(self._send(f"CHECK {target}"), lines)
-        assert status == 0, lines[-5:]
-        return lines
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(b"QUIT\n")
-        self.proc.stdin.close()
-        self.proc.wait(timeout=10)
 
 
 class Ledger:
@@ -508,7 +415,7 @@ def test_tournaments_killed_at_random_lose_nothing_and_finish(databases, tmp_pat
     target = str(databases("kill"))
     rng = random.Random(20261207)
     ledger = Ledger()
-    worker_ = Worker(tmp_path / "worker.log")
+    worker_ = Worker(__file__, tmp_path / "worker.log")
     started_at = time.perf_counter()
     try:
         for run in range(KILLS):
@@ -532,4 +439,4 @@ def test_tournaments_killed_at_random_lose_nothing_and_finish(databases, tmp_pat
 
 
 if __name__ == "__main__":
-    serve()
+    serve(worker)

@@ -32,11 +32,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import sys
 import time
-import traceback
 from pathlib import Path
 
 from bot.sessions import AddComputer, Cancel, Forfeit, Join, Move, OpenLobby, ShowHand, Start
@@ -46,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from bot.engine import Variant  # noqa: E402
 from bot.sessions import GameSessionManager, Outcome, PrivateView  # noqa: E402
 from db import Store  # noqa: E402
+from tests.support.kill_harness import say, serve  # noqa: E402
 
 GAMES = 6
 VARIANTS = (
@@ -57,10 +56,6 @@ VARIANTS = (
     Variant(2, target=121),
 )
 MATCHES = 0.35  # the share of new tables that are the first game of a best-of-3 match
-
-
-def say(*words: object) -> None:
-    os.write(1, (" ".join(str(w) for w in words) + "\n").encode())
 
 
 def acknowledge(outcome: Outcome) -> int | None:
@@ -180,32 +175,9 @@ async def main(path: Path, seed: int, check: bool) -> None:
         await store.close()
 
 
-def child(path: str, seed: int, check: bool) -> None:
-    """The body of a forked child: never returns into the server's loop."""
-    status = 0
-    try:
-        asyncio.run(main(Path(path), seed, check))
-    except BaseException as exc:  # reported (the traceback to stderr), and the exit status
-        traceback.print_exc()
-        sys.stderr.flush()
-        say("CRASH", type(exc).__name__, str(exc).replace("\n", " ")[:300])
-        status = 1
-    os._exit(status)
-
-
-def serve() -> None:
-    for line in sys.stdin:
-        words = line.split()
-        if not words or words[0] == "QUIT":
-            return
-        check = words[0] == "CHECK"
-        pid = os.fork()
-        if pid == 0:
-            child(words[1], 0 if check else int(words[2]), check)
-        say("CHILD", pid)
-        _, status = os.waitpid(pid, 0)
-        say("DEAD", pid, -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status))
+async def run(target: str, seed: int, check: bool) -> None:
+    await main(Path(target), seed, check)
 
 
 if __name__ == "__main__":
-    serve()
+    serve(run)
