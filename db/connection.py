@@ -4,9 +4,9 @@
 (an :class:`~sqlalchemy.ext.asyncio.AsyncConnection`: ``sqlite+aiosqlite`` for a file,
 ``postgresql+asyncpg`` for a ``postgresql://`` URL; :mod:`db.opening` makes it). A statement is
 a SQLAlchemy Core construct built against :mod:`db.schema`'s tables (the frozen migrations and
-SQLite's pragmas are SQLite's text): on SQLite it is compiled once and handed to aiosqlite in
-one call; on PostgreSQL SQLAlchemy runs it on asyncpg. The
-connection is in SQLAlchemy's ``AUTOCOMMIT`` mode: the store writes ``BEGIN IMMEDIATE`` and
+SQLite's pragmas are SQLite's text): it is compiled once per dialect and handed to the driver's
+own connection in one call (aiosqlite's, or asyncpg's), SQLAlchemy's engine being the
+migrations' only. The connection is in SQLAlchemy's ``AUTOCOMMIT`` mode: the store writes ``BEGIN IMMEDIATE`` and
 ``COMMIT`` itself, so that SQLite's write lock is taken when the transaction begins, not at its
 first write, and a transaction is exactly the block that asked for it.
 
@@ -588,7 +588,7 @@ def _positional(compiled: Compiled, parameters: Params | None) -> tuple[Any, ...
     return tuple(values[name] for name in names)
 
 
-_POSTGRESQL = asyncpg_dialect.dialect()
+_POSTGRESQL = asyncpg_dialect.dialect()  # type: ignore[no-untyped-call]
 _PG_COMPILED: dict[Executable, Compiled] = {}
 
 
