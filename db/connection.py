@@ -6,9 +6,10 @@
 a SQLAlchemy Core construct built against :mod:`db.schema`'s tables (the frozen migrations and
 SQLite's pragmas are SQLite's text): it is compiled once per dialect and handed to the driver's
 own connection in one call (aiosqlite's, or asyncpg's), SQLAlchemy's engine being the
-migrations' only. The connection is in SQLAlchemy's ``AUTOCOMMIT`` mode: the store writes ``BEGIN IMMEDIATE`` and
-``COMMIT`` itself, so that SQLite's write lock is taken when the transaction begins, not at its
-first write, and a transaction is exactly the block that asked for it.
+migrations' only. The connection is in SQLAlchemy's ``AUTOCOMMIT`` mode: the store writes
+``BEGIN IMMEDIATE`` and ``COMMIT`` itself, so that SQLite's write lock is taken when the
+transaction begins, not at its first write, and a transaction is exactly the block that asked
+for it.
 
 :class:`Database` owns that connection. The repositories of :class:`db.store.Store` each receive
 it in their constructor and use only its public methods:
