@@ -212,7 +212,10 @@ class TournamentForgeries:
         return verb in ORGANISERS_ONLY and user is self.olga
 
     def members(self) -> set[Any]:
-        return {self.forger.people[n] for n in ("alice", "bob", "carol", "dave", "olga")}
+        """Whoever the emulator lets click in #quiet as a member: everyone but the strangers
+        (eve belongs to another server, but a click forged in #quiet reaches the bot as a
+        member's, as any click in a server does; the bot cannot tell)."""
+        return {p for n, p in self.forger.people.items() if n not in ("mallory", "huge")}
 
     def signup_click(self) -> Any:
         r, f = self.rng, self.forger
