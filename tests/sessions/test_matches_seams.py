@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.engine import Action, Game, LetGo, Variant
 from bot.sessions import (
     AddComputer,
@@ -112,6 +114,7 @@ async def test_the_next_game_starts_after_a_move_made_for_a_player_out_of_time(d
         assert_the_match_went_on(ended, manager)
 
 
+@pytest.mark.slow  # plays games until a rare ending: a crib let through a window wins
 async def test_the_next_game_starts_after_a_muggins_window_is_let_go(databases):
     """The person never answers the computer's claims: each window is let go by the manager,
     and the computer (the dealer) counts its crib at once; when that count wins the game, the
