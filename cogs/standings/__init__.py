@@ -237,14 +237,10 @@ class StandingsDesk:
         season: str | None = None,
     ) -> None:
         """A player's record, rating, averages, best hand, streak and favourite opponent."""
-        if not await self._a_person(interaction, user):
+        place = await self._player_place(interaction, user, scope, season)
+        if place is None:
             return
-        self.names.learn(user)
-        place = await self._place(interaction, scope, season)
-        if isinstance(place, str):
-            await say(interaction, place)
-            return
-        scope_id, where, _ = place
+        scope_id, where = place
 
         async def prepare() -> discord.Embed:
             stats = await self.standings.player_stats(user.id, scope=scope_id)
@@ -273,14 +269,10 @@ class StandingsDesk:
         season: str | None = None,
     ) -> None:
         """A player's last games: result, scores, opponents, rating change."""
-        if not await self._a_person(interaction, user):
+        place = await self._player_place(interaction, user, scope, season)
+        if place is None:
             return
-        self.names.learn(user)
-        place = await self._place(interaction, scope, season)
-        if isinstance(place, str):
-            await say(interaction, place)
-            return
-        scope_id, where, _ = place
+        scope_id, where = place
 
         async def prepare() -> discord.Embed:
             entries = await self.standings.player_history(
@@ -359,6 +351,25 @@ class StandingsDesk:
         shown = _quoted(getattr(user, "id", user))
         await say(interaction, NOT_A_PERSON.format(name="user", value=shown))
         return False
+
+    async def _player_place(
+        self,
+        interaction: discord.Interaction,
+        user: discord.abc.User,
+        scope: Scope,
+        season: str | None,
+    ) -> tuple[int, str] | None:
+        """Where a player's stats or history are read (the scope's id and its words), or None
+        when the request is refused (the person was told why)."""
+        if not await self._a_person(interaction, user):
+            return None
+        self.names.learn(user)
+        place = await self._place(interaction, scope, season)
+        if isinstance(place, str):
+            await say(interaction, place)
+            return None
+        scope_id, where, _ = place
+        return scope_id, where
 
     async def _place(
         self,
