@@ -57,10 +57,11 @@ next, and the deadlines are the stored ones, which the sweeps keep checking.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import math
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from bot.engine import Variant
@@ -831,12 +832,9 @@ class TournamentDirector:
 
     async def pause(self, request: PauseTournament) -> TournamentOutcome | Refusal:
         """Stop the clock: no deadline passes and no round opens until it resumes."""
-        live = await self._find(request)
-        if isinstance(live, Refusal):
-            return live
-        async with live.lock:
-            if refused := self._organiser(live, request):
-                return refused
+        async with self._organising(request) as live:
+            if isinstance(live, Refusal):
+                return live
             if live.record.status != "running":
                 return Refusal(R.INVALID, "Only a running tournament can be paused.")
             now = self._tables.now()
@@ -847,12 +845,9 @@ class TournamentDirector:
     async def resume(self, request: ResumeTournament) -> TournamentOutcome | Refusal:
         """Restart the clock: the round's deadlines move on by the pause; a round completed
         meanwhile opens the next."""
-        live = await self._find(request)
-        if isinstance(live, Refusal):
-            return live
-        async with live.lock:
-            if refused := self._organiser(live, request):
-                return refused
+        async with self._organising(request) as live:
+            if isinstance(live, Refusal):
+                return live
             rec = live.record
             if rec.status != "paused":
                 return Refusal(R.INVALID, "The tournament is not paused.")
@@ -865,12 +860,9 @@ class TournamentDirector:
 
     async def extend(self, request: ExtendDeadline) -> TournamentOutcome | Refusal:
         """The round's unfinished pairings have ``minutes`` more."""
-        live = await self._find(request)
-        if isinstance(live, Refusal):
-            return live
-        async with live.lock:
-            if refused := self._organiser(live, request):
-                return refused
+        async with self._organising(request) as live:
+            if isinstance(live, Refusal):
+                return live
             if live.record.status not in ("running", "paused"):
                 return Refusal(R.INVALID, "Only a running tournament has a deadline to extend.")
             minutes = request.minutes
@@ -887,23 +879,17 @@ class TournamentDirector:
 
     async def cancel(self, request: CancelTournament) -> TournamentOutcome | Refusal:
         """Call the tournament off. Its games being played go on as ordinary games."""
-        live = await self._find(request)
-        if isinstance(live, Refusal):
-            return live
-        async with live.lock:
-            if refused := self._organiser(live, request):
-                return refused
+        async with self._organising(request) as live:
+            if isinstance(live, Refusal):
+                return live
             await self._close(live, "cancelled")
             return self._outcome(live, "cancelled")
 
     async def drop(self, request: DropPlayer) -> TournamentOutcome | Refusal:
         """The organiser drops a player (during sign-up: takes them off the list)."""
-        live = await self._find(request)
-        if isinstance(live, Refusal):
-            return live
-        async with live.lock:
-            if refused := self._organiser(live, request):
-                return refused
+        async with self._organising(request) as live:
+            if isinstance(live, Refusal):
+                return live
             player = request.player  # a place, or whoever plays one now
             place = next((u for u in live.entrants if live.plays(u) == player), player)
             return await self._leave(live, place, "dropped")
@@ -965,12 +951,9 @@ class TournamentDirector:
 
     async def replace(self, request: ReplacePlayer) -> TournamentOutcome | Refusal:
         """``by`` plays ``player``'s place from its next game on."""
-        live = await self._find(request)
-        if isinstance(live, Refusal):
-            return live
-        async with live.lock:
-            if refused := self._organiser(live, request):
-                return refused
+        async with self._organising(request) as live:
+            if isinstance(live, Refusal):
+                return live
             if live.record.status not in ("running", "paused"):
                 return Refusal(R.INVALID, "A player is replaced once the tournament has started.")
             place = next((u for u in live.entrants if live.plays(u) == request.player), None)
@@ -1091,6 +1074,17 @@ class TournamentDirector:
         if stored.record.status == "cancelled":
             return Refusal(R.GAME_OVER, "This tournament was cancelled.")
         return Refusal(R.GAME_OVER, "This tournament is over.")
+
+    @contextlib.asynccontextmanager
+    async def _organising(self, request: TournamentRequest) -> AsyncIterator[_Running | Refusal]:
+        """The tournament of an organiser's request, under its lock; or the refusal (no such
+        tournament, or not the organiser's)."""
+        live = await self._find(request)
+        if isinstance(live, Refusal):
+            yield live
+            return
+        async with live.lock:
+            yield self._organiser(live, request) or live
 
     @staticmethod
     def _organiser(live: _Running, request: TournamentRequest) -> Refusal | None:
