@@ -32,8 +32,8 @@ ALT = {
     "and back peg, and the skunk lines at 91 and 61 in red.",
     "board-partners.png": "The board of a partnership game: one lane per team, each named after "
     "its two partners.",
-    "hand-play.png": "A player's private hand during the play: the cards that would take the "
-    "count past 31 are dimmed.",
+    "hand-play.png": "The picture on a player's private hand during the play: the four cards "
+    "kept and the starter, the hand that player will count.",
     "show.png": "The show of a deal: each hand and the crib with the starter, what each pegged "
     "and how it was counted.",
 }
@@ -79,13 +79,10 @@ def hand_in_play() -> bytes:
         Variant(players=2, target=121), seed=31, first_dealer=0, hold_between_deals=True
     )
 
-    def dimmed_turn(g: Game) -> bool:
-        if g.phase is not Phase.PLAY or 0 not in g.to_act:
-            return False
-        held = g.hand(0)
-        return len(held) >= 2 and any(g.count + c.value > 31 for c in held)
+    def midway(g: Game) -> bool:  # the seat's turn with two cards laid: the picture is unchanged
+        return g.phase is Phase.PLAY and 0 in g.to_act and len(g.hand(0)) == 2
 
-    play_until(game, dimmed_turn)
+    play_until(game, midway)
     return hand_picture(game, 0)()
 
 

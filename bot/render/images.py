@@ -365,13 +365,13 @@ def hand_picture(
 ) -> HandPicture:
     """PRIVATE: ``seat``'s cards as a picture for its ephemeral message.
 
-    While laying away: the cards dealt. In the play: the cards still held, with those that
-    would pass 31 dimmed when it is the seat's turn (all laid: the kept cards, dimmed); the
-    message's text says whose turn it is and the count, so the picture only changes when the
-    cards or the dimming do (and the hand redrawn when the turn comes needs no new upload).
-    In a muggins show, while the seat must count (``counting``: its hand, or with ``crib`` the
-    crib, as its :class:`~bot.sessions.PrivateView` gives them): those cards and the starter.
-    Otherwise: the kept hand, and the starter once it is cut.
+    While laying away: the cards dealt. Then the kept hand, and from the cut to the show the
+    kept hand with the starter: the hand the seat will count. The play does not change it (the
+    message's text and its buttons say which cards are still held, which would pass 31, whose
+    turn it is and the count), so the picture a player looks at stays put through the play
+    and needs no new upload until the next deal. In a muggins show, while the seat must count
+    (``counting``: its hand, or with ``crib`` the crib, as its
+    :class:`~bot.sessions.PrivateView` gives them): those cards and the starter.
     """
     starter = game.starter
     if counting and game.phase is Phase.SHOW:
@@ -380,14 +380,6 @@ def hand_picture(
             tuple(counting), frozenset(), f"Count your {whose} + the starter", starter
         )
     held = tuple(game.hand(seat))
-    if game.phase is Phase.PLAY:
-        if not held:
-            kept = tuple(game.kept(seat))
-            return HandPicture(kept, frozenset(kept), "All your cards are laid")
-        dimmed: frozenset[Card] = frozenset()
-        if seat in game.to_act:
-            dimmed = frozenset(c for c in held if game.count + c.value > 31)
-        return HandPicture(held, dimmed, "Your hand")
     if game.phase is Phase.DISCARD and seat in game.to_act:
         n = game.variant.discards
         return HandPicture(held, frozenset(), f"Your hand - lay away {n}")

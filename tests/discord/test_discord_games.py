@@ -106,8 +106,8 @@ async def test_the_privacy_check_catches_a_leaked_card(club, monkeypatch):
 
 
 async def test_a_hand_picture_is_uploaded_again_only_when_it_changes(club):
-    """The hand redrawn when the turn comes keeps its picture (no new upload) unless the
-    cards or the dimming changed; a card laid gives a new picture."""
+    """Through the play a hand's picture is the kept hand and the starter: a card laid, or the
+    turn coming, redraws the hand's text and buttons but uploads no new picture."""
     alice, bob = club.users[:2]
     await club.start_game(alice, [bob])
     seats = {u.id: Seat(u) for u in (alice, bob)}
@@ -123,13 +123,18 @@ async def test_a_hand_picture_is_uploaded_again_only_when_it_changes(club):
     other = next(s for s in seats.values() if s is not first)
     before_first = first.hand.attachments[0]
     before_other = other.hand.attachments[0]
-    edits = len(other.hand.versions)
+    assert "starter" in before_first.description.lower()  # the kept hand and the starter
+    def held(seat: Seat) -> int:  # the card buttons on the seat's hand
+        return len([b for b in seat.hand.buttons if b.custom_id.startswith("crib:p:")])
+
+    buttons, edits = held(first), len(other.hand.versions)
     assert await club.move(first) == "play"  # count at most 10: every card still playable
     assert len(other.hand.versions) > edits  # the other hand was redrawn: its turn now
     assert "Your turn" in other.hand.text
     assert other.hand.attachments[0].id == before_other.id  # same picture, not uploaded again
-    assert first.hand.attachments[0].id != before_first.id  # one card fewer: a new picture
-    assert first.hand.attachments[0].filename != before_first.filename
+    assert held(first) == buttons - 1
+    assert first.hand.attachments[0].id == before_first.id  # a card fewer held: same picture
+    assert first.hand.attachments[0].description == before_first.description
 
 
 async def test_cards_and_board_come_as_pictures_unless_images_are_off(club):
