@@ -106,3 +106,11 @@ def test_the_lock_holds_no_development_tool(locked):
     }
     assert tools, "no development tools declared: the check would prove nothing"
     assert sorted(tools & set(locked)) == []
+
+
+def test_discord_py_reads_and_writes_json_with_orjson():
+    """orjson is a dependency for discord.py's sake alone: it must be the one discord.py uses."""
+    import discord.utils
+
+    assert discord.utils.HAS_ORJSON
+    assert discord.utils._from_json('{"a": [1, "x"]}') == {"a": [1, "x"]}
