@@ -33,7 +33,19 @@ from PIL import Image, ImageDraw
 
 from bot.engine import Variant
 
-from .drawing import SS, WIDTH, fit_text, font, lighten, palette_of, to_png
+from .drawing import (
+    SS,
+    WIDTH,
+    Drawn,
+    Indexed,
+    Tile,
+    compose,
+    fit_text,
+    font,
+    lighten,
+    palette_of,
+    text_tile,
+)
 from .palette import side_colour
 
 BoardSide = tuple[str, int, int, int]
@@ -229,6 +241,10 @@ class _BoardLayout:
 
     def legend_labels(self, sides: Sequence[BoardSide]) -> list[Label]:
         """Each side's name and score, two sides to a row."""
+        return [label for pair in self.legend(sides) for label in pair]
+
+    def legend(self, sides: Sequence[BoardSide]) -> list[tuple[Label, Label]]:
+        """Each side's (name, score) in the legend."""
         labels = []
         column_w = WIDTH / 2
         for i, (name, _, score, _) in enumerate(sides):
@@ -238,8 +254,12 @@ class _BoardLayout:
             score_w = font(SCORE_FONT).getlength(score_text) / SS
             name_w = right - (lx + 34) - score_w - 16
             name_text = fit_text(name, NAME_FONT, name_w)
-            labels.append(Label(name_text, NAME_FONT, lx + 34, cy, "lm", INK))
-            labels.append(Label(score_text, SCORE_FONT, right, cy, "rm", INK))
+            labels.append(
+                (
+                    Label(name_text, NAME_FONT, lx + 34, cy, "lm", INK),
+                    Label(score_text, SCORE_FONT, right, cy, "rm", INK),
+                )
+            )
         return labels
 
     @staticmethod
@@ -323,54 +343,133 @@ def render_board(sides: tuple[BoardSide, ...], target: int = 121) -> bytes:
     has a front peg (its score, a solid peg) and a back peg (its previous score, a ring);
     both stand in the start holes at 0 and the front peg goes to the game hole at the target.
     The skunk line (91, or 31 to 61) and the double skunk line (61) are marked.
+
+    Put together from cached tiles (see :mod:`bot.render.drawing`) in the colours of one
+    palette for every board: the board with its legend's pegs and names (the same all game
+    long), each score, and each peg (or pegs close enough to touch) on its stretch of track.
     """
     if not 1 <= len(sides) <= 4:
         raise ValueError("A board has 1 to 4 sides")
     if target not in (121, 61):
         raise ValueError("A game is played to 121 or 61")
-    return to_png(_board_image(sides, target), palette=_board_palette())
+    return _board_indexed.png(*_board_tiles(sides, target))
 
 
-def _board_image(sides: tuple[BoardSide, ...], target: int) -> Image.Image:
-    """The board, supersampled."""
+Peg = tuple[int, int, bool]
+"""A peg on the board: (lane, score, back)."""
+
+
+def _board_tiles(sides: tuple[BoardSide, ...], target: int) -> tuple[Tile, list[Tile]]:
+    """A board's background (the track, each side's legend peg and name) and its tiles: the
+    scores (on plain wood) and the pegs, drawn in lanes' order, each lane's back peg before
+    its front peg; pegs whose patches would overlap share one."""
     layout = _BoardLayout(len(sides), target)
-    image = _board_track(tuple(colour for _, colour, _, _ in sides), target).copy()
+    colours = tuple(colour for _, colour, _, _ in sides)
+    legend = layout.legend(sides)
+    names = tuple(name for name, _ in legend)
+    tiles = [text_tile(s.text, s.size, s.fill, WOOD, s.x, s.y, s.anchor) for _, s in legend]
+    pegs: list[Peg] = []
+    for lane, (_, _, score, previous) in enumerate(sides):
+        if previous != score or score == 0:
+            pegs.append((lane, previous, True))
+        pegs.append((lane, score, False))
+    for group in _touching(layout, pegs):
+        tiles.append((_pegs_patch, (colours, target, group), 0, 0))
+    return (_board_base, (colours, target, names), 0, 0), tiles
+
+
+def _peg_box(layout: _BoardLayout, peg: Peg) -> tuple[int, int, int, int]:
+    """The whole pixels (1x) around a peg, a pixel of track to spare on each side."""
+    x, y, r = layout.peg(*peg)
+    return math.floor(x - r) - 1, math.floor(y - r) - 1, math.ceil(x + r) + 1, math.ceil(y + r) + 1
+
+
+def _union(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def _touching(layout: _BoardLayout, pegs: list[Peg]) -> list[tuple[Peg, ...]]:
+    """``pegs`` in groups whose boxes do not overlap (each group in ``pegs``' order)."""
+    groups = [([i], _peg_box(layout, peg)) for i, peg in enumerate(pegs)]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(groups)):
+            for j in range(i + 1, len(groups)):
+                (a, box_a), (b, box_b) = groups[i], groups[j]
+                if (
+                    box_a[0] < box_b[2]
+                    and box_b[0] < box_a[2]
+                    and box_a[1] < box_b[3]
+                    and box_b[1] < box_a[3]
+                ):
+                    groups[i] = (sorted(a + b), _union(box_a, box_b))
+                    del groups[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [tuple(pegs[k] for k in members) for members, _ in groups]
+
+
+@lru_cache(maxsize=16)
+def _board_base(colours: tuple[int, ...], target: int, names: tuple[Label, ...]) -> Drawn:
+    """The board without its scores and pegs: the track, and in the legend each side's peg
+    and name."""
+    layout = _BoardLayout(len(colours), target)
+    image = _board_track(colours, target).copy()
     draw = ImageDraw.Draw(image)
-
-    def px(v: float) -> float:
-        return v * SS
-
-    # the legend: a peg of the side's colour, its name and its score
-    for i, (_, colour, _, _) in enumerate(sides):
+    for i, colour in enumerate(colours):
         lx, cy = layout.legend_spot(i)
         draw.ellipse(
-            (px(lx), px(cy - 12), px(lx + 24), px(cy + 12)),
+            (lx * SS, (cy - 12) * SS, (lx + 24) * SS, (cy + 12) * SS),
             fill=side_colour(colour),
             outline=INK,
             width=SS * 2,
         )
-    for label in layout.legend_labels(sides):
+    for label in names:
         label.draw(draw)
+    return image.reduce(SS), 0, 0
 
-    # the pegs: the back one (a ring) first, the front one (solid) over it
-    for lane, (_, colour, score, previous) in enumerate(sides):
-        rgb = side_colour(colour)
-        if previous != score or score == 0:
-            x, y, r = layout.peg(lane, previous, back=True)
+
+@lru_cache(maxsize=2048)
+def _pegs_patch(colours: tuple[int, ...], target: int, pegs: tuple[Peg, ...]) -> Drawn:
+    """``pegs`` (of one lane or touching lanes) on their stretch of the empty track."""
+    layout = _BoardLayout(len(colours), target)
+    box = _peg_box(layout, pegs[0])
+    for peg in pegs[1:]:
+        box = _union(box, _peg_box(layout, peg))
+    left, top, right, bottom = box
+    patch = _board_track(colours, target).crop((left * SS, top * SS, right * SS, bottom * SS))
+    draw = ImageDraw.Draw(patch)
+
+    def px(v: float) -> float:
+        return v * SS
+
+    for lane, score, back in pegs:
+        rgb = side_colour(colours[lane])
+        x, y, r = layout.peg(lane, score, back)
+        x, y = x - left, y - top
+        if back:  # a ring
             draw.ellipse(
                 (px(x - r + 1), px(y - r + 1), px(x + r - 1), px(y + r - 1)),
                 fill=lighten(rgb, (255, 255, 255), 0.6),
                 outline=rgb,
                 width=round(px(3)),
             )
-        x, y, r = layout.peg(lane, score, back=False)
-        draw.ellipse(
-            (px(x - r), px(y - r), px(x + r), px(y + r)),
-            fill=rgb,
-            outline=INK,
-            width=round(px(2)),
-        )
-    return image
+        else:  # solid
+            draw.ellipse(
+                (px(x - r), px(y - r), px(x + r), px(y + r)),
+                fill=rgb,
+                outline=INK,
+                width=round(px(2)),
+            )
+    return patch.reduce(SS), left, top
+
+
+def _board_image(sides: tuple[BoardSide, ...], target: int) -> Image.Image:
+    """The board in RGB, before its colours are reduced to the palette."""
+    return compose(*_board_tiles(sides, target))
 
 
 @lru_cache(maxsize=1)
@@ -381,7 +480,10 @@ def _board_palette() -> Image.Image:
         (("Alice", 0, 120, 100), ("Bob", 1, 88, 80), ("Carol", 2, 61, 40), ("Dan", 3, 0, 0)),
         (("Alice and Carol", 0, 121, 117), ("Bob and Dan", 1, 31, 25)),
     ]
-    return palette_of([_board_image(sides, 121).reduce(SS) for sides in boards])
+    return palette_of([_board_image(sides, 121) for sides in boards])
+
+
+_board_indexed = Indexed(_board_palette, tiles=4096, backgrounds=32)
 
 
 def board_sides(

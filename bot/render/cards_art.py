@@ -5,6 +5,7 @@ built-in font has no ♠♥♦♣ glyphs.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -16,12 +17,17 @@ from bot.engine.cards import rank_name
 from .drawing import (
     SS,
     WIDTH,
-    encode_png,
+    Drawn,
+    Indexed,
+    Tile,
+    compose,
     fit_text,
     font,
     lighten,
     palette_of,
+    plain,
     reduced,
+    text_tile,
     to_png,
     wrap_text,
 )
@@ -165,15 +171,24 @@ def _small_sprite(card: Card, dim: bool) -> Image.Image:
     return reduced(card_sprite(card, 1.0, dim))
 
 
+@lru_cache(maxsize=128)
+def _hand_card(card: Card, dim: bool) -> Drawn:
+    """A card of a hand at its final size on the felt, its shadow blended in."""
+    sprite = _small_sprite(card, dim)
+    tile = Image.new("RGB", sprite.size, TABLE)
+    tile.paste(sprite, (0, 0), sprite)
+    return tile, 0, 0
+
+
 @lru_cache(maxsize=64)
-def _title_strip(title: str, width: int, height: int) -> Image.Image:
+def _title_strip(title: str, width: int, height: int) -> Drawn:
     """The felt strip above a hand with its title, drawn supersampled and reduced."""
     strip = Image.new("RGB", (width * SS, height * SS), TABLE)
     text = fit_text(title, 20, width - 2 * MARGIN)
     ImageDraw.Draw(strip).text(
         (MARGIN * SS, (MARGIN + 10) * SS), text, font=font(20), fill=TABLE_INK, anchor="lm"
     )
-    return strip.reduce(SS)
+    return strip.reduce(SS), 0, 0
 
 
 @lru_cache(maxsize=512)
@@ -189,47 +204,55 @@ def render_hand(
     ``title`` is an optional line above the cards ("Your hand — lay away 2"); a ``starter``
     comes last, after a ``+`` (the cards to count in the show).
 
-    Drawn often (every move redraws a hand), so it is composed at its final size from cached
-    card sprites and a cached title strip (about half the work of drawing it supersampled) and
-    takes its colours from one palette for every hand (a fifth of the work of choosing them).
+    Drawn often (every move redraws a hand), so it is put together at its final size from
+    cached tiles (see :mod:`bot.render.drawing`) already in the colours of one palette for
+    every hand: each card on the felt, the title strip, the ``+``.
     """
     if not 0 < len(cards) <= 6:
         raise ValueError("A hand image shows 1 to 6 cards")
-    return encode_png(_hand_image(cards, dimmed, title, starter), palette=_hand_palette())
+    return _hand_indexed.png(*_hand_tiles(cards, dimmed, title, starter))
 
 
 STARTER_GAP = 44  # room for the "+" before a starter
 
 
-def _hand_image(
+def _hand_tiles(
     cards: tuple[Card, ...], dimmed: frozenset[Card], title: str, starter: Card | None = None
-) -> Image.Image:
+) -> tuple[Tile, list[Tile]]:
+    """A hand's background and tiles (no two overlap: a card's shadow ends before the gap)."""
     n = len(cards)
     head = 34 if title else 0
     width = 2 * MARGIN + n * CARD_W + (n - 1) * CARD_GAP
     if starter is not None:
         width += STARTER_GAP + CARD_W
     height = 2 * MARGIN + head + CARD_H + 3
-    image = Image.new("RGB", (width, height), TABLE)
+    tiles: list[Tile] = []
     if title:
-        image.paste(_title_strip(title, width, MARGIN + head), (0, 0))
+        tiles.append((_title_strip, (title, width, MARGIN + head), 0, 0))
     for i, card in enumerate(cards):
-        sprite = _small_sprite(card, card in dimmed)
-        image.paste(sprite, (MARGIN + i * (CARD_W + CARD_GAP), MARGIN + head), sprite)
+        x = MARGIN + i * (CARD_W + CARD_GAP)
+        tiles.append((_hand_card, (card, card in dimmed), x, MARGIN + head))
     if starter is not None:
         x = MARGIN + n * (CARD_W + CARD_GAP) - CARD_GAP + STARTER_GAP
-        image.paste(_plus_sign(), (x - STARTER_GAP // 2 - 20, MARGIN + head + CARD_H // 2 - 20))
-        sprite = _small_sprite(starter, False)
-        image.paste(sprite, (x, MARGIN + head), sprite)
-    return image
+        y = MARGIN + head + CARD_H // 2 - 20
+        tiles.append((_plus_sign, (), x - STARTER_GAP // 2 - 20, y))
+        tiles.append((_hand_card, (starter, False), x, MARGIN + head))
+    return (plain, (TABLE, width, height), 0, 0), tiles
+
+
+def _hand_image(
+    cards: tuple[Card, ...], dimmed: frozenset[Card], title: str, starter: Card | None = None
+) -> Image.Image:
+    """A hand in RGB, before its colours are reduced to the palette."""
+    return compose(*_hand_tiles(cards, dimmed, title, starter))
 
 
 @lru_cache(maxsize=1)
-def _plus_sign() -> Image.Image:
+def _plus_sign() -> Drawn:
     """A "+" on felt, 40×40 (between a hand and its starter)."""
     sign = Image.new("RGB", (40 * SS, 40 * SS), TABLE)
     ImageDraw.Draw(sign).text((20 * SS, 20 * SS), "+", font=font(40), fill=TABLE_INK, anchor="mm")
-    return sign.reduce(SS)
+    return sign.reduce(SS), 0, 0
 
 
 @lru_cache(maxsize=1)
@@ -242,6 +265,9 @@ def _hand_palette() -> Image.Image:
         samples.append(_hand_image(cards[:4], frozenset(), title, cards[4]))
         samples.append(_hand_image(cards, frozenset(cards[3:]), title))
     return palette_of(samples)
+
+
+_hand_indexed = Indexed(_hand_palette, tiles=512, backgrounds=16)
 
 
 @lru_cache(maxsize=256)
@@ -308,67 +334,111 @@ def render_shows(rows: tuple[ShowRow, ...], starter: Card) -> bytes:
     cards, ``+`` the starter, and the points it pegged in large type. Drawn ``WIDTH`` wide with
     text at least 24 px, so that every word stays readable where Discord shows the picture
     about 400 px wide.
+
+    Put together from cached tiles (see :mod:`bot.render.drawing`) in the colours of one palette
+    for every show: the felt with its rules between the rows, each card and each text.
     """
+    return _shows_indexed.png(*_shows_tiles(rows, starter))
+
+
+SHOW_GAP, SHOW_PLUS_W, SHOW_NUMBER_W = 6, 30, 64  # between cards, for the "+", for the points
+SHOW_ROW_H = CARD_H * SHOW_CARD_SCALE + 22
+
+
+def _shows_tiles(rows: tuple[ShowRow, ...], starter: Card) -> tuple[Tile, list[Tile]]:
+    """A show's background and tiles. None overlap: the texts keep clear of the cards, and the
+    cards' shadows end well before the gaps between them."""
     if not 1 <= len(rows) <= 5:
         raise ValueError("A show has 1 to 5 hands (four players and the crib)")
     scale = SHOW_CARD_SCALE
     cw, ch = CARD_W * scale, CARD_H * scale
-    gap, plus_w, number_w = 6, 30, 64
-    row_h = ch + 22
+    gap, plus_w = SHOW_GAP, SHOW_PLUS_W
     width = WIDTH
-    height = round(MARGIN + len(rows) * row_h + MARGIN - 12)
-    image = Image.new("RGB", (width * SS, height * SS), TABLE)
-    draw = ImageDraw.Draw(image)
+    height = round(MARGIN + len(rows) * SHOW_ROW_H + MARGIN - 12)
     most = max(len(row[1]) for row in rows)
     if not 1 <= most <= 5:
         raise ValueError("A hand on the show has 1 to 5 cards")
     cards_w = most * cw + (most - 1) * gap + plus_w + cw
-    cards_x = width - MARGIN - number_w - 12 - cards_w
+    cards_x = width - MARGIN - SHOW_NUMBER_W - 12 - cards_w
     text_w = cards_x - MARGIN - 14
     faint = lighten(TABLE_INK, TABLE, 0.2)
+    tiles: list[Tile] = []
     for i, (title, cards, points, details) in enumerate(rows):
-        top = MARGIN + i * row_h
-        if i:
-            y = (top - 11) * SS
-            draw.line(
-                (MARGIN * SS, y, (width - MARGIN) * SS, y),
-                fill=lighten(TABLE, TABLE_INK, 0.25),
-                width=SS,
-            )
-        draw.text(
-            (MARGIN * SS, (top + 2) * SS),
-            fit_text(title, SHOW_TITLE, text_w),
-            font=font(SHOW_TITLE),
-            fill=TABLE_INK,
-            anchor="lt",
-        )
+        top = MARGIN + i * SHOW_ROW_H
+        title_text = fit_text(title, SHOW_TITLE, text_w)
+        tiles.append(text_tile(title_text, SHOW_TITLE, TABLE_INK, TABLE, MARGIN, top + 2, "lt"))
         lines = [w for part in details.split("\n") for w in wrap_text(part, SHOW_DETAIL, text_w)]
         if len(lines) > 2:
             lines = [lines[0], fit_text(" ".join(lines[1:]), SHOW_DETAIL, text_w)]
         for j, line in enumerate(lines):
-            draw.text(
-                (MARGIN * SS, (top + 36 + 27 * j) * SS),
-                fit_text(line, SHOW_DETAIL, text_w),
-                font=font(SHOW_DETAIL),
-                fill=faint,
-                anchor="lt",
+            text = fit_text(line, SHOW_DETAIL, text_w)
+            tiles.append(
+                text_tile(text, SHOW_DETAIL, faint, TABLE, MARGIN, top + 36 + 27 * j, "lt")
             )
         x = cards_x + (most - len(cards)) * (cw + gap)
         for card in cards:
-            _draw_card(image, card, x, top, scale=scale)
+            tiles.append(_card_tile(card, x, top, scale))
             x += cw + gap
         mid = top + ch / 2
-        plus_x = x - gap + plus_w / 2
-        draw.text((plus_x * SS, mid * SS), "+", font=font(30), fill=TABLE_INK, anchor="mm")
-        _draw_card(image, starter, x - gap + plus_w, top, scale=scale)
-        draw.text(
-            ((width - MARGIN) * SS, mid * SS),
-            str(points),
-            font=font(SHOW_POINTS),
-            fill=TABLE_INK,
-            anchor="rm",
+        tiles.append(text_tile("+", 30, TABLE_INK, TABLE, x - gap + plus_w / 2, mid, "mm"))
+        tiles.append(_card_tile(starter, x - gap + plus_w, top, scale))
+        points_text = str(points)
+        tiles.append(
+            text_tile(points_text, SHOW_POINTS, TABLE_INK, TABLE, width - MARGIN, mid, "rm")
         )
-    return to_png(image)
+    return (_shows_felt, (width, height, len(rows)), 0, 0), tiles
+
+
+@lru_cache(maxsize=16)
+def _shows_felt(width: int, height: int, rows: int) -> Drawn:
+    """A show's felt with a rule between each two rows."""
+    image = Image.new("RGB", (width * SS, height * SS), TABLE)
+    draw = ImageDraw.Draw(image)
+    for i in range(1, rows):
+        y = (MARGIN + i * SHOW_ROW_H - 11) * SS
+        rule = lighten(TABLE, TABLE_INK, 0.25)
+        draw.line((MARGIN * SS, y, (width - MARGIN) * SS, y), fill=rule, width=SS)
+    return image.reduce(SS), 0, 0
+
+
+def _card_tile(card: Card, x: float, y: float, scale: float, dim: bool = False) -> Tile:
+    """A card with its top-left corner at (x, y) (1x), as :func:`_draw_card` draws it."""
+    sx, sy = round(x * SS), round(y * SS)
+    return (_card_on_felt, (card, scale, dim, sx % SS, sy % SS), sx // SS, sy // SS)
+
+
+@lru_cache(maxsize=512)
+def _card_on_felt(card: Card, scale: float, dim: bool, sx: int, sy: int) -> Drawn:
+    """A card's sprite on felt, its corner (``sx``, ``sy``) supersampled px into the tile."""
+    sprite = card_sprite(card, scale, dim)
+    width, height = math.ceil((sx + sprite.width) / SS), math.ceil((sy + sprite.height) / SS)
+    canvas = Image.new("RGB", (width * SS, height * SS), TABLE)
+    canvas.paste(sprite, (sx, sy), sprite)
+    return canvas.reduce(SS), 0, 0
+
+
+def _shows_image(rows: tuple[ShowRow, ...], starter: Card) -> Image.Image:
+    """A show in RGB, before its colours are reduced to the palette."""
+    return compose(*_shows_tiles(rows, starter))
+
+
+@lru_cache(maxsize=1)
+def _shows_palette() -> Image.Image:
+    """Every show's colours: the felt, the rules, titles, details and points, and faces and
+    pips of every suit, court cards included, at the show's size."""
+    samples = []
+    for suit in "SHDC":
+        cards = tuple(Card.parse(rank + suit) for rank in ("A", "5", "10", "J", "Q", "K"))
+        rows: tuple[ShowRow, ...] = (
+            ("Alice's hand", cards[:4], 12, "fifteens 8 · runs 4"),
+            ("Bob's hand", cards[1:5], 29, "claimed 12 · worth 10\nover by 2: Alice took 2"),
+            ("Carol's crib", cards[2:], 0, "nineteen"),
+        )
+        samples.append(_shows_image(rows, cards[0]))
+    return palette_of(samples)
+
+
+_shows_indexed = Indexed(_shows_palette, tiles=2048, backgrounds=8)
 
 
 def hand_png(cards: Iterable[Card], dimmed: Iterable[Card] = (), title: str = "") -> bytes:

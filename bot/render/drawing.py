@@ -1,8 +1,19 @@
-"""Drawing basics shared by the pictures: supersampling, the built-in font, text that fits.
+"""Drawing basics shared by the pictures: supersampling, the built-in font, text that fits,
+tiles, palettes and PNG encoding.
 
 Images are drawn at ``SS`` times their size and reduced, which gives smooth edges without any
 font or shape anti-aliasing of our own. Text uses only Pillow's built-in font (no font files
 needed); :func:`printable` keeps to the characters that font can draw.
+
+**Tiles.** The pictures drawn often (a hand, a board, a deal's show) are not drawn whole each
+time: they are put together at their final size from :data:`Tile` s, pieces drawn supersampled
+and reduced once, then cached: a card on the felt, a text, a board's empty track, a peg on its
+stretch of track. A tile is drawn on exactly what lies under it in the whole picture and starts
+on a whole pixel of the reduced picture (an even pixel of the supersampled one), so a picture
+put together from tiles has the pixels it would have had drawn whole, as long as its tiles do
+not overlap. Each tile is also kept in the colours of its kind of picture's palette
+(:class:`Indexed`), so a picture needs no colour reduction of its own: it is copies, then the
+PNG's compression (most of the work left).
 
 >>> printable("Zoë — 🎉")
 'Zoe - ?'
@@ -13,9 +24,12 @@ needed); :func:`printable` keeps to the characters that font can draw.
 from __future__ import annotations
 
 import io
+import math
+import struct
 import threading
 import unicodedata
-from collections.abc import Sequence
+import zlib
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -82,6 +96,9 @@ def printable(text: str) -> str:
     return "".join(c if _has_glyph(c) else "?" for c in text)
 
 
+PNG_LEVEL = 1  # zlib's level for the pictures drawn often (hand, board, show): see Indexed.png
+
+
 def to_png(image: Image.Image, colours: int = 96, palette: Image.Image | None = None) -> bytes:
     """Reduce the supersampled image, quantize it (small files) and encode as PNG."""
     return encode_png(image.reduce(SS), colours, palette)
@@ -98,10 +115,47 @@ def encode_png(small: Image.Image, colours: int = 96, palette: Image.Image | Non
             colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
         )
     else:
-        small = small.quantize(palette=palette, dither=Image.Dither.NONE)
+        small = in_palette(small, palette)
     out = io.BytesIO()
     small.save(out, format="PNG", compress_level=3)
     return out.getvalue()
+
+
+def in_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
+    """``image`` in ``P`` mode, each pixel the nearest of ``palette``'s colours (no dithering:
+    a pixel's index depends on its colour alone, wherever it is)."""
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _png_rows(indexed: Image.Image) -> Image.Image:
+    """``indexed`` one pixel wider, its first column 0: its bytes are the PNG's rows, each
+    after its filter type (0: none)."""
+    rows = Image.new("P", (indexed.width + 1, indexed.height), 0)
+    rows.paste(indexed, (1, 0))
+    return rows
+
+
+def _png_head_of(indexed: Image.Image) -> bytes:
+    palette = bytes(indexed.getpalette() or (0, 0, 0))
+    return _png_head(indexed.width, indexed.height, palette)
+
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    crc = zlib.crc32(data, zlib.crc32(kind))
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+
+_PNG_END = _chunk(b"IEND", b"")
+
+
+@lru_cache(maxsize=64)
+def _png_head(width: int, height: int, palette: bytes) -> bytes:
+    """The signature, the header (8-bit indexed colour) and the palette's chunk."""
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return _PNG_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", palette)
 
 
 def palette_of(samples: Sequence[Image.Image], colours: int = 128) -> Image.Image:
@@ -125,6 +179,7 @@ def reduced(image: Image.Image) -> Image.Image:
     return image.convert("RGBa").reduce(SS).convert("RGBA")
 
 
+@lru_cache(maxsize=4096)
 def fit_text(text: str, size: int, width: float) -> str:
     """``text`` cut with an ellipsis so it fits ``width`` px (1x) at font ``size``."""
     f = font(size)
@@ -139,6 +194,11 @@ def fit_text(text: str, size: int, width: float) -> str:
 
 def wrap_text(text: str, size: int, width: float) -> list[str]:
     """Greedy word wrap to ``width`` px (1x)."""
+    return list(_wrapped(text, size, width))
+
+
+@lru_cache(maxsize=2048)
+def _wrapped(text: str, size: int, width: float) -> tuple[str, ...]:
     f = font(size)
     lines: list[str] = []
     current = ""
@@ -151,7 +211,7 @@ def wrap_text(text: str, size: int, width: float) -> list[str]:
             current = trial
     if current:
         lines.append(current)
-    return lines
+    return tuple(lines)
 
 
 def lighten(
@@ -159,3 +219,115 @@ def lighten(
 ) -> tuple[int, int, int]:
     (r, g, b), (to_r, to_g, to_b) = rgb, towards
     return round(r + (to_r - r) * t), round(g + (to_g - g) * t), round(b + (to_b - b) * t)
+
+
+# --------------------------------------------------------------------------- tiles
+
+Drawn = tuple[Image.Image, int, int]
+"""A tile drawn: its RGB image at the final size and where its top-left corner goes (px, 1x)
+relative to the spot it was drawn for."""
+
+TileMaker = Callable[..., Drawn]
+"""Draws a tile from hashable arguments (cached: ``functools.lru_cache``)."""
+
+Tile = tuple[TileMaker, tuple[Hashable, ...], int, int]
+"""A tile in a picture: its maker, the maker's arguments, and the spot (px, 1x) it was drawn
+for (the maker's offset is added to it)."""
+
+
+def compose(background: Tile, tiles: Iterable[Tile]) -> Image.Image:
+    """A picture put together in RGB from its ``background`` and ``tiles`` (pasted in order),
+    as drawn: to choose a palette from, or to look at (:meth:`Indexed.png` draws the PNG)."""
+    make, args, _, _ = background
+    image = make(*args)[0].copy()
+    for make, args, x, y in tiles:
+        tile, dx, dy = make(*args)
+        image.paste(tile, (x + dx, y + dy))
+    return image
+
+
+class Indexed:
+    """Pictures put together from tiles already in one palette's colours (``palette()`` is
+    called on first use), and encoded as PNG with no colour reduction of their own.
+
+    Tiles and backgrounds are cached apart: backgrounds are whole pictures, big and few;
+    tiles are small and many."""
+
+    def __init__(self, palette: Callable[[], Image.Image], tiles: int, backgrounds: int) -> None:
+        self.palette = palette
+        self.tile: Callable[[TileMaker, tuple[Hashable, ...]], Drawn] = lru_cache(tiles)(
+            self._indexed
+        )
+        self.rows: Callable[[TileMaker, tuple[Hashable, ...]], tuple[Image.Image, bytes]] = (
+            lru_cache(backgrounds)(self._rows)
+        )
+
+    def _indexed(self, make: TileMaker, args: tuple[Hashable, ...]) -> Drawn:
+        tile, dx, dy = make(*args)
+        return in_palette(tile, self.palette()), dx, dy
+
+    def _rows(self, make: TileMaker, args: tuple[Hashable, ...]) -> tuple[Image.Image, bytes]:
+        """A background as PNG rows (each after its filter type, column 0: 0 for none) and
+        the PNG's head."""
+        background = in_palette(make(*args)[0], self.palette())
+        return _png_rows(background), _png_head_of(background)
+
+    def png(self, background: Tile, tiles: Iterable[Tile]) -> bytes:
+        """The PNG of the picture :func:`compose` would put together, in the palette."""
+        make, args, _, _ = background
+        rows, head = self.rows(make, args)
+        rows = rows.copy()
+        for make, args, x, y in tiles:
+            tile, dx, dy = self.tile(make, args)
+            rows.paste(tile, (x + dx + 1, y + dy))
+        return head + _chunk(b"IDAT", zlib.compress(rows.tobytes(), PNG_LEVEL)) + _PNG_END
+
+
+@lru_cache(maxsize=64)
+def plain(colour: tuple[int, int, int], width: int, height: int) -> Drawn:
+    """A background of one colour."""
+    return Image.new("RGB", (width, height), colour), 0, 0
+
+
+TEXT_PAD = 2  # px (1x) of background around a text's ink box in its tile
+
+
+def text_tile(
+    text: str,
+    size: int,
+    fill: tuple[int, int, int],
+    background: tuple[int, int, int],
+    x: float,
+    y: float,
+    anchor: str,
+) -> Tile:
+    """``text`` at font ``size`` anchored at (``x``, ``y``) (1x) on a plain ``background``, as
+    it would be drawn supersampled there: the tile keeps the position's fraction of a pixel."""
+    sx, sy = x * SS, y * SS
+    left, top = math.floor(sx / SS), math.floor(sy / SS)
+    args = (text, size, fill, background, anchor, sx - left * SS, sy - top * SS)
+    return (_text_tile, args, left, top)
+
+
+@lru_cache(maxsize=2048)
+def _text_tile(
+    text: str,
+    size: int,
+    fill: tuple[int, int, int],
+    background: tuple[int, int, int],
+    anchor: str,
+    sx: float,
+    sy: float,
+) -> Drawn:
+    """``text`` drawn at (``sx``, ``sy``) (supersampled px from a 1x pixel's corner)."""
+    f = font(size)
+    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    x0 = math.floor((sx + left) / SS) - TEXT_PAD
+    y0 = math.floor((sy + top) / SS) - TEXT_PAD
+    x1 = math.ceil((sx + right) / SS) + TEXT_PAD
+    y1 = math.ceil((sy + bottom) / SS) + TEXT_PAD
+    canvas = Image.new("RGB", ((x1 - x0) * SS, (y1 - y0) * SS), background)
+    ImageDraw.Draw(canvas).text(
+        (sx - x0 * SS, sy - y0 * SS), text, font=f, fill=fill, anchor=anchor
+    )
+    return canvas.reduce(SS), x0, y0

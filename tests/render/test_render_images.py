@@ -10,15 +10,16 @@ and look at them (tests/render/golden/*.png) before committing.
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 import time
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
-from bot.engine import Card, Game, Shown, Variant, parse_cards, score_show
+from bot.engine import Card, Game, Phase, Shown, Variant, parse_cards, score_show
 from bot.render import (
     board_sides,
     game_board_png,
@@ -30,10 +31,26 @@ from bot.render import (
     show_png,
     shows_png,
 )
-from bot.render.board_art import _board_image
-from bot.render.cards_art import _hand_image
-from bot.render.drawing import encode_png, to_png
+from bot.render.board_art import (
+    INK,
+    _board_image,
+    _board_palette,
+    _board_track,
+    _BoardLayout,
+    _pegs_patch,
+    _touching,
+)
+from bot.render.cards_art import (
+    TABLE,
+    TABLE_INK,
+    _hand_image,
+    _hand_palette,
+    _shows_image,
+    _shows_palette,
+)
+from bot.render.drawing import SS, encode_png, font, lighten, text_tile
 from bot.render.images import HandPicture, game_hand_png, printable
+from bot.render.palette import side_colour
 from bot.render.text import breakdown_summary
 from tests.support.render import NAMES, cut_for_jack, play_deal
 
@@ -200,28 +217,18 @@ def test_private_hand_image_follows_the_deal():
         game.apply(seat, game.legal_actions(seat)[0])
     assert game_hand_png(game, 1) == render_hand(tuple(game.kept(1)), frozenset())
     game.apply(1, cut_for_jack(game))
-    held = tuple(game.hand(1))
-    # the turn and the count are in the message's text: the picture is the same either way
-    assert game_hand_png(game, 1) == render_hand(held, frozenset())
-    assert game_hand_png(game, 0) == render_hand(tuple(game.hand(0)), frozenset())
-    seen = {"dimmed": 0, "laid": 0}
-    while True:
+    # from the cut to the show: the kept hand and the starter, the same all through the play
+    # (the message's text and buttons say what is still held, the turn and the count)
+    counted = {s: render_hand(tuple(game.kept(s)), frozenset(), "", game.starter) for s in (0, 1)}
+    assert counted[0] != counted[1]
+    laid = 0
+    while game.phase is Phase.PLAY:
+        for s in (0, 1):
+            assert game_hand_png(game, s) == counted[s]
         seat = game.to_act[0]
         game.apply(seat, min(game.legal_actions(seat), key=lambda a: a.card))
-        if game.deal_number != 1:
-            break
-        for s in (0, 1):
-            held = tuple(game.hand(s))
-            if not held:
-                kept = tuple(game.kept(s))
-                expected = render_hand(kept, frozenset(kept))
-                assert game_hand_png(game, s) == expected
-                seen["laid"] += 1
-            elif s in game.to_act:
-                dimmed = frozenset(c for c in held if game.count + c.value > 31)
-                assert game_hand_png(game, s) == render_hand(held, dimmed)
-                seen["dimmed"] += bool(dimmed)
-    assert seen["dimmed"] and seen["laid"]
+        laid += 1
+    assert laid >= 8  # every card laid, a go or two between
 
 
 def test_a_hand_picture_names_what_it_shows():
@@ -260,8 +267,117 @@ def test_hands_drawn_from_the_shared_palette_look_as_if_coloured_alone(suit):
 def test_boards_drawn_from_the_shared_palette_look_as_if_coloured_alone(target):
     sides = (("Wanda", 2, 57, 49), ("Xavier", 0, 13, 5), ("Yolanda", 3, target, 44))
     shared = decode(render_board.__wrapped__(sides, target))
-    alone = decode(to_png(_board_image(sides, target)))
+    alone = decode(encode_png(_board_image(sides, target)))
     assert differing_fraction(shared, alone) < 0.002
+
+
+@pytest.mark.parametrize("suit", "SHDC")
+def test_shows_drawn_from_the_shared_palette_look_as_if_coloured_alone(suit):
+    cards = tuple(Card.parse(rank + suit) for rank in ("2", "7", "9", "J", "Q", "K"))
+    rows = (
+        ("Zoe's hand", cards[:4], 14, "fifteens 6 · pairs 2 · runs 6"),
+        ("Computer (expert)'s hand", cards[1:5], 3, "claimed 5 · worth 3\nover by 2: 2 off"),
+        ("Zoe's crib", cards[2:6], 21, "fifteens 8 · pairs 12 · flush 5 · nobs 1"),
+    )
+    shared = decode(render_shows.__wrapped__(rows, cards[5]))
+    alone = decode(encode_png(_shows_image(rows, cards[5])))
+    assert shared.size == alone.size
+    assert differing_fraction(shared, alone) < 0.002
+
+
+# --------------------------------------------------------------------------- tiles
+
+
+def test_pictures_put_together_from_tiles_are_the_pictures_in_their_palette():
+    """A picture is pasted together from tiles already in its palette and its PNG written by
+    the renderers: it must decode to the picture put together in RGB, then quantized."""
+    sides = (("Alice", 0, 84, 77), ("Bob", 1, 62, 50))
+    cards = tuple(parse_cards("AS 5H 10D JC"))
+    rows = (
+        ("Alice's hand", cards, 12, "fifteens 8 · runs 4"),
+        ("Bob's crib", cards, 0, "nineteen"),
+    )
+    pictures = [
+        (render_board.__wrapped__(sides, 121), _board_image(sides, 121), _board_palette()),
+        (render_hand.__wrapped__(cards, frozenset(cards[:1])),
+         _hand_image(cards, frozenset(cards[:1]), ""), _hand_palette()),
+        (render_shows.__wrapped__(rows, cards[0]), _shows_image(rows, cards[0]), _shows_palette()),
+    ]  # fmt: skip
+    for png, rgb, palette in pictures:
+        image = Image.open(io.BytesIO(png))
+        assert image.mode == "P" and image.size == rgb.size
+        assert image.convert("RGB").tobytes() == decode(encode_png(rgb, palette=palette)).tobytes()
+
+
+def board_drawn_whole(sides, target):
+    """The board drawn in one piece, supersampled, then reduced: what its tiles must add up to."""
+    layout = _BoardLayout(len(sides), target)
+    image = _board_track(tuple(colour for _, colour, _, _ in sides), target).copy()
+    draw = ImageDraw.Draw(image)
+    for i, (_, colour, _, _) in enumerate(sides):
+        lx, cy = layout.legend_spot(i)
+        box = (lx * SS, (cy - 12) * SS, (lx + 24) * SS, (cy + 12) * SS)
+        draw.ellipse(box, fill=side_colour(colour), outline=INK, width=SS * 2)
+    for label in layout.legend_labels(sides):
+        label.draw(draw)
+    for lane, (_, colour, score, previous) in enumerate(sides):
+        rgb = side_colour(colour)
+        if previous != score or score == 0:
+            x, y, r = (v * SS for v in layout.peg(lane, previous, back=True))
+            ring = lighten(rgb, (255, 255, 255), 0.6)
+            draw.ellipse((x - r + SS, y - r + SS, x + r - SS, y + r - SS), ring, rgb, 3 * SS)
+        x, y, r = (v * SS for v in layout.peg(lane, score, back=False))
+        draw.ellipse((x - r, y - r, x + r, y + r), rgb, INK, 2 * SS)
+    return image.reduce(SS)
+
+
+@pytest.mark.parametrize(
+    "sides",
+    [
+        (("Alice", 0, 5, 4), ("Bob", 1, 5, 3)),  # each lane's pegs touch, and the lanes' too
+        (("A", 0, 30, 29), ("B", 1, 31, 30), ("C", 2, 31, 0), ("D", 3, 120, 119)),  # row ends
+        (("Alice", 0, 121, 120), ("Bob", 1, 0, 0)),  # the game hole; the start holes
+        (("A very long name indeed, cut", 0, 100, 7), ("Bob", 1, 61, 60)),
+    ],
+)
+def test_a_board_put_together_from_tiles_is_the_board_drawn_whole(sides):
+    """Pegs close enough to touch share a patch of track, so each is drawn over the other as
+    on the whole board; the scores and names sit where the whole board has them."""
+    tiled = _board_image(sides, 121)
+    whole = board_drawn_whole(sides, 121)
+    assert tiled.size == whole.size
+    assert differing_fraction(tiled, whole, threshold=8) == 0
+
+
+@pytest.mark.parametrize("lanes", [2, 4])
+def test_touching_pegs_share_a_patch_and_patches_never_overlap(lanes):
+    layout = _BoardLayout(lanes, 121)
+    colours = tuple(range(lanes))
+    pegs = [(0, 4, True), (0, 5, False), (1, 5, False), (1, 60, True), (lanes - 1, 90, False)]
+    groups = _touching(layout, pegs)
+    assert ((0, 4, True), (0, 5, False)) in groups  # a lane's back and front peg, a hole apart
+    assert sorted(peg for group in groups for peg in group) == sorted(pegs)
+    boxes = []
+    for group in groups:
+        patch, left, top = _pegs_patch(colours, 121, group)
+        boxes.append((left, top, left + patch.width, top + patch.height))
+    for (al, at, ar, ab), (bl, bt, br, bb) in itertools.combinations(boxes, 2):
+        assert ar <= bl or br <= al or ab <= bt or bb <= at
+
+
+def test_a_text_tile_keeps_the_position_s_fraction_of_a_pixel():
+    """A text drawn at a position between pixels is the same in its tile as on the whole."""
+    for x, y in ((18, 20.72), (31.5, 7.25)):
+        make, args, left, top = text_tile("Alice's hand", 28, TABLE_INK, TABLE, x, y, "lt")
+        tile, dx, dy = make(*args)
+        whole = Image.new("RGB", (300 * SS, 60 * SS), TABLE)
+        ImageDraw.Draw(whole).text(
+            (x * SS, y * SS), "Alice's hand", font=font(28), fill=TABLE_INK, anchor="lt"
+        )
+        whole = whole.reduce(SS)
+        box = (left + dx, top + dy, left + dx + tile.width, top + dy + tile.height)
+        assert tile.tobytes() == whole.crop(box).tobytes()
+        assert whole.crop(box).getbbox() is not None
 
 
 # --------------------------------------------------------------------------- golden images
