@@ -402,3 +402,4 @@ def warm_up() -> None:
     cards = tuple(Card.parse(code) for code in ("AS", "5H", "10D", "JC", "KS", "7H"))
     HandPicture(cards, frozenset(cards[:1]), "Your hand")()
     render_board(board_sides(("Alice", "Bob"), (0, 0), None), 121)
+    render_shows((("Alice's hand", cards[:4], 12, "fifteens 8 · runs 4"),), cards[4])
