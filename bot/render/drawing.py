@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import io
 import math
-import struct
 import threading
 import unicodedata
-import zlib
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from functools import lru_cache
 
@@ -96,7 +94,7 @@ def printable(text: str) -> str:
     return "".join(c if _has_glyph(c) else "?" for c in text)
 
 
-PNG_LEVEL = 1  # zlib's level for the pictures drawn often (hand, board, show): see Indexed.png
+PNG_LEVEL = 1  # the PNG compression of the pictures drawn often (hand, board, show): fast
 
 
 def to_png(image: Image.Image, colours: int = 96, palette: Image.Image | None = None) -> bytes:
@@ -125,37 +123,6 @@ def in_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
     """``image`` in ``P`` mode, each pixel the nearest of ``palette``'s colours (no dithering:
     a pixel's index depends on its colour alone, wherever it is)."""
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
-
-
-def _png_rows(indexed: Image.Image) -> Image.Image:
-    """``indexed`` one pixel wider, its first column 0: its bytes are the PNG's rows, each
-    after its filter type (0: none)."""
-    rows = Image.new("P", (indexed.width + 1, indexed.height), 0)
-    rows.paste(indexed, (1, 0))
-    return rows
-
-
-def _png_head_of(indexed: Image.Image) -> bytes:
-    palette = bytes(indexed.getpalette() or (0, 0, 0))
-    return _png_head(indexed.width, indexed.height, palette)
-
-
-_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    crc = zlib.crc32(data, zlib.crc32(kind))
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
-
-
-_PNG_END = _chunk(b"IEND", b"")
-
-
-@lru_cache(maxsize=64)
-def _png_head(width: int, height: int, palette: bytes) -> bytes:
-    """The signature, the header (8-bit indexed colour) and the palette's chunk."""
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-    return _PNG_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"PLTE", palette)
 
 
 def palette_of(samples: Sequence[Image.Image], colours: int = 128) -> Image.Image:
@@ -258,29 +225,27 @@ class Indexed:
         self.tile: Callable[[TileMaker, tuple[Hashable, ...]], Drawn] = lru_cache(tiles)(
             self._indexed
         )
-        self.rows: Callable[[TileMaker, tuple[Hashable, ...]], tuple[Image.Image, bytes]] = (
-            lru_cache(backgrounds)(self._rows)
-        )
+        self.background: Callable[[TileMaker, tuple[Hashable, ...]], Image.Image] = lru_cache(
+            backgrounds
+        )(self._background)
 
     def _indexed(self, make: TileMaker, args: tuple[Hashable, ...]) -> Drawn:
         tile, dx, dy = make(*args)
         return in_palette(tile, self.palette()), dx, dy
 
-    def _rows(self, make: TileMaker, args: tuple[Hashable, ...]) -> tuple[Image.Image, bytes]:
-        """A background as PNG rows (each after its filter type, column 0: 0 for none) and
-        the PNG's head."""
-        background = in_palette(make(*args)[0], self.palette())
-        return _png_rows(background), _png_head_of(background)
+    def _background(self, make: TileMaker, args: tuple[Hashable, ...]) -> Image.Image:
+        return in_palette(make(*args)[0], self.palette())
 
     def png(self, background: Tile, tiles: Iterable[Tile]) -> bytes:
         """The PNG of the picture :func:`compose` would put together, in the palette."""
         make, args, _, _ = background
-        rows, head = self.rows(make, args)
-        rows = rows.copy()
+        image = self.background(make, args).copy()
         for make, args, x, y in tiles:
             tile, dx, dy = self.tile(make, args)
-            rows.paste(tile, (x + dx + 1, y + dy))
-        return head + _chunk(b"IDAT", zlib.compress(rows.tobytes(), PNG_LEVEL)) + _PNG_END
+            image.paste(tile, (x + dx, y + dy))
+        out = io.BytesIO()
+        image.save(out, format="PNG", compress_level=PNG_LEVEL)
+        return out.getvalue()
 
 
 @lru_cache(maxsize=64)

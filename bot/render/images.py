@@ -397,8 +397,9 @@ def game_hand_png(game: SeatGame, seat: int) -> bytes:
 
 
 def warm_up() -> None:
-    """Load what every picture needs (fonts, card sprites, the board's wood) by drawing a hand
-    and a board once: a fresh worker's first real picture then takes its usual few ms."""
+    """Load what every picture needs (fonts, card sprites, the board's wood, each kind's
+    palette) by drawing a hand, a board and a show once: a fresh painter's first real picture
+    then costs what any other does."""
     cards = tuple(Card.parse(code) for code in ("AS", "5H", "10D", "JC", "KS", "7H"))
     HandPicture(cards, frozenset(cards[:1]), "Your hand")()
     render_board(board_sides(("Alice", "Bob"), (0, 0), None), 121)
