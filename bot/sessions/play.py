@@ -181,7 +181,7 @@ class GamePlay:
         ``automatic``: the manager makes this step for a person (``StepEvent.automatic``)."""
         assert s.game is not None
         assert s.state is not None
-        work = Game.from_dict(s.state)  # a private copy: readers only ever see committed states
+        work = s.game.copy()  # a private copy: readers only ever see committed states
         to_act_before, scores_before = work.to_act, list(work.scores)
         produced = work.apply(seat, action)
         step = s.step + 1

@@ -101,3 +101,21 @@ def test_random_games_keep_the_invariants(variant):
 def test_snapshot_round_trip_at_every_step_plays_on_identically():
     for variant in VARIANTS[:4]:
         random_game(variant, seed=1234, roundtrip_every=1)
+
+
+@pytest.mark.parametrize("muggins", [False, True], ids=["plain", "muggins"])
+def test_a_copy_at_every_step_equals_the_game_plays_on_identically_and_is_independent(muggins):
+    """``Game.copy`` (the sessions' private copy of a game for each move) is what a snapshot
+    round trip gives, and a move made on the copy leaves the game as it was."""
+    for variant in (Variant(2, muggins=muggins), Variant(4, partnerships=True, muggins=muggins)):
+        rng = random.Random(99)
+        game = Game.new(variant, seed=99, hold_between_deals=True)
+        while not game.is_over:
+            seat = rng.choice(game.to_act)
+            action = rng.choice(game.legal_actions(seat))
+            copy, before = game.copy(), game.to_dict()
+            assert copy == game and copy == Game.from_dict(before)
+            assert vars(copy).keys() == vars(game).keys()
+            events = copy.apply(seat, action)
+            assert game.to_dict() == before, "a move on the copy changed the game"
+            assert game.apply(seat, action) == events and game == copy
