@@ -2,8 +2,8 @@
 of the project.
 
 Callers use the intent-named async methods of :class:`Store`'s repositories (``store.games``,
-``store.standings``, ``store.matches``, ``store.settings``, ``store.players``, ``store.turns``,
-``store.meta``),
+``store.lobbies``, ``store.standings``, ``store.matches``, ``store.settings``, ``store.players``,
+``store.turns``, ``store.meta``),
 never SQL or cursors; what goes wrong comes out as :mod:`db.errors`' classes, never a
 driver's exception.
 """

@@ -1,5 +1,8 @@
-"""Games and their logs: lobbies, seats, the group-committed action log, endings and results,
-the public message ids and the points of each deal.
+"""Games and their logs: the group-committed action log, endings and results, the public
+message ids and the points of each deal, the reads of a game, its compacting and retention: the
+repository ``store.games``. A game made with its seats at once (a match's next game, a rematch,
+a tournament's pairing) is :func:`insert_game`; a lobby, until it starts, is
+:mod:`db.lobbies`'.
 
 A game that ends is compacted in the transaction that ends it (:mod:`db.archive`): its log,
 last snapshot and points per deal become a few small compressed rows, read back exactly as
@@ -9,7 +12,7 @@ before; :meth:`Games.prune_logs` is the optional retention of old logs.
 >>> from db import Store
 >>> async def demo(path):
 ...     store = await Store.open(path)
-...     game_id = await store.games.create_lobby(
+...     game_id = await store.lobbies.create_lobby(
 ...         guild_id=1, channel_id=2, host_id=3, players=2, partnerships=False, target=121, now=0.0)
 ...     games = await store.games.load_active_games()
 ...     await store.close()
@@ -33,7 +36,6 @@ from sqlalchemy import (
     Insert,
     Integer,
     bindparam,
-    delete,
     func,
     insert,
     literal,
@@ -58,32 +60,18 @@ from .records import (
     MessageRef,
     NewGame,
     ResultRecord,
-    SeatRecord,
 )
 from .shards import shard_filter
 
 log = logging.getLogger(__name__)
 
-_g, _s, _m = t.games.c, t.seats.c, t.game_messages.c
+_g, _m = t.games.c, t.game_messages.c
 _sn, _d = t.snapshots.c, t.deal_points.c
-#: A new lobby; its id (SQLite's rowid, PostgreSQL's identity) comes back.
-_NEW_LOBBY = (
-    insert(t.games)
-    .values(
-        guild_id=bindparam("guild_id"),
-        channel_id=bindparam("channel_id"),
-        status="lobby",
-        players=bindparam("players"),
-        partnerships=bindparam("partnerships"),
-        target=bindparam("target"),
-        host_id=bindparam("host_id"),
-        created_at=bindparam("now"),
-        updated_at=bindparam("now"),
-        muggins=bindparam("muggins"),
-    )
-    .returning(_g.id)
-)
-_NEW_SEAT = insert(t.seats).values(
+_WARNED = update(t.games).where(_g.id == bindparam("game")).values(warned_at=bindparam("at"))
+_STATUS = select(_g.status).where(_g.id == bindparam("game"))
+_MESSAGES = select(_m.kind, _m.channel_id, _m.message_id).where(_m.game_id == bindparam("game"))
+#: One seat of a game (:func:`insert_game`'s seats; a lobby's, :mod:`db.lobbies`).
+NEW_SEAT = insert(t.seats).values(
     game_id=bindparam("game_id"),
     seat=bindparam("seat"),
     user_id=bindparam("user_id"),
@@ -91,60 +79,13 @@ _NEW_SEAT = insert(t.seats).values(
     team=bindparam("team"),
     joined_at=bindparam("now"),
 )
-_TOUCH_LOBBY = (
-    update(t.games)
-    .where(_g.id == bindparam("game"), _g.status == "lobby")
-    .values(updated_at=bindparam("now"), warned_at=None)
-)
-_WARNED = update(t.games).where(_g.id == bindparam("game")).values(warned_at=bindparam("at"))
-_STATUS = select(_g.status).where(_g.id == bindparam("game"))
-_MESSAGES = select(_m.kind, _m.channel_id, _m.message_id).where(_m.game_id == bindparam("game"))
-_REMOVE_SEAT = delete(t.seats).where(_s.game_id == bindparam("game"), _s.seat == bindparam("seat"))
-#: A lobby's host and variant; a ``None`` parameter leaves its column as it is.
-_UPDATE_LOBBY = (
-    update(t.games)
-    .where(_g.id == bindparam("game"))
-    .values(
-        host_id=func.coalesce(bindparam("new_host", type_=t.INT), _g.host_id),
-        players=func.coalesce(bindparam("new_players", type_=t.INT), _g.players),
-        partnerships=func.coalesce(bindparam("new_partnerships", type_=t.INT), _g.partnerships),
-        target=func.coalesce(bindparam("new_target", type_=t.INT), _g.target),
-        muggins=func.coalesce(bindparam("new_muggins", type_=t.INT), _g.muggins),
-    )
-)
-_CLOSE_LOBBY = (
-    update(t.games)
-    .where(_g.id == bindparam("game"), _g.status == "lobby")
-    .values(
-        status=bindparam("closed_as"),
-        end_reason=bindparam("closed_as"),
-        ended_at=bindparam("now"),
-        updated_at=bindparam("now"),
-    )
-)
-_START = (
-    update(t.games)
-    .where(_g.id == bindparam("game"), _g.status == "lobby")
-    .values(
-        status="active",
-        seed=bindparam("new_seed"),
-        first_dealer=bindparam("dealer"),
-        step=0,
-        started_at=bindparam("now"),
-        updated_at=bindparam("now"),
-        warned_at=None,
-    )
-)
-_SET_TEAM = (
-    update(t.seats)
-    .where(_s.game_id == bindparam("game"), _s.seat == bindparam("seat_of"))
-    .values(team=bindparam("new_team"))
-)
-_FIRST_SNAPSHOT = insert(t.snapshots).values(
+#: A game's first snapshot, step 0 of its log (:func:`insert_game`; a lobby's start,
+#: :mod:`db.lobbies`).
+FIRST_SNAPSHOT = insert(t.snapshots).values(
     game_id=bindparam("game_id"), seq=0, state=bindparam("state"), ready=bindparam("ready")
 )
 #: A game started with its seats at once (a match's next game, a rematch, a tournament's
-#: pairing: :func:`insert_game`); a lobby is :data:`_NEW_LOBBY`.
+#: pairing: :func:`insert_game`); a lobby is made by :mod:`db.lobbies`.
 _NEW_GAME = (
     insert(t.games)
     .values(
@@ -378,7 +319,6 @@ _RESULT_COLUMNS = (
 _INSERT_RESULT = insert(t.results).values({name: bindparam(name) for name in _RESULT_COLUMNS})
 
 
-
 def log_time(at: float) -> float:
     """An action's time as logged: to the millisecond (what the compact log keeps in two
     bytes or so; a finer time costs 8), e.g. ``1700000000.1234567`` -> ``1700000000.123``."""
@@ -516,7 +456,6 @@ async def finish_game(
     await archive.archive_or_keep(conn, game_id)
 
 
-
 def deal_row(game_id: int, p: DealPoints) -> tuple[Any, ...]:
     return (game_id, p.deal, p.seat, p.pegging, p.hand, p.crib, p.heels) + (
         p.hand_value,
@@ -562,7 +501,7 @@ async def insert_game(
     )
     game_id: int = cursor.scalar()
     await conn.executemany(
-        _NEW_SEAT,
+        NEW_SEAT,
         [
             {
                 "game_id": game_id,
@@ -578,7 +517,7 @@ async def insert_game(
     if snapshot is not None:
         state, ready = snapshot
         await conn.execute(
-            _FIRST_SNAPSHOT,
+            FIRST_SNAPSHOT,
             {"game_id": game_id, "state": reads.dumps(state), "ready": reads.dumps(list(ready))},
         )
     return game_id
@@ -599,159 +538,6 @@ class Games:
         self._archiving: asyncio.Task[int] | None = None
         #: False only for a database opened read-only before schema 7 (no archive table).
         self._archived = database.schema_version >= archive.SCHEMA_VERSION
-
-    # ------------------------------------------------------------------ lobbies
-
-    async def create_lobby(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        host_id: int,
-        players: int,
-        partnerships: bool,
-        target: int,
-        now: float,
-        muggins: bool = False,
-    ) -> int:
-        """A new lobby with the host in seat 0; returns its game id.
-
-        Raises :class:`Conflict` when the channel already has an open lobby or game.
-        """
-        try:
-            async with self._database.write() as conn:
-                cursor = await conn.execute(
-                    _NEW_LOBBY,
-                    {
-                        "guild_id": guild_id,
-                        "channel_id": channel_id,
-                        "players": players,
-                        "partnerships": int(partnerships),
-                        "target": target,
-                        "host_id": host_id,
-                        "now": now,
-                        "muggins": int(muggins),
-                    },
-                )
-                game_id: int = cursor.scalar()
-                await conn.execute(
-                    _NEW_SEAT,
-                    {
-                        "game_id": game_id,
-                        "seat": 0,
-                        "user_id": host_id,
-                        "computer": None,
-                        "team": None,
-                        "now": now,
-                    },
-                )
-        except Conflict as err:
-            raise Conflict(f"Channel {channel_id} already has an open game ({err}).") from err
-        assert game_id is not None
-        return game_id
-
-    async def add_seat(self, game_id: int, seat: SeatRecord, *, now: float) -> None:
-        """Seat a user or a computer in a lobby. Raises :class:`Conflict` if taken."""
-        try:
-            async with self._database.write() as conn:
-                await conn.execute(
-                    _NEW_SEAT,
-                    {
-                        "game_id": game_id,
-                        "seat": seat.seat,
-                        "user_id": seat.user_id,
-                        "computer": seat.computer,
-                        "team": seat.team,
-                        "now": now,
-                    },
-                )
-                await self._touch_lobby(conn, game_id, now)
-        except Conflict as err:
-            raise Conflict(f"Seat {seat.seat} of game {game_id} cannot be taken ({err}).") from err
-
-    async def remove_seat(self, game_id: int, seat: int, *, now: float) -> None:
-        """Free a seat of a lobby."""
-        async with self._database.write() as conn:
-            await conn.execute(_REMOVE_SEAT, {"game": game_id, "seat": seat})
-            await self._touch_lobby(conn, game_id, now)
-
-    async def update_lobby(
-        self,
-        game_id: int,
-        *,
-        now: float,
-        host_id: int | None = None,
-        players: int | None = None,
-        partnerships: bool | None = None,
-        target: int | None = None,
-        muggins: bool | None = None,
-    ) -> None:
-        """Change a lobby's host and/or variant (``None`` leaves a field as it is)."""
-        async with self._database.write() as conn:
-            await conn.execute(
-                _UPDATE_LOBBY,
-                {
-                    "new_host": host_id,
-                    "new_players": players,
-                    "new_partnerships": None if partnerships is None else int(partnerships),
-                    "new_target": target,
-                    "new_muggins": None if muggins is None else int(muggins),
-                    "game": game_id,
-                },
-            )
-            await self._touch_lobby(conn, game_id, now)
-
-    @staticmethod
-    async def _touch_lobby(conn: Connection, game_id: int, now: float) -> None:
-        cursor = await conn.execute(_TOUCH_LOBBY, {"now": now, "game": game_id})
-        if cursor.rowcount != 1:
-            raise Conflict(f"Game {game_id} is not an open lobby.")
-
-    async def close_lobby(self, game_id: int, *, status: str, now: float) -> None:
-        """End a lobby that never started: ``status`` is ``'cancelled'`` or ``'abandoned'``."""
-        if status not in ("cancelled", "abandoned"):
-            raise ValueError(f"A lobby closes as cancelled or abandoned, not {status!r}")
-        async with self._database.write() as conn:
-            cursor = await conn.execute(
-                _CLOSE_LOBBY, {"closed_as": status, "now": now, "game": game_id}
-            )
-            if cursor.rowcount != 1:
-                raise Conflict(f"Game {game_id} is not an open lobby.")
-
-    async def start_game(
-        self,
-        game_id: int,
-        *,
-        seed: int,
-        first_dealer: int | None,
-        teams: dict[int, int | None],
-        state: dict[str, Any],
-        ready: Sequence[int],
-        now: float,
-    ) -> None:
-        """Turn a full lobby into an active game at step 0, with its first snapshot."""
-        async with self._database.write() as conn:
-            cursor = await conn.execute(
-                _START,
-                {"new_seed": str(seed), "dealer": first_dealer, "now": now, "game": game_id},
-            )
-            if cursor.rowcount != 1:
-                raise Conflict(f"Game {game_id} is not an open lobby.")
-            await conn.executemany(
-                _SET_TEAM,
-                [
-                    {"new_team": team, "game": game_id, "seat_of": seat}
-                    for seat, team in teams.items()
-                ],
-            )
-            await conn.execute(
-                _FIRST_SNAPSHOT,
-                {
-                    "game_id": game_id,
-                    "state": reads.dumps(state),
-                    "ready": reads.dumps(list(ready)),
-                },
-            )
 
     # ------------------------------------------------------------------ the action log
 

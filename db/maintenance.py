@@ -6,7 +6,7 @@ the online backup (``python -m bot check`` and ``python -m bot backup``): the re
 >>> from db import Store
 >>> async def demo(folder):
 ...     store = await Store.open(folder / "bot.db")
-...     await store.games.create_lobby(
+...     await store.lobbies.create_lobby(
 ...         guild_id=1, channel_id=2, host_id=3, players=2, partnerships=False, target=121, now=0.0)
 ...     await store.maintenance.backup(folder / "copy.db")
 ...     await store.close()

@@ -5,8 +5,10 @@ Every SQL statement of the project lives in ``db/``. :class:`Store` is a small f
 the :class:`~db.connection.Database` (:func:`db.opening.open_database`; the connection, its lock
 and transactions, the group-commit writer) and hands it to one repository per group of tables:
 
-* ``store.games`` (:class:`~db.games.Games`): lobbies, seats, the action log, endings, results,
-  message ids, points per deal;
+* ``store.games`` (:class:`~db.games.Games`): the action log, endings, results, message ids,
+  points per deal, the reads of a game, compacting and retention;
+* ``store.lobbies`` (:class:`~db.lobbies.Lobbies`): lobbies, their seats and variant, their
+  start or close;
 * ``store.standings`` (:class:`~db.leaderboard.Standings`): ratings, the leaderboard, a
   player's statistics and history;
 * ``store.matches`` (:class:`~db.matches.Matches`): matches and rematches;
@@ -38,6 +40,7 @@ from sqlalchemy import text
 from .connection import CommitObserver, Database
 from .games import Games
 from .leaderboard import Standings
+from .lobbies import Lobbies
 from .maintenance import Maintenance
 from .matches import Matches
 from .meta import Meta
@@ -56,6 +59,7 @@ class Store:
         self._database = database
         self.standings = Standings(database)
         self.games = Games(database, self.standings)
+        self.lobbies = Lobbies(database)
         self.matches = Matches(database)
         self.settings = GuildSettings(database)
         self.players = Players(database)

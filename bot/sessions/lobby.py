@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from bot.engine import Variant
 from db import Conflict, NewGame, SeatRecord
-from db.games import Games
+from db.lobbies import Lobbies as LobbyRows
 
 from .guard import OTHER_PROCESS, Guard
 from .matches import OpenMatches
@@ -58,18 +58,19 @@ CHANNEL_BUSY = (
 
 
 class Lobbies:
-    """Lobbies and their start (see the module docstring)."""
+    """Lobbies and their start (see the module docstring), stored through ``rows``
+    (``store.lobbies``)."""
 
     def __init__(
         self,
-        games: Games,
+        rows: LobbyRows,
         tables: Tables,
         play: GamePlay,
         guard: Guard,
         matches: OpenMatches,
         rematches: PendingRematches,
     ) -> None:
-        self._games = games
+        self._rows = rows
         self._tables = tables
         self._play = play
         self._guard = guard
@@ -101,7 +102,7 @@ class Lobbies:
         with self._tables.holding(channel_id):
             now = self._tables.now()
             try:
-                game_id = await self._games.create_lobby(
+                game_id = await self._rows.create_lobby(
                     guild_id=request.guild_id,
                     channel_id=channel_id,
                     host_id=host_id,
@@ -149,7 +150,7 @@ class Lobbies:
         if seat is not None and seat not in free:
             return Refusal(R.SEAT_TAKEN, f"Seat {seat + 1} is not free.")
         chosen = free[0] if seat is None else seat
-        await self._games.add_seat(
+        await self._rows.add_seat(
             s.id, SeatRecord(chosen, user_id=user_id, computer=level), now=self._tables.touch(s)
         )
         s.sit(chosen, user_id, level)
@@ -175,10 +176,10 @@ class Lobbies:
             ]
             if user_id == s.host_id and not others:
                 return await self.close(s, "cancelled")
-            await self._games.remove_seat(s.id, seat, now=self._tables.touch(s))
+            await self._rows.remove_seat(s.id, seat, now=self._tables.touch(s))
             del s.seats[seat]
             if user_id == s.host_id:
-                await self._games.update_lobby(s.id, host_id=others[0], now=self._tables.touch(s))
+                await self._rows.update_lobby(s.id, host_id=others[0], now=self._tables.touch(s))
                 s.host_id = others[0]
             s.changed()
             return s.view()
@@ -194,7 +195,7 @@ class Lobbies:
         async def remove(s: Session) -> GameView | Refusal:
             if seat not in s.seats or not s.seats[seat].is_computer:
                 return Refusal(R.INVALID, f"Seat {seat + 1} has no computer player.")
-            await self._games.remove_seat(s.id, seat, now=self._tables.touch(s))
+            await self._rows.remove_seat(s.id, seat, now=self._tables.touch(s))
             del s.seats[seat]
             s.changed()
             return s.view()
@@ -213,7 +214,7 @@ class Lobbies:
                     R.INVALID,
                     f"More than {variant.players} seats are taken; free the extra seats first.",
                 )
-            await self._games.update_lobby(
+            await self._rows.update_lobby(
                 s.id,
                 players=variant.players,
                 partnerships=variant.partnerships,
@@ -266,7 +267,7 @@ class Lobbies:
         game = self._play.new_game(s.variant, dealer)
         ready = tuple(0 for _ in range(s.variant.players))
         teams = {i: v.side if s.variant.partnerships else None for i, v in s.seats.items()}
-        await self._games.start_game(
+        await self._rows.start_game(
             s.id,
             seed=game.seed,
             first_dealer=dealer,
@@ -295,7 +296,7 @@ class Lobbies:
     async def close(self, s: Session, status: str) -> GameView:
         """Close the lobby ``s`` (its lock held) as ``cancelled`` or ``abandoned``; the
         ``lobby_closed`` listeners hear of it."""
-        await self._games.close_lobby(s.id, status=status, now=self._tables.touch(s))
+        await self._rows.close_lobby(s.id, status=status, now=self._tables.touch(s))
         s.status = GameStatus(status)
         self._tables.unregister(s)
         log.info("game %d: lobby %s", s.id, status)

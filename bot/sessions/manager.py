@@ -152,7 +152,7 @@ class GameSessionManager(Generic[Advice]):
         )
         self.matches = matches = OpenMatches(rows, games, tables, play)
         self._pending = pending = PendingRematches()
-        self.lobbies = lobbies = Lobbies(games, tables, play, guard, matches, pending)
+        self.lobbies = lobbies = Lobbies(store.lobbies, tables, play, guard, matches, pending)
         self.rematches = RematchLobbies(rows, games, tables, guard, lobbies, matches, pending)
         self.hands: PlayerHands[Advice] = PlayerHands(tables, guard, coach)
         self.records = records = GameRecords(games, tables)

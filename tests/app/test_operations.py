@@ -480,7 +480,7 @@ def test_backup_of_postgresql_is_a_pg_dump_that_pg_restore_brings_back(
 async def a_lobby(target: Path | str) -> None:
     store = await Store.open(target)
     try:
-        await store.games.create_lobby(
+        await store.lobbies.create_lobby(
             guild_id=1,
             channel_id=99,
             host_id=DAVE,

@@ -404,7 +404,7 @@ async def test_a_version_6_database_is_compacted_in_batches_while_the_bot_plays(
     try:
         assert store.schema_version == db.migrations.LATEST_VERSION
         catching_up = store.games.start_archiving()  # the task Store.open started
-        lobby = await store.games.create_lobby(
+        lobby = await store.lobbies.create_lobby(
             guild_id=1,
             channel_id=9,
             host_id=HOST,

@@ -27,11 +27,11 @@ from tests.db.test_startup_diagnosis import sqlite_error
 async def test_a_second_open_game_in_a_channel_is_a_conflict(database):
     store = await Store.open(database)
     try:
-        await store.games.create_lobby(
+        await store.lobbies.create_lobby(
             guild_id=1, channel_id=7, host_id=1, players=2, partnerships=False, target=121, now=0
         )
         with pytest.raises(Conflict, match="already has an open game"):
-            await store.games.create_lobby(
+            await store.lobbies.create_lobby(
                 guild_id=1,
                 channel_id=7,
                 host_id=2,

@@ -13,7 +13,7 @@ async def lobbies(path: Path, count: int) -> list[int]:
     store = await Store.open(path)
     try:
         return [
-            await store.games.create_lobby(
+            await store.lobbies.create_lobby(
                 guild_id=1,
                 channel_id=100 + n,
                 host_id=3,

@@ -90,7 +90,7 @@ async def test_processes_starting_together_migrate_once(url):
 async def test_discord_ids_and_times_round_trip_exactly(url):
     store = await Store.open(url)
     try:
-        game_id = await store.games.create_lobby(
+        game_id = await store.lobbies.create_lobby(
             guild_id=SNOWFLAKE,
             channel_id=SNOWFLAKE - 1,
             host_id=SNOWFLAKE - 2,

@@ -85,7 +85,7 @@ def dump_database(path: Path) -> list[str]:
 async def a_database_with_a_lobby(path: Path) -> list[str]:
     """A closed cribbage database holding one lobby, alone in its directory; its rows."""
     store = await Store.open(path)
-    await store.games.create_lobby(
+    await store.lobbies.create_lobby(
         guild_id=1, channel_id=2, host_id=3, players=2, partnerships=False, target=121, now=0.0
     )
     await store.close()

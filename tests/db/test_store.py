@@ -40,7 +40,7 @@ async def store(database):
 
 
 async def lobby(store: Store, channel_id: int = 7) -> int:
-    return await store.games.create_lobby(
+    return await store.lobbies.create_lobby(
         guild_id=1,
         channel_id=channel_id,
         host_id=11,
@@ -53,8 +53,8 @@ async def lobby(store: Store, channel_id: int = 7) -> int:
 
 async def active_game(store: Store, channel_id: int = 7) -> int:
     game_id = await lobby(store, channel_id)
-    await store.games.add_seat(game_id, SeatRecord(1, computer="easy"), now=2.0)
-    await store.games.start_game(
+    await store.lobbies.add_seat(game_id, SeatRecord(1, computer="easy"), now=2.0)
+    await store.lobbies.start_game(
         game_id, seed=2**100, first_dealer=None, teams={}, state=STATE, ready=(0, 0), now=3.0
     )
     return game_id
@@ -167,22 +167,22 @@ async def test_one_open_game_per_channel(store):
     with pytest.raises(Conflict):
         await lobby(store, channel_id=7)
     assert await lobby(store, channel_id=8) != first
-    await store.games.close_lobby(first, status="cancelled", now=5.0)
+    await store.lobbies.close_lobby(first, status="cancelled", now=5.0)
     await lobby(store, channel_id=7)  # the channel is free again
 
 
 async def test_a_user_holds_one_seat_per_game(store):
     game_id = await lobby(store)
     with pytest.raises(Conflict):
-        await store.games.add_seat(game_id, SeatRecord(1, user_id=11), now=2.0)
+        await store.lobbies.add_seat(game_id, SeatRecord(1, user_id=11), now=2.0)
     with pytest.raises(Conflict):
-        await store.games.add_seat(game_id, SeatRecord(0, user_id=12), now=2.0)  # seat taken
+        await store.lobbies.add_seat(game_id, SeatRecord(0, user_id=12), now=2.0)  # seat taken
 
 
 async def test_a_lobby_round_trips(store):
     game_id = await lobby(store)
-    await store.games.add_seat(game_id, SeatRecord(1, computer="expert"), now=2.0)
-    await store.games.update_lobby(game_id, players=4, partnerships=True, host_id=11, now=3.0)
+    await store.lobbies.add_seat(game_id, SeatRecord(1, computer="expert"), now=2.0)
+    await store.lobbies.update_lobby(game_id, players=4, partnerships=True, host_id=11, now=3.0)
     (record,) = await store.games.load_active_games()
     assert (record.id, record.status, record.players, record.partnerships) == (
         game_id,
@@ -193,7 +193,7 @@ async def test_a_lobby_round_trips(store):
     assert record.seats == (SeatRecord(0, user_id=11), SeatRecord(1, computer="expert"))
     assert record.updated_at == 3.0 and record.state is None
     assert (record.target, record.muggins) == (121, False)  # not named: left as they were
-    await store.games.update_lobby(game_id, muggins=True, now=4.0)
+    await store.lobbies.update_lobby(game_id, muggins=True, now=4.0)
     (record,) = await store.games.load_active_games()
     assert (record.players, record.partnerships, record.muggins) == (4, True, True)
 
@@ -341,6 +341,7 @@ async def test_a_path_that_cannot_be_opened_says_so(tmp_path):
 #: PostgreSQL would need translated).
 CORE_MODULES = {
     "db.games",
+    "db.lobbies",
     "db.game_reads",
     "db.players",
     "db.settings",
@@ -378,15 +379,15 @@ async def test_games_settings_and_standings_send_no_sql_text(database, monkeypat
         await store.standings.enable_ratings(RATER)
         closed = await lobby(store, channel_id=6)
         await store.games.mark_warned(closed, at=1.5)
-        await store.games.close_lobby(closed, status="cancelled", now=2.0)
+        await store.lobbies.close_lobby(closed, status="cancelled", now=2.0)
         game_id = await lobby(store)
-        await store.games.add_seat(game_id, SeatRecord(1, user_id=12), now=2.0)
-        await store.games.remove_seat(game_id, 1, now=2.0)
-        await store.games.add_seat(game_id, SeatRecord(1, user_id=12), now=2.0)
-        await store.games.update_lobby(game_id, target=61, now=2.0)
+        await store.lobbies.add_seat(game_id, SeatRecord(1, user_id=12), now=2.0)
+        await store.lobbies.remove_seat(game_id, 1, now=2.0)
+        await store.lobbies.add_seat(game_id, SeatRecord(1, user_id=12), now=2.0)
+        await store.lobbies.update_lobby(game_id, target=61, now=2.0)
         await store.games.move_channel(game_id, 8)
         await store.games.set_message(game_id, "table", MessageRef(8, 1000))
-        await store.games.start_game(
+        await store.lobbies.start_game(
             game_id, seed=5, first_dealer=0, teams={0: None, 1: None}, state=STATE,
             ready=(0, 0), now=3.0,
         )  # fmt: skip

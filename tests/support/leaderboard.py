@@ -51,7 +51,7 @@ async def record_game(
     side_of = (lambda seat: seat % 2) if partnerships else (lambda seat: seat)
     host = players[0]
     assert isinstance(host, int), "the host is a person"
-    game_id = await store.games.create_lobby(
+    game_id = await store.lobbies.create_lobby(
         guild_id=guild_id,
         channel_id=channel_id,
         host_id=host,
@@ -66,8 +66,8 @@ async def record_game(
             if isinstance(player, int)
             else SeatRecord(seat, computer=player)
         )
-        await store.games.add_seat(game_id, record, now=now)
-    await store.games.start_game(
+        await store.lobbies.add_seat(game_id, record, now=now)
+    await store.lobbies.start_game(
         game_id,
         seed=1,
         first_dealer=0,
