@@ -1,5 +1,5 @@
-"""What the tournament part (:mod:`.tournaments`) hands its callers, and the store's rows read
-as :mod:`bot.tournament`'s values.
+"""What the tournament parts (:mod:`.tournaments` and the parts it builds) hand their callers,
+and the store's rows read as :mod:`bot.tournament`'s values.
 
 Everything here is a frozen value. A tournament's players are Discord user ids; the rules'
 library names them by text (``str(user_id)``), so :class:`TournamentView`'s ``standings`` and

@@ -392,7 +392,7 @@ class Announcer:
                 await self._post(view.channel_id, NO_THREADS)
             return None
         request = OpenPairing(view.tournament_id, p.round, p.table, thread.id)
-        started = await self.manager.tournaments.open_pairing(request)
+        started = await self.manager.tournaments.games.open_pairing(request)
         if isinstance(started, Refusal):
             log.info("tournament %d: table %d not opened: %s", view.tournament_id, p.table,
                      started.message)  # fmt: skip

@@ -7,10 +7,10 @@ their answerer under :data:`~.buttons.TOURNAMENTS`, subscribes to
 the tournament), starts its loop, and shows what the restart found
 (``manager.tournaments.resumed``), then opens any pairing a restart left without its thread.
 
-The loop (every :data:`SWEEP_EVERY` seconds) calls ``manager.tournaments.sweep()``: it starts
-the tournaments whose start time came, decides the pairings whose deadline passed and records
-any game end not recorded yet; the cog shows what it did, and tries again any pairing whose
-thread or game could not be opened.
+The loop (every :data:`SWEEP_EVERY` seconds) calls ``manager.tournaments.deadlines.sweep()``:
+it starts the tournaments whose start time came, decides the pairings whose deadline passed and
+records any game end not recorded yet; the cog shows what it did, and tries again any pairing
+whose thread or game could not be opened.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ class Tournaments(commands.Cog):
     async def tick(self, now: float | None = None) -> int:
         """One sweep at ``now`` (the manager's clock if None): show what it did; try again
         the pairings not opened yet. How many pieces of news it showed."""
-        outcomes = await self.manager.tournaments.sweep(now)
+        outcomes = await self.manager.tournaments.deadlines.sweep(now)
         for news in outcomes:
             if news.what == "cancelled" and not news.view.round:
                 await self.announcer.cancelled_unstarted(news)  # too few players at its time

@@ -199,7 +199,7 @@ class TournamentCommands(app_commands.Group):
             bye_spread=bye_spread,
             forfeit_spread=forfeit_spread,
         )
-        work = self.manager.tournaments.create(request)
+        work = self.manager.tournaments.signup.create(request)
         made = await in_time(interaction, work, ephemeral=True, thinking=True)
         if isinstance(made, Refusal):
             await say(interaction, f"{made.message} Nothing was created.")
@@ -214,7 +214,7 @@ class TournamentCommands(app_commands.Group):
         else:
             await interaction.response.send_message(embed=embed, view=buttons)
             message = await interaction.original_response()
-        await self.manager.tournaments.set_message(view.tournament_id, message.id)
+        await self.manager.tournaments.signup.set_message(view.tournament_id, message.id)
 
     @app_commands.command(name="join", description="Enter this channel's tournament")
     async def join_command(self, interaction: discord.Interaction) -> None:
@@ -226,7 +226,7 @@ class TournamentCommands(app_commands.Group):
         request = JoinTournament(view.tournament_id, interaction.user.id, where=here)
         title = markdown_name(plain_name(view.settings.name))
         await self._ask(
-            interaction, self.manager.tournaments.join(request), f"You're in **{title}**."
+            interaction, self.manager.tournaments.signup.join(request), f"You're in **{title}**."
         )
 
     @app_commands.command(name="leave", description="Leave this channel's tournament")
@@ -241,7 +241,7 @@ class TournamentCommands(app_commands.Group):
                 view.tournament_id, interaction.user.id, where=place_of(interaction)
             )
             title = markdown_name(plain_name(view.settings.name))
-            work = self.manager.tournaments.leave(request)
+            work = self.manager.tournaments.signup.leave(request)
             await self._ask(interaction, work, f"You've left **{title}**.")
             return
         await self._withdraw(interaction, view)
@@ -263,31 +263,31 @@ class TournamentCommands(app_commands.Group):
             if view.status == "signup"
             else f"You've withdrawn from **{title}**: your results so far stay in the standings."
         )
-        work = self.manager.tournaments.withdraw(request)
+        work = self.manager.tournaments.controls.withdraw(request)
         await self._ask(interaction, work, done, about=user)
 
     # ------------------------------------------------------------------ the organiser
 
     @app_commands.command(name="start", description="Close sign-up and pair round 1 (organisers)")
     async def start(self, interaction: discord.Interaction) -> None:
-        director = self.manager.tournaments
+        signup = self.manager.tournaments.signup
         done = "Started: round 1 is posted below."
-        await self._organiser_request(interaction, StartTournament, director.start, done)
+        await self._organiser_request(interaction, StartTournament, signup.start, done)
 
     @app_commands.command(name="pause", description="Stop the clock (organisers)")
     async def pause(self, interaction: discord.Interaction) -> None:
-        director = self.manager.tournaments
-        await self._organiser_request(interaction, PauseTournament, director.pause, "Paused.")
+        controls = self.manager.tournaments.controls
+        await self._organiser_request(interaction, PauseTournament, controls.pause, "Paused.")
 
     @app_commands.command(name="resume", description="Restart the clock (organisers)")
     async def resume(self, interaction: discord.Interaction) -> None:
-        director = self.manager.tournaments
-        await self._organiser_request(interaction, ResumeTournament, director.resume, "Resumed.")
+        controls = self.manager.tournaments.controls
+        await self._organiser_request(interaction, ResumeTournament, controls.resume, "Resumed.")
 
     @app_commands.command(name="cancel", description="Call the tournament off (organisers)")
     async def cancel(self, interaction: discord.Interaction) -> None:
-        director = self.manager.tournaments
-        await self._organiser_request(interaction, CancelTournament, director.cancel, "Cancelled.")
+        controls = self.manager.tournaments.controls
+        await self._organiser_request(interaction, CancelTournament, controls.cancel, "Cancelled.")
 
     @app_commands.command(name="extend", description="Give this round more time (organisers)")
     @app_commands.describe(hours="Hours more")
@@ -306,7 +306,7 @@ class TournamentCommands(app_commands.Group):
             minutes=60 * hours,
         )
         done = f"Round {view.round} has {hours} more hour{'s' if hours != 1 else ''}."
-        await self._ask(interaction, self.manager.tournaments.extend(request), done)
+        await self._ask(interaction, self.manager.tournaments.controls.extend(request), done)
 
     @app_commands.command(name="drop", description="Take a player out (organisers)")
     @app_commands.describe(player="Who")
@@ -323,7 +323,7 @@ class TournamentCommands(app_commands.Group):
             player=player.id,
         )
         done = f"**{markdown_name(plain_name(player.display_name))}** is out of the tournament."
-        work = self.manager.tournaments.drop(request)
+        work = self.manager.tournaments.controls.drop(request)
         await self._ask(interaction, work, done, about=player.id)
 
     @app_commands.command(name="replace", description="Someone else plays a place (organisers)")
@@ -351,7 +351,7 @@ class TournamentCommands(app_commands.Group):
             f"**{markdown_name(plain_name(by.display_name))}** plays "
             f"**{markdown_name(plain_name(player.display_name))}**'s place from its next game on."
         )
-        work = self.manager.tournaments.replace(request)
+        work = self.manager.tournaments.controls.replace(request)
         place = next((e.user_id for e in view.entrants if e.plays == player.id), player.id)
         await self._ask(interaction, work, done, about=place)
 
@@ -402,13 +402,13 @@ class TournamentCommands(app_commands.Group):
         """Join on the sign-up message."""
         user = interaction.user.id
         request = JoinTournament(tournament, user, where=place_of(interaction))
-        await self._signup_click(interaction, self.manager.tournaments.join(request))
+        await self._signup_click(interaction, self.manager.tournaments.signup.join(request))
 
     async def leave(self, interaction: discord.Interaction, tournament: int) -> None:
         """Leave on the sign-up message."""
         user = interaction.user.id
         request = LeaveTournament(tournament, user, where=place_of(interaction))
-        await self._signup_click(interaction, self.manager.tournaments.leave(request))
+        await self._signup_click(interaction, self.manager.tournaments.signup.leave(request))
 
     async def _signup_click(
         self, interaction: discord.Interaction, work: Awaitable[TournamentOutcome | Refusal]

@@ -59,7 +59,7 @@ class Run:
 
     async def open(self, p: PairingView) -> Outcome:
         tid = self.director.in_channel(CHANNEL).tournament_id
-        game = await self.director.open_pairing(
+        game = await self.director.games.open_pairing(
             OpenPairing(tid, p.round, p.table, next(self.threads))
         )
         assert isinstance(game, Outcome), game
@@ -73,13 +73,13 @@ async def running(path, clock: Clock | None = None) -> Run:
 
 
 async def entered(run: Run, fmt: str, players=PLAYERS, **settings) -> int:
-    made = await run.director.create(
+    made = await run.director.signup.create(
         CreateTournament(GUILD, CHANNEL, ORGANISER, "Friday night", fmt, **settings)
     )
     assert isinstance(made, TournamentOutcome), made
     tid = made.view.tournament_id
     for user in players:
-        joined = await run.director.join(JoinTournament(tid, user, where=HERE))
+        joined = await run.director.signup.join(JoinTournament(tid, user, where=HERE))
         assert isinstance(joined, TournamentOutcome), joined
     return tid
 
@@ -120,7 +120,7 @@ async def test_a_swiss_of_8_plays_3_rounds_without_a_repeat_to_its_standings(dat
     run = await running(database)
     try:
         tid = await entered(run, "swiss", rounds=3, target=61)
-        started = await run.director.start(StartTournament(tid, ORGANISER, where=HERE))
+        started = await run.director.signup.start(StartTournament(tid, ORGANISER, where=HERE))
         assert isinstance(started, TournamentOutcome), started
         assert started.what == "started" and started.view.round == 1
         assert len(started.opened) == 4 and sorted(started.ping) == list(PLAYERS)
@@ -160,7 +160,7 @@ async def test_a_round_robin_of_5_gives_everyone_one_bye_and_meets_every_pair(da
     players = PLAYERS[:5]
     try:
         tid = await entered(run, "round robin", players=players, bye_spread=20)
-        started = await run.director.start(StartTournament(tid, ORGANISER))
+        started = await run.director.signup.start(StartTournament(tid, ORGANISER))
         assert started.view.total_rounds == 5
         opened = started.opened
         for number in range(1, 6):
@@ -188,7 +188,7 @@ async def test_an_elimination_of_8_decides_a_no_show_at_the_deadline(database):
     run = await running(database)
     try:
         tid = await entered(run, "single elimination", deadline_minutes=30)
-        started = await run.director.start(StartTournament(tid, ORGANISER))
+        started = await run.director.signup.start(StartTournament(tid, ORGANISER))
         assert started.view.total_rounds == 3
         seeds = {e.user_id: e.seed for e in started.view.entrants}
         assert sorted(seeds.values()) == list(range(1, 9))
@@ -207,9 +207,9 @@ async def test_an_elimination_of_8_decides_a_no_show_at_the_deadline(database):
         for p, game in zip(first_round[1:], games[1:], strict=True):
             await forfeit_by(run, game, p.second_player)
         assert run.director.view(tid).round == 1  # table 1 is still undecided
-        assert await run.director.sweep() == []  # not yet
+        assert await run.director.deadlines.sweep() == []  # not yet
         run.clock.now += 30 * 60
-        (decided,) = await run.director.sweep()
+        (decided,) = await run.director.deadlines.sweep()
         assert decided.what == "deadline" and decided.view.round == 2
         (verdict,) = decided.decided
         assert verdict.result.winner == str(no_show.first)
@@ -240,7 +240,7 @@ async def test_a_restart_in_the_middle_of_a_round_carries_the_tournament_on(data
     run = await running(place, clock)
     players = PLAYERS[:4]
     tid = await entered(run, "swiss", players=players, rounds=2, deadline_minutes=60)
-    started = await run.director.start(StartTournament(tid, ORGANISER))
+    started = await run.director.signup.start(StartTournament(tid, ORGANISER))
     one, two = started.opened
     first_game = await run.open(one)
     second_game = await run.open(two)
@@ -268,11 +268,11 @@ async def test_a_restart_in_the_middle_of_a_round_carries_the_tournament_on(data
 async def test_a_game_that_ended_while_the_bot_was_down_is_recorded_at_the_restart(database):
     run = await running(database)
     tid = await entered(run, "swiss", players=PLAYERS[:2], rounds=1)
-    started = await run.director.start(StartTournament(tid, ORGANISER))
+    started = await run.director.signup.start(StartTournament(tid, ORGANISER))
     (p,) = started.opened
     game = await run.open(p)
     run.director.listeners.clear()
-    run.manager.tables.events.follow = run.director._then  # the end is not followed
+    run.manager.tables.events.follow = run.director.games._then  # the end is not followed
     await forfeit_by(run, game, p.first_player)
     assert run.director.view(tid).current[0].state == "playing"
     await run.store.close()
@@ -293,7 +293,7 @@ async def test_a_pairing_decided_before_its_game_was_ended_ends_the_game_at_the_
     restart forfeits the game for the side that lost the pairing, and the tournament goes on."""
     run = await running(database)
     tid = await entered(run, "swiss", players=PLAYERS[:2], rounds=1)
-    started = await run.director.start(StartTournament(tid, ORGANISER))
+    started = await run.director.signup.start(StartTournament(tid, ORGANISER))
     (p,) = started.opened
     game = await run.open(p)
     stored = next(q for q in (await run.store.tournaments.load(tid)).pairings)
@@ -323,31 +323,33 @@ async def test_the_organiser_pauses_extends_drops_replaces_and_cancels(database)
     run = await running(database)
     try:
         tid = await entered(run, "round robin", players=PLAYERS[:4], deadline_minutes=60)
-        started = await run.director.start(StartTournament(tid, ORGANISER))
+        started = await run.director.signup.start(StartTournament(tid, ORGANISER))
         one, two = started.opened
         deadline = one.deadline_at
 
-        paused = await run.director.pause(PauseTournament(tid, ORGANISER))
+        paused = await run.director.controls.pause(PauseTournament(tid, ORGANISER))
         assert paused.view.status == "paused"
-        refused = await run.director.open_pairing(OpenPairing(tid, 1, 1, 7001))
+        refused = await run.director.games.open_pairing(OpenPairing(tid, 1, 1, 7001))
         assert isinstance(refused, Refusal) and "paused" in refused.message
         run.clock.now += 2 * 3600  # well past the deadline, but the clock is stopped
-        assert await run.director.sweep() == []
-        resumed = await run.director.resume(ResumeTournament(tid, ORGANISER))
+        assert await run.director.deadlines.sweep() == []
+        resumed = await run.director.controls.resume(ResumeTournament(tid, ORGANISER))
         assert resumed.view.current[0].deadline_at == deadline + 2 * 3600
 
-        extended = await run.director.extend(ExtendDeadline(tid, ORGANISER, minutes=15))
+        extended = await run.director.controls.extend(ExtendDeadline(tid, ORGANISER, minutes=15))
         assert extended.view.current[0].deadline_at == deadline + 2 * 3600 + 15 * 60
 
         # a player replaced before their game: the replacement sits in it
-        replaced = await run.director.replace(ReplacePlayer(tid, ORGANISER, one.first, 999))
+        replaced = await run.director.controls.replace(
+            ReplacePlayer(tid, ORGANISER, one.first, 999)
+        )
         assert replaced.view.current[0].first_player == 999
         game = await run.open(replaced.view.current[0])
         assert run.manager.live.view(game.game_id).user_ids[0] == 999
 
         # dropping the other: their pairing is forfeited at once, their game ended
         game_two = await run.open(two)
-        dropped = await run.director.drop(DropPlayer(tid, ORGANISER, two.second))
+        dropped = await run.director.controls.drop(DropPlayer(tid, ORGANISER, two.second))
         (decided,) = dropped.decided
         assert decided.decided_by == "drop"
         assert decided.result.forfeited_by == str(two.second)
@@ -356,16 +358,16 @@ async def test_the_organiser_pauses_extends_drops_replaces_and_cancels(database)
 
         # a withdrawal through the replacement's own request, from the game's thread
         thread = run.director.view(tid).current[0].thread_id
-        withdrew = await run.director.withdraw(
+        withdrew = await run.director.controls.withdraw(
             WithdrawFromTournament(tid, 999, where=Place(GUILD, thread))
         )
         assert withdrew.decided[0].result.forfeited_by == str(one.first)
         assert withdrew.view.round == 2
         assert all(p.second not in (one.first, two.second) for p in withdrew.opened)
 
-        cancelled = await run.director.cancel(CancelTournament(tid, ORGANISER))
+        cancelled = await run.director.controls.cancel(CancelTournament(tid, ORGANISER))
         assert cancelled.view.status == "cancelled" and run.director.view(tid) is None
-        again = await run.director.pause(PauseTournament(tid, ORGANISER))
+        again = await run.director.controls.pause(PauseTournament(tid, ORGANISER))
         assert isinstance(again, Refusal) and again.message == "This tournament was cancelled."
     finally:
         await run.store.close()
@@ -386,42 +388,43 @@ async def test_refusals_change_nothing(databases):
             assert run.director.view(tid) == before
 
         d = run.director
-        refused(await d.join(JoinTournament(tid, PLAYERS[0])), RefusalReason.ALREADY_SEATED,
+        signup, controls = d.signup, d.controls
+        refused(await signup.join(JoinTournament(tid, PLAYERS[0])), RefusalReason.ALREADY_SEATED,
                 "already in")  # fmt: skip
-        refused(await d.start(StartTournament(tid, PLAYERS[0])), RefusalReason.NOT_HOST,
+        refused(await signup.start(StartTournament(tid, PLAYERS[0])), RefusalReason.NOT_HOST,
                 "organiser")  # fmt: skip
-        refused(await d.leave(LeaveTournament(tid, 555)), RefusalReason.NOT_SEATED, "not in")
+        refused(await signup.leave(LeaveTournament(tid, 555)), RefusalReason.NOT_SEATED, "not in")
         refused(
-            await d.join(JoinTournament(tid, 555, where=Place(GUILD, 1234))),
+            await signup.join(JoinTournament(tid, 555, where=Place(GUILD, 1234))),
             RefusalReason.WRONG_CHANNEL,
             "another channel",
         )
-        refused(await d.join(JoinTournament(tid + 1, 555)), RefusalReason.UNKNOWN_GAME, "find")
-        assert (await d.join(JoinTournament(tid, PLAYERS[2]))).ok
+        refused(await signup.join(JoinTournament(tid + 1, 555)), RefusalReason.UNKNOWN_GAME, "find")
+        assert (await signup.join(JoinTournament(tid, PLAYERS[2]))).ok
         before = d.view(tid)
-        refused(await d.join(JoinTournament(tid, PLAYERS[3])), RefusalReason.LOBBY_FULL, "full")
-        busy = await d.create(
+        refused(
+            await signup.join(JoinTournament(tid, PLAYERS[3])), RefusalReason.LOBBY_FULL, "full"
+        )
+        busy = await signup.create(
             CreateTournament(GUILD, CHANNEL, ORGANISER, "Again", "swiss", rounds=2)
         )
         refused(busy, RefusalReason.CHANNEL_BUSY, "already has a tournament")
-        assert (await d.start(StartTournament(tid, ORGANISER))).ok
+        assert (await signup.start(StartTournament(tid, ORGANISER))).ok
         before = d.view(tid)
-        refused(await d.join(JoinTournament(tid, PLAYERS[4])), RefusalReason.ALREADY_STARTED,
-                "started")  # fmt: skip
-        refused(await d.leave(LeaveTournament(tid, PLAYERS[0])), RefusalReason.ALREADY_STARTED,
-                "withdraw")  # fmt: skip
-        refused(await d.start(StartTournament(tid, ORGANISER)), RefusalReason.ALREADY_STARTED,
-                "started")  # fmt: skip
-        refused(await d.resume(ResumeTournament(tid, ORGANISER)), RefusalReason.INVALID,
+        started = RefusalReason.ALREADY_STARTED
+        refused(await signup.join(JoinTournament(tid, PLAYERS[4])), started, "started")
+        refused(await signup.leave(LeaveTournament(tid, PLAYERS[0])), started, "withdraw")
+        refused(await signup.start(StartTournament(tid, ORGANISER)), started, "started")
+        refused(await controls.resume(ResumeTournament(tid, ORGANISER)), RefusalReason.INVALID,
                 "not paused")  # fmt: skip
-        refused(await d.extend(ExtendDeadline(tid, ORGANISER, minutes=0)), RefusalReason.INVALID,
-                "1 minute")  # fmt: skip
-        refused(await d.replace(ReplacePlayer(tid, ORGANISER, PLAYERS[0], PLAYERS[1])),
+        refused(await controls.extend(ExtendDeadline(tid, ORGANISER, minutes=0)),
+                RefusalReason.INVALID, "1 minute")  # fmt: skip
+        refused(await controls.replace(ReplacePlayer(tid, ORGANISER, PLAYERS[0], PLAYERS[1])),
                 RefusalReason.ALREADY_SEATED, "already in")  # fmt: skip
-        refused(await d.drop(DropPlayer(tid, PLAYERS[1], PLAYERS[0])), RefusalReason.NOT_HOST,
-                "organiser")  # fmt: skip
-        refused(await d.withdraw(WithdrawFromTournament(tid, 555)), RefusalReason.NOT_SEATED,
-                "not playing")  # fmt: skip
+        refused(await controls.drop(DropPlayer(tid, PLAYERS[1], PLAYERS[0])),
+                RefusalReason.NOT_HOST, "organiser")  # fmt: skip
+        refused(await controls.withdraw(WithdrawFromTournament(tid, 555)),
+                RefusalReason.NOT_SEATED, "not playing")  # fmt: skip
     finally:
         await run.store.close()
 
@@ -448,7 +451,7 @@ async def test_the_organisers_settings_are_checked(database, settings, words):
     run = await running(database)
     try:
         name = settings.pop("name", "Cup")
-        made = await run.director.create(
+        made = await run.director.signup.create(
             CreateTournament(
                 GUILD, CHANNEL, ORGANISER, name, cap=settings.pop("cap", 256), **settings
             )  # fmt: skip
@@ -468,21 +471,21 @@ async def test_a_tournament_starts_at_its_time_or_is_cancelled_without_players(d
     try:
         at = run.clock.now + 3600
         tid = await entered(run, "swiss", players=PLAYERS[:3], rounds=2, starts_at=at)
-        assert await run.director.sweep() == []
+        assert await run.director.deadlines.sweep() == []
         run.clock.now = at
-        (started,) = await run.director.sweep()
+        (started,) = await run.director.deadlines.sweep()
         assert started.what == "started" and started.view.status == "running"
         assert len(started.opened) == 1  # three players: a bye
         assert [p.decided_by for p in started.view.current if p.is_bye] == ["bye"]
 
-        lonely = await run.director.create(
+        lonely = await run.director.signup.create(
             CreateTournament(
                 GUILD, CHANNEL + 1, ORGANISER, "Quiet", "round robin", starts_at=at + 60
             )  # fmt: skip
         )
-        await run.director.join(JoinTournament(lonely.view.tournament_id, PLAYERS[0]))
+        await run.director.signup.join(JoinTournament(lonely.view.tournament_id, PLAYERS[0]))
         run.clock.now = at + 60
-        (cancelled,) = await run.director.sweep()
+        (cancelled,) = await run.director.deadlines.sweep()
         assert cancelled.what == "cancelled" and cancelled.view.status == "cancelled"
         assert tid in {run.director.view(tid).tournament_id}
     finally:
@@ -497,7 +500,7 @@ async def test_a_best_of_3_pairing_plays_its_games_in_its_thread_and_the_score_r
             run, "swiss", players=PLAYERS[:2], rounds=1, target=61, best_of=3,
             deadline_rule="score",
         )  # fmt: skip
-        (p,) = (await run.director.start(StartTournament(tid, ORGANISER))).opened
+        (p,) = (await run.director.signup.start(StartTournament(tid, ORGANISER))).opened
         game = await run.open(p)
         rng = random.Random(11)
         last = await play_to_end(run.manager, game.game_id, rng)
@@ -510,7 +513,7 @@ async def test_a_best_of_3_pairing_plays_its_games_in_its_thread_and_the_score_r
         assert view.current[0].state == "playing" and len(view.current[0].games) == 1
         # the deadline passes mid-game: the side ahead (games, then points) takes the pairing
         run.clock.now += 25 * 3600
-        (decided,) = await run.director.sweep()
+        (decided,) = await run.director.deadlines.sweep()
         (verdict,) = decided.decided
         assert decided.finished and verdict.decided_by == "deadline"
         assert verdict.result is not None

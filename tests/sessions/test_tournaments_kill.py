@@ -156,7 +156,7 @@ async def worker(target: str, seed: int, check: bool) -> None:
             if check and not director.running():
                 return
             if rng.random() < 0.01:  # every round's deadline has passed
-                for news in await director.sweep(now=time.time() + 7 * 86400):
+                for news in await director.deadlines.sweep(now=time.time() + 7 * 86400):
                     told(news)
     finally:
         await store.close()
@@ -164,7 +164,7 @@ async def worker(target: str, seed: int, check: bool) -> None:
 
 async def create(director, channel: int, rng: random.Random) -> None:
     fmt = rng.choice(FORMATS)
-    made = await director.create(
+    made = await director.signup.create(
         CreateTournament(
             GUILD,
             channel,
@@ -190,10 +190,10 @@ async def keep_going(manager, view: TournamentView, rng: random.Random) -> None:
     if view.status == "signup":
         for user in field_of(tid):
             if all(e.user_id != user for e in view.entrants):
-                joined = await director.join(JoinTournament(tid, user))
+                joined = await director.signup.join(JoinTournament(tid, user))
                 assert isinstance(joined, TournamentOutcome), joined
                 say("J", tid, user)
-        begun = await director.start(StartTournament(tid, ORGANISER))
+        begun = await director.signup.start(StartTournament(tid, ORGANISER))
         assert isinstance(begun, TournamentOutcome), begun
         told(begun)
         return
@@ -201,7 +201,7 @@ async def keep_going(manager, view: TournamentView, rng: random.Random) -> None:
         return
     for p in view.current:
         if p.state == "waiting":
-            game = await director.open_pairing(
+            game = await director.games.open_pairing(
                 OpenPairing(tid, p.round, p.table, rng.getrandbits(48))
             )
             assert isinstance(game, Outcome), game
