@@ -35,8 +35,9 @@ attribute of the manager (one module each; plain objects handed what they use):
                       (``verify``, ``verify_all``)
 ``settings``          :mod:`.settings`: each server's and each person's settings
 ``guard``             :mod:`.guard`: the check of every request
-``tournaments``       :mod:`.tournaments`: sign-up, rounds, deadlines, the organiser's
-                      controls (``create``, ``join``, ``start``, ``open_pairing``, ``sweep``)
+``tournaments``       :mod:`.tournaments`: the director (reading, restart) and its parts
+                      ``signup`` (``create``, ``join``, ``start``), ``games``
+                      (``open_pairing``), ``deadlines`` (``sweep``), ``controls``
 ====================  ==============================================================
 
 Beside them, without state of their own: :mod:`.session` (one table's record and its views),
