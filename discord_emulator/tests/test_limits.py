@@ -120,6 +120,7 @@ class Burst(commands.Bot):
         )
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 async def test_discord_py_waits_out_the_buckets_and_loses_nothing(emu) -> None:
     """The real client under a burst: it reads the headers and sleeps, so every message and
     every edit arrives, the last edit wins, and it does not loop on 429s."""

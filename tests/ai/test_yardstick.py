@@ -105,6 +105,7 @@ def test_with_the_opponent_fixed_each_seat_is_measured_by_its_margin_against_the
     assert not any("margin" in line for line in plain)
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 def test_on_two_workers_each_deal_s_edges_stay_with_its_seed(tmp_path):
     # The workers take every other seed; the rows (and a --dump) come back in seed order.
     from benchmarks import yardstick  # by its package name, which the workers can import

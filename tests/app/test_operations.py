@@ -236,6 +236,7 @@ async def test_check_while_games_are_played_sees_one_moment_and_no_false_problem
 # ---------------------------------------------------------------------- backup
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 async def test_a_backup_taken_while_a_game_is_played_opens_and_replays(tmp_path):
     """The backup runs in another process (as an operator would) while clicks keep coming."""
     path = tmp_path / "cribbage.db"

@@ -31,6 +31,7 @@ def _configured(tmp_path, monkeypatch):
     monkeypatch.setenv("CRIBBAGE_DB", str(tmp_path / "review.db"))
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 def test_the_review_in_the_terminal(games, capsys):
     path, ended, live = games
     assert review_main([str(ended), "--db", str(path), "--user", str(BOB)]) == 0
@@ -52,6 +53,7 @@ def test_the_review_in_the_terminal(games, capsys):
     assert review_main(["999", "--db", str(path)]) == 1
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 def test_the_configured_database_is_the_default(games, capsys):
     path, ended, _ = games
     assert review_main([str(ended), "--db", str(path), "--seat", "2"]) == 0
@@ -70,6 +72,7 @@ def test_a_missing_database_is_named_and_not_created(tmp_path, monkeypatch, caps
     assert not missing.exists()
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 def test_a_reader_that_goes_away_ends_it_quietly(games):
     path, ended, _ = games
     code, err = run_into_a_closed_pipe("review", [str(ended), "--db", str(path)])

@@ -237,6 +237,7 @@ async def test_two_processes_ending_games_together_rate_each_once(url):
             await store.close()
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 async def test_a_transaction_cancelled_mid_statement_is_rolled_back(url):
     """A task cancelled while PostgreSQL works (e.g. the archiving stopped at close): nothing
     of its transaction stays, and the connection goes on serving."""

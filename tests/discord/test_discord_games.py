@@ -137,6 +137,7 @@ async def test_a_hand_picture_is_uploaded_again_only_when_it_changes(club):
     assert first.hand.attachments[0].description == before_first.description
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 async def test_cards_and_board_come_as_pictures_unless_images_are_off(club):
     alice, bob = club.users[:2]
     await club.start_game(alice, [bob])

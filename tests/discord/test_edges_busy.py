@@ -94,6 +94,7 @@ async def clicks_while_locked(driver: Driver, hold: float):
         )
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 async def test_clicks_are_answered_in_time_while_the_database_is_locked(tmp_path, monkeypatch):
     """The quick version: the rule's 2 seconds become 0.3, the lock is held 0.9 seconds."""
     monkeypatch.setattr(replies, "ANSWER_WITHIN", 0.3)

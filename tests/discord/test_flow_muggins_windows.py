@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from bot.engine import Phase
 from bot.engine.muggins import breakdown_of, position_of
 from cogs.cribbage.muggins import owing
@@ -109,6 +111,7 @@ async def one_show(club: Driver, users: dict, opened: set) -> None:
         assert await cog.muggins.tick(time.time() + 3600) == 1
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 async def test_a_whole_muggins_game_opens_windows_only_where_points_can_be_missed(club):
     alice, bob = club.users[:2]
     await club.start_game(alice, [bob], muggins=True, target=61)

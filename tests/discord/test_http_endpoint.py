@@ -126,6 +126,7 @@ async def test_healthz_is_503_while_the_gateway_is_down(tmp_path):
         assert (await get(f"{base}/healthz"))[:2] == (200, "ok\n")
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 async def test_a_429_from_discord_is_counted_by_scope(tmp_path):
     async with serving(tmp_path, rate_limits=True) as (driver, base):
         limits = driver.emu.rest.limits

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from bot.engine import Dealt, Phase
 from tests.support.discord_players import Seat
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 async def test_a_game_uploads_the_board_once_a_deal_and_every_picture_is_described(club):
     emu = club.emu
     uploads: Counter[str] = Counter()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from discord_emulator.threads import CREATE_PUBLIC_THREADS
 from tests.discord.test_tournament_flow import Clock, Club, club_of
 from tests.support.sessions import dump_database
@@ -155,6 +157,7 @@ async def test_the_organisers_role_runs_one_that_starts_at_its_time(tmp_path):
         assert club.bot.manager.tournaments.in_channel(other.id) is None
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 async def test_a_best_of_3_plays_its_next_game_in_the_same_thread_and_names_stay_harmless(
     tmp_path,
 ):

@@ -16,6 +16,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 from bot.sessions.tournament_views import PairingView, TournamentView
 from discord_emulator import DiscordEmulator, EmuChannel, EmuUser
 from tests.support.discord_players import Driver, Seat, make_bot
@@ -136,6 +138,7 @@ def pings_by_round(club: Club) -> dict[int, Counter[int]]:
 # ---------------------------------------------------------------------- Swiss
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 async def test_a_swiss_of_8_runs_3_rounds_to_its_final_standings(tmp_path):
     async with club_of(tmp_path) as club:
         signup = await club.create(format="swiss", rounds=3)
@@ -241,6 +244,7 @@ async def test_a_round_robin_of_5_gives_each_player_one_bye_and_meets_everyone(t
             assert sorted(count.values()) == [1, 1, 1, 1], number
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 async def test_a_best_of_3_tells_its_thread_who_leads_before_each_next_game(tmp_path):
     async with club_of(tmp_path, players=2) as club:
         signup = await club.create(format="round robin", best_of=3)

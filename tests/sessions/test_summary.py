@@ -114,6 +114,7 @@ def test_skunk_lines_when_they_matter():
 # ---------------------------------------------------------------------- through the manager
 
 
+@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 async def test_summary_and_review_of_an_ended_game_only_for_its_players(tmp_path):
     async with running(tmp_path / "after.db") as manager:
         short = Variant(target=61)
