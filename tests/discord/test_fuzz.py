@@ -423,7 +423,6 @@ def check(tally: Tally, at_least: int) -> None:
     assert not tally.problems and not tally.changed_rounds, tally.report()
 
 
-@pytest.mark.slow  # a whole flow: in make test, not the quick loop
 async def test_a_few_hundred_forged_interactions_are_answered_and_change_nothing(
     tmp_path, monkeypatch
 ):
