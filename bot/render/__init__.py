@@ -46,7 +46,7 @@ Images (:mod:`bot.render.images`) — PNG bytes, cached, ~800 px wide, well unde
     render_board(sides, target=121)     sides: ((name, colour_index, score, previous), ...)
     game_board_png(game, names, previous_scores=None)
     render_hand(cards, dimmed=frozenset(), title="") / hand_png(cards, dimmed=(), title="")
-    game_hand_png(game, seat)           PRIVATE: the seat's cards, unplayable ones dimmed
+    game_hand_png(game, seat)           PRIVATE: the seat's cards as its hand message shows them
     render_show(cards, starter, title="", caption="") / show_png(shown, names)
     render_shows(rows, starter) / shows_png(shows, names)    a whole deal's show, one image
 
