@@ -175,6 +175,18 @@ async def test_a_swiss_of_8_runs_3_rounds_to_its_final_standings(tmp_path):
                 assert "Rematch" not in labels, labels
                 if number == 1 and i == 0:  # a game played out keeps its Replay
                     assert "Replay" in labels, labels
+                    # a forged Rematch of that game is refused privately and opens nothing
+                    replay = next(
+                        (m, b) for m in said for b in m.buttons if b.custom_id.startswith("crib:rv:")
+                    )
+                    game_id = replay[1].custom_id.split(":")[2]
+                    before = len(club.emu.public_messages(thread))
+                    forged = await club.emu.forge_click(
+                        first, thread, f"crib:r:{game_id}", message=replay[0]
+                    )
+                    assert forged.ephemeral and forged.message.text, forged
+                    assert len(club.emu.public_messages(thread)) == before
+                    assert not club.emu.public_messages(thread)[-1].buttons
                 next_ = "the next round" if number < 3 else "The final standings"
                 assert next_ in told[0].content and f"<#{club.channel.id}>" in told[0].content
             if number < 3:
