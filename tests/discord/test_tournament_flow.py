@@ -177,7 +177,10 @@ async def test_a_swiss_of_8_runs_3_rounds_to_its_final_standings(tmp_path):
                     assert "Replay" in labels, labels
                     # a forged Rematch of that game is refused privately and opens nothing
                     replay = next(
-                        (m, b) for m in said for b in m.buttons if b.custom_id.startswith("crib:rv:")
+                        (m, b)
+                        for m in said
+                        for b in m.buttons
+                        if b.custom_id.startswith("crib:rv:")
                     )
                     game_id = replay[1].custom_id.split(":")[2]
                     before = len(club.emu.public_messages(thread))
