@@ -75,20 +75,31 @@ async def test_the_table_and_a_hand_say_the_score_the_turn_and_the_count(club):
     a, b = view.scores
     table = club.table_message()
     (embed,) = table.embeds
-    # the scores are in the board picture and in words
-    assert embed["description"] == f"Score: alice {a}, bob {b}, playing to 61."
+    # the scores in words; the board picture is the deal's start, which a note says once
+    # points were pegged since
+    score, *note = embed["description"].split("\n")
+    assert score == f"Score: alice {a}, bob {b}, playing to 61."
+    pegged = (a, b) != tuple(board_scores(table))
+    assert note == (["-# The board shows the scores as this deal began."] if pegged else [])
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert f"Count {view.count}" in fields  # the count, with the cards laid since its reset
     (mover,) = view.to_act
     name = ("alice", "bob")[mover]
     assert fields["Now"] == f"{name} to play"
-    assert board_alt_of(table).startswith(f"Cribbage board, game to 61: alice {a}")
+    assert all(then <= now for then, now in zip(board_scores(table), (a, b), strict=True))
 
     hand = hands_of(club, (alice, bob)[mover])[-1]  # redrawn when the turn came
     assert f"**Your turn:** the count is {view.count} (" in hand.content
     assert f"Score: alice {a}, bob {b}, playing to 61." in hand.content
     (picture,) = hand.attachments
     assert picture.description.startswith("Cards: ")  # its cards, in words (the text heads them)
+
+
+def board_scores(message) -> list[int]:
+    """alice's and bob's scores as the board picture's alt text says them."""
+    alt = board_alt_of(message)
+    assert alt.startswith("Cribbage board, game to 61: alice "), alt
+    return [int(re.search(rf"{name} (\d+)", alt).group(1)) for name in ("alice", "bob")]
 
 
 def board_alt_of(message) -> str:
