@@ -45,7 +45,7 @@ async def club(tmp_path):
 def module_of(frame: FrameType) -> str | None:
     """The file of the project ``frame`` runs in (``cogs/…``, ``bot/…``, ``db/…``), or None."""
     path = Path(frame.f_code.co_filename)
-    if not path.is_relative_to(ROOT) or ".venv" in path.parts:
+    if not path.is_relative_to(ROOT) or "site-packages" in path.parts:
         return None
     return path.relative_to(ROOT).as_posix()
 
