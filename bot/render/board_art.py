@@ -358,6 +358,9 @@ def render_board(sides: tuple[BoardSide, ...], target: int = 121) -> bytes:
 Peg = tuple[int, int, bool]
 """A peg on the board: (lane, score, back)."""
 
+Box = tuple[int, int, int, int]
+"""Whole pixels (1x): left, top, right, bottom."""
+
 
 def _board_tiles(sides: tuple[BoardSide, ...], target: int) -> tuple[Tile, list[Tile]]:
     """A board's background (the track, each side's legend peg and name) and its tiles: the
@@ -378,37 +381,30 @@ def _board_tiles(sides: tuple[BoardSide, ...], target: int) -> tuple[Tile, list[
     return (_board_base, (colours, target, names), 0, 0), tiles
 
 
-def _peg_box(layout: _BoardLayout, peg: Peg) -> tuple[int, int, int, int]:
+def _peg_box(layout: _BoardLayout, peg: Peg) -> Box:
     """The whole pixels (1x) around a peg, a pixel of track to spare on each side."""
     x, y, r = layout.peg(*peg)
     return math.floor(x - r) - 1, math.floor(y - r) - 1, math.ceil(x + r) + 1, math.ceil(y + r) + 1
 
 
-def _union(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+def _union(a: Box, b: Box) -> Box:
     return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _touching(layout: _BoardLayout, pegs: list[Peg]) -> list[tuple[Peg, ...]]:
     """``pegs`` in groups whose boxes do not overlap (each group in ``pegs``' order)."""
-    groups = [([i], _peg_box(layout, peg)) for i, peg in enumerate(pegs)]
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(groups)):
-            for j in range(i + 1, len(groups)):
-                (a, box_a), (b, box_b) = groups[i], groups[j]
-                if (
-                    box_a[0] < box_b[2]
-                    and box_b[0] < box_a[2]
-                    and box_a[1] < box_b[3]
-                    and box_b[1] < box_a[3]
-                ):
-                    groups[i] = (sorted(a + b), _union(box_a, box_b))
-                    del groups[j]
-                    merged = True
-                    break
-            if merged:
-                break
+    groups: list[tuple[list[int], Box]] = []
+    for i, peg in enumerate(pegs):
+        members, box = [i], _peg_box(layout, peg)
+        while touched := [g for g in groups if _overlap(box, g[1])]:  # a grown box may reach more
+            for group in touched:
+                groups.remove(group)
+                members, box = sorted(members + group[0]), _union(box, group[1])
+        groups.append((members, box))
     return [tuple(pegs[k] for k in members) for members, _ in groups]
 
 
